@@ -1,0 +1,103 @@
+/**
+ * The public record shapes of the service (see shared/interface-decisions.md).
+ * One zod schema per shape: the types, the JSON Schema in OpenAPI and the MCP
+ * output schemas are all derived from these, never written twice.
+ */
+import { z } from 'zod';
+
+export const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date as YYYY-MM-DD')
+  .refine(isRealCalendarDate, 'not a real calendar date')
+  .meta({ format: 'date' });
+
+/** RFC 3339 UTC instant, second precision: `2025-03-04T00:00:00Z`. */
+export const utcInstant = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/, 'expected an RFC 3339 UTC instant like 2025-03-04T00:00:00Z')
+  .refine((value) => isRealCalendarDate(value.slice(0, 10)) && !Number.isNaN(Date.parse(value)), 'not a real instant')
+  .meta({ format: 'date-time' });
+
+export function isRealCalendarDate(value: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (year < 1 || month < 1 || month > 12 || day < 1) return false;
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+export const namedRef = z.object({ id: z.string(), name: z.string() });
+
+export const reviewResponse = z.object({
+  date: isoDate,
+  text: z.string(),
+});
+
+export const review = z
+  .object({
+    id: z.string().describe('Stable slug from the content file name; unique, never reused.'),
+    date: isoDate.describe('The day the customer wrote the review.'),
+    updated: utcInstant.describe('Last editorial change (owner reply, correction).'),
+    rating: z.int().min(1).max(5),
+    title: z.string().optional(),
+    text: z.string().describe('Plain text, never HTML.'),
+    author: z.object({ name: z.string() }),
+    technicians: z.array(z.string()).describe('Technician names as listed in content, in text order.'),
+    services: z.array(z.string()).describe('Service ids.'),
+    service_area: z.string().nullable().describe('Service area id.'),
+    source: z.string().describe('Where the review was collected: google, website, email, ...'),
+    verified: z.literal(true),
+    response: reviewResponse.nullable().describe("The business's public reply."),
+  })
+  .meta({ id: 'Review' });
+
+export const postalAddress = z.object({
+  street: z.string(),
+  locality: z.string(),
+  region: z.string(),
+  postal_code: z.string(),
+  country: z.string(),
+});
+
+export const business = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string().optional(),
+    url: z.url(),
+    telephone: z.string(),
+    email: z.email(),
+    address: postalAddress,
+    geo: z.object({ latitude: z.number(), longitude: z.number() }).optional(),
+    service_areas: z.array(namedRef),
+    services: z.array(namedRef),
+    technicians: z.array(namedRef),
+    license_numbers: z.array(z.string()).optional(),
+    founded: z.string().optional(),
+  })
+  .meta({ id: 'Business' });
+
+export const aggregateRating = z
+  .object({
+    rating_value: z.number(),
+    review_count: z.int(),
+    best_rating: z.literal(5),
+    worst_rating: z.literal(1),
+    distribution: z.object({ 1: z.int(), 2: z.int(), 3: z.int(), 4: z.int(), 5: z.int() }),
+  })
+  .meta({ id: 'AggregateRating' });
+
+export const reviewsDataset = z
+  .object({
+    business,
+    aggregate_rating: aggregateRating,
+    reviews: z.array(review),
+    updated: utcInstant,
+  })
+  .meta({ id: 'ReviewsDataset' });
+
+export type Review = z.infer<typeof review>;
+export type Business = z.infer<typeof business>;
+export type AggregateRating = z.infer<typeof aggregateRating>;
+export type ReviewsDataset = z.infer<typeof reviewsDataset>;
