@@ -7,14 +7,14 @@ import { z } from 'zod';
 
 export const isoDate = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date as YYYY-MM-DD')
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'expected a date as YYYY-MM-DD', abort: true })
   .refine(isRealCalendarDate, 'not a real calendar date')
   .meta({ format: 'date' });
 
 /** RFC 3339 UTC instant, second precision: `2025-03-04T00:00:00Z`. */
 export const utcInstant = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/, 'expected an RFC 3339 UTC instant like 2025-03-04T00:00:00Z')
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/, { message: 'expected an RFC 3339 UTC instant like 2025-03-04T00:00:00Z', abort: true })
   .refine((value) => isRealCalendarDate(value.slice(0, 10)) && !Number.isNaN(Date.parse(value)), 'not a real instant')
   .meta({ format: 'date-time' });
 

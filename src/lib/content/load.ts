@@ -1,0 +1,220 @@
+/**
+ * Reads the editors' content folder into validated records. Every problem in
+ * every file is collected before failing, so one build run shows an editor all
+ * of them at once, each with its file, field and what is wrong.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import type { z } from 'zod';
+import type { Business, Review } from '../reviews/schema.ts';
+import { businessFile, REVIEW_ID, reviewFrontmatter, type ReviewFrontmatter } from './editor-schema.ts';
+import { FrontmatterError, parseMarkdown, parseYaml } from './frontmatter.ts';
+import { ContentError, fieldName, type ContentProblem } from './problems.ts';
+
+export interface LoadedContent {
+  business: Business;
+  reviews: Review[];
+}
+
+export const BUSINESS_FILE = 'business.yaml';
+export const REVIEWS_DIR = 'reviews';
+
+/** Loads and cross-checks the whole folder; throws ContentError listing every problem. */
+export function loadContent(contentDir: string): LoadedContent {
+  const problems: ContentProblem[] = [];
+  const business = loadBusiness(contentDir, problems);
+  const reviews = loadReviews(contentDir, business, problems);
+  if (problems.length > 0 || !business) throw new ContentError(problems);
+  return { business, reviews };
+}
+
+function loadBusiness(contentDir: string, problems: ContentProblem[]): Business | null {
+  let raw: unknown;
+  try {
+    raw = parseYaml(readFileSync(join(contentDir, BUSINESS_FILE), 'utf8'));
+  } catch (error) {
+    problems.push({ file: BUSINESS_FILE, field: '(file)', message: describeReadError(error) });
+    return null;
+  }
+  const parsed = businessFile.safeParse(raw);
+  if (!parsed.success) {
+    problems.push(...zodProblems(BUSINESS_FILE, parsed.error, raw));
+    return null;
+  }
+  const business = parsed.data;
+  for (const list of ['service_areas', 'services', 'technicians'] as const) {
+    const seen = new Set<string>();
+    business[list].forEach((entry, index) => {
+      if (!REVIEW_ID.test(entry.id)) {
+        problems.push({ file: BUSINESS_FILE, field: `${list}[${index}].id`, message: `"${entry.id}" is not a slug (lowercase letters, digits and single hyphens)` });
+      }
+      if (seen.has(entry.id)) {
+        problems.push({ file: BUSINESS_FILE, field: `${list}[${index}].id`, message: `duplicate id "${entry.id}"` });
+      }
+      seen.add(entry.id);
+    });
+  }
+  return business;
+}
+
+function loadReviews(contentDir: string, business: Business | null, problems: ContentProblem[]): Review[] {
+  const reviewsDir = join(contentDir, REVIEWS_DIR);
+  let files: string[];
+  try {
+    files = listMarkdownFiles(reviewsDir);
+  } catch (error) {
+    problems.push({ file: REVIEWS_DIR, field: '(folder)', message: describeReadError(error) });
+    return [];
+  }
+  const resolver = business ? createReferenceResolver(business) : null;
+  const firstFileById = new Map<string, string>();
+  const reviews: Review[] = [];
+
+  for (const absolute of files) {
+    const file = relative(contentDir, absolute).split(sep).join('/');
+    const id = absolute.slice(absolute.lastIndexOf(sep) + 1, -'.md'.length);
+    const before = problems.length;
+
+    if (!REVIEW_ID.test(id)) {
+      problems.push({ file, field: '(file name)', message: `"${id}" is not a valid review id: use lowercase letters, digits and single hyphens` });
+    }
+    const earlier = firstFileById.get(id);
+    if (earlier) problems.push({ file, field: '(file name)', message: `duplicate review id "${id}", also used by ${earlier}` });
+    else firstFileById.set(id, file);
+
+    let markdown;
+    try {
+      markdown = parseMarkdown(readFileSync(absolute, 'utf8'));
+    } catch (error) {
+      problems.push({ file, field: '(frontmatter)', message: describeReadError(error) });
+      continue;
+    }
+    const parsed = reviewFrontmatter.safeParse(markdown.data);
+    if (!parsed.success) {
+      problems.push(...zodProblems(file, parsed.error, markdown.data));
+      continue;
+    }
+    if (markdown.body === '') problems.push({ file, field: '(body)', message: 'the review text is empty: write it below the closing ---' });
+    const review = resolver ? toReview(id, file, parsed.data, markdown.body, resolver, problems) : null;
+    if (review && problems.length === before) reviews.push(review);
+  }
+  return reviews;
+}
+
+interface ReferenceResolver {
+  technician(ref: string): string | undefined;
+  service(ref: string): boolean;
+  area(ref: string): boolean;
+  known: { technicians: string; services: string; areas: string };
+}
+
+function createReferenceResolver(business: Business): ReferenceResolver {
+  const technicians = new Map<string, string>();
+  for (const t of business.technicians) {
+    technicians.set(t.id, t.name);
+    technicians.set(t.name.toLowerCase(), t.name);
+  }
+  const services = new Set(business.services.map((s) => s.id));
+  const areas = new Set(business.service_areas.map((a) => a.id));
+  return {
+    technician: (ref) => technicians.get(ref) ?? technicians.get(ref.toLowerCase()),
+    service: (ref) => services.has(ref),
+    area: (ref) => areas.has(ref),
+    known: {
+      technicians: business.technicians.map((t) => t.name).join(', '),
+      services: [...services].join(', '),
+      areas: [...areas].join(', '),
+    },
+  };
+}
+
+function toReview(
+  id: string,
+  file: string,
+  data: ReviewFrontmatter,
+  text: string,
+  refs: ReferenceResolver,
+  problems: ContentProblem[],
+): Review | null {
+  const technicians: string[] = [];
+  data.technicians.forEach((ref, index) => {
+    const name = refs.technician(ref);
+    if (name === undefined) {
+      problems.push({ file, field: `technicians[${index}]`, message: `unknown technician "${ref}" (known: ${refs.known.technicians})` });
+    } else if (technicians.includes(name)) {
+      problems.push({ file, field: `technicians[${index}]`, message: `technician "${name}" is listed twice` });
+    } else technicians.push(name);
+  });
+  data.services.forEach((ref, index) => {
+    if (!refs.service(ref)) problems.push({ file, field: `services[${index}]`, message: `unknown service id "${ref}" (known: ${refs.known.services})` });
+    else if (data.services.indexOf(ref) !== index) problems.push({ file, field: `services[${index}]`, message: `service "${ref}" is listed twice` });
+  });
+  const area = data.service_area ?? null;
+  if (area !== null && !refs.area(area)) {
+    problems.push({ file, field: 'service_area', message: `unknown service area id "${area}" (known: ${refs.known.areas})` });
+  }
+  const updated = data.updated ?? `${data.date}T00:00:00Z`;
+  if (updated.slice(0, 10) < data.date) {
+    problems.push({ file, field: 'updated', message: `${updated} is before the review's date ${data.date}` });
+  }
+  if (data.response && data.response.date < data.date) {
+    problems.push({ file, field: 'response.date', message: `the reply (${data.response.date}) is dated before the review (${data.date})` });
+  }
+  if (data.response && updated.slice(0, 10) < data.response.date) {
+    problems.push({ file, field: 'updated', message: `${updated} is before the owner's reply of ${data.response.date}: set updated to when the reply was published` });
+  }
+  const review: Review = {
+    id,
+    date: data.date,
+    updated,
+    rating: data.rating,
+    ...(data.title === undefined ? {} : { title: data.title }),
+    text,
+    author: { name: typeof data.author === 'string' ? data.author : data.author.name },
+    technicians,
+    services: data.services,
+    service_area: area,
+    source: data.source,
+    verified: true,
+    response: data.response ?? null,
+  };
+  return review;
+}
+
+function listMarkdownFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name.startsWith('.')) continue;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...listMarkdownFiles(path));
+    else if (entry.name.endsWith('.md') && statSync(path).isFile()) out.push(path);
+  }
+  // Code-point order, not locale order: the same folder lists the same way everywhere.
+  return out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+function zodProblems(file: string, error: z.ZodError, input: unknown): ContentProblem[] {
+  return error.issues.map((issue) => ({ file, field: fieldName(issue.path), message: issueMessage(issue, input) }));
+}
+
+function issueMessage(issue: z.core.$ZodIssue, input: unknown): string {
+  if (issue.code === 'unrecognized_keys') return `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
+  if ((issue.code === 'invalid_type' || issue.code === 'invalid_union') && valueAt(input, issue.path) === undefined) return 'is required';
+  return issue.message;
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+function describeReadError(error: unknown): string {
+  if (error instanceof FrontmatterError) return error.message;
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return 'file or folder not found';
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,61 @@
+/**
+ * The published dataset: one pure function from validated content to the
+ * reviews.json document. No clock: `updated` comes from the content itself, so
+ * the same content always builds to the same bytes.
+ */
+import type { AggregateRating, Business, Review, ReviewsDataset } from './schema.ts';
+
+/** Newest first: date descending, then id ascending (the order of reviews.json and search). */
+export function compareNewestFirst(a: Review, b: Review): number {
+  if (a.date !== b.date) return a.date < b.date ? 1 : -1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/** Oldest first: date ascending, then id ascending (the order of the since feed). */
+export function compareOldestFirst(a: Review, b: Review): number {
+  if (a.date !== b.date) return a.date < b.date ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+export function aggregate(reviews: readonly Review[]): AggregateRating {
+  const distribution = { 1: 0, 2: 0, 3: 0, 4: 0, 5: 0 };
+  let sum = 0;
+  for (const review of reviews) {
+    distribution[review.rating as 1 | 2 | 3 | 4 | 5] += 1;
+    sum += review.rating;
+  }
+  return {
+    rating_value: reviews.length === 0 ? 0 : roundTo(sum / reviews.length, 2),
+    review_count: reviews.length,
+    best_rating: 5,
+    worst_rating: 1,
+    distribution,
+  };
+}
+
+export function buildDataset(business: Business, reviews: readonly Review[]): ReviewsDataset {
+  const sorted = [...reviews].sort(compareNewestFirst);
+  return {
+    business,
+    aggregate_rating: aggregate(sorted),
+    reviews: sorted,
+    updated: newestUpdated(sorted),
+  };
+}
+
+/** The newest `updated` of any review; an empty dataset falls back to the epoch, never the clock. */
+export function newestUpdated(reviews: readonly Review[]): string {
+  let newest = '1970-01-01T00:00:00Z';
+  for (const review of reviews) if (review.updated > newest) newest = review.updated;
+  return newest;
+}
+
+export function roundTo(value: number, decimals: number): number {
+  const factor = 10 ** decimals;
+  return Math.round((value + Number.EPSILON) * factor) / factor;
+}
+
+/** Serialises a JSON body the way every endpoint does: compact, with a final newline. */
+export function toJsonBody(value: unknown): string {
+  return `${JSON.stringify(value)}\n`;
+}

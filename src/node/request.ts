@@ -1,0 +1,32 @@
+/** Node request helpers shared by the static server and the Web bridge. */
+import type { IncomingMessage } from 'node:http';
+
+export function headersOf(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    try {
+      headers.append(raw[i] as string, raw[i + 1] as string);
+    } catch {
+      // A header value Headers refuses (control characters) is dropped, not a 500.
+    }
+  }
+  return headers;
+}
+
+/**
+ * The request's absolute URL. The Host header is client input: one that does
+ * not make a valid authority falls back to the server's own, never an error.
+ */
+export function requestUrl(req: IncomingMessage, fallbackOrigin: string): URL {
+  const path = req.url?.startsWith('/') ? req.url : '/';
+  try {
+    return new URL(path, `http://${req.headers.host ?? ''}`);
+  } catch {
+    try {
+      return new URL(path, fallbackOrigin);
+    } catch {
+      return new URL('/', fallbackOrigin);
+    }
+  }
+}

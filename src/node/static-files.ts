@@ -1,0 +1,77 @@
+/**
+ * The build's static files held in memory with their precompressed variants,
+ * served with the manifest's content-hash ETags. @astrojs/node would stream
+ * them from disk with weak mtime ETags; this answers from memory, and a 304
+ * costs no disk read.
+ */
+import { readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import { preflightResponse } from '../lib/http/cors.ts';
+import { MANIFEST_FILE, type StaticEntry, type StaticManifest } from '../lib/static/manifest.ts';
+import { answerStatic, type Encoding } from '../lib/static/respond.ts';
+import { headersOf } from './request.ts';
+import { sendWebResponse } from './web-bridge.ts';
+
+interface LoadedFile {
+  entry: StaticEntry;
+  bodies: Partial<Record<Encoding, Buffer>>;
+}
+
+export interface StaticFiles {
+  /** Answers the request if its path is a static file; false when it is not ours. */
+  serve(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<boolean>;
+  /** The bytes and content type of a file as served (identity encoding). */
+  read(pathname: string): { body: Buffer; contentType: string } | undefined;
+}
+
+const STATIC_METHODS = ['GET', 'HEAD'];
+
+export function loadStaticFiles(clientDir: string): StaticFiles {
+  const manifest = JSON.parse(readFileSync(join(clientDir, MANIFEST_FILE), 'utf8')) as StaticManifest;
+  const byFile = new Map<string, LoadedFile>();
+  const byPath = new Map<string, LoadedFile>();
+  for (const [path, entry] of Object.entries(manifest)) {
+    let loaded = byFile.get(entry.file);
+    if (!loaded) {
+      const absolute = join(clientDir, entry.file);
+      loaded = { entry, bodies: { identity: readFileSync(absolute) } };
+      if (entry.encodings.includes('br')) loaded.bodies.br = readFileSync(`${absolute}.br`);
+      if (entry.encodings.includes('gzip')) loaded.bodies.gzip = readFileSync(`${absolute}.gz`);
+      byFile.set(entry.file, loaded);
+    }
+    byPath.set(path, loaded);
+  }
+
+  return {
+    async serve(req, res, pathname) {
+      const file = byPath.get(pathname);
+      if (!file) return false;
+      const method = req.method ?? 'GET';
+      if (method === 'OPTIONS') {
+        await sendWebResponse(preflightResponse(new Request('http://local/', { headers: headersOf(req) }), STATIC_METHODS), res);
+        return true;
+      }
+      if (!STATIC_METHODS.includes(method)) {
+        const allow = [...STATIC_METHODS, 'OPTIONS'].join(', ');
+        res.writeHead(405, { allow, 'content-type': 'application/json; charset=utf-8' });
+        res.end(`${JSON.stringify({ error: 'method_not_allowed', message: `Use ${allow}.` })}\n`);
+        return true;
+      }
+      const answer = answerStatic(file.entry, headersOf(req));
+      const body = file.bodies[answer.encoding] as Buffer;
+      if (answer.status === 304) {
+        res.writeHead(304, answer.headers);
+        res.end();
+        return true;
+      }
+      res.writeHead(200, { ...answer.headers, 'content-length': String(body.length) });
+      res.end(method === 'HEAD' ? undefined : body);
+      return true;
+    },
+    read(pathname) {
+      const file = byPath.get(pathname);
+      return file && { body: file.bodies.identity as Buffer, contentType: file.entry.contentType };
+    },
+  };
+}

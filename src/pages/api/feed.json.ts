@@ -1,0 +1,11 @@
+import type { APIRoute } from 'astro';
+import { getDataset } from '../../data/dataset.ts';
+import { jsonFeed } from '../../lib/feeds/json-feed.ts';
+import { toJsonBody } from '../../lib/reviews/dataset.ts';
+
+export const prerender = true;
+
+export const GET: APIRoute = async ({ site }) =>
+  new Response(toJsonBody(jsonFeed(await getDataset(), site!.href)), {
+    headers: { 'content-type': 'application/feed+json; charset=utf-8' },
+  });

@@ -1,0 +1,82 @@
+/**
+ * The Node entry that `npm start` runs: one HTTP server around the Astro
+ * adapter's handler. Static files come from memory with content-hash ETags;
+ * the hot API routes go straight to the same src/lib handlers that the thin
+ * Astro routes wrap; Astro's pipeline serves pages and everything else.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { ApiContext } from './lib/api/context.ts';
+import { handleApiRequest } from './lib/api/routes.ts';
+import { siteUrl } from './lib/config/site.ts';
+import type { ReviewsDataset } from './lib/reviews/schema.ts';
+import { requestUrl } from './node/request.ts';
+import { loadStaticFiles } from './node/static-files.ts';
+import { runWebHandler } from './node/web-bridge.ts';
+
+const GET_ONLY_BODY_LIMIT = 0;
+
+export interface ServerOptions {
+  distDir: string;
+  port: number;
+  host: string;
+  site: string;
+  /** Diagnostics and tests: send the API through Astro's routes instead of the direct path. */
+  apiThroughAstro: boolean;
+}
+
+export function optionsFromEnv(env = process.env): ServerOptions {
+  return {
+    distDir: resolve(env.ASTRO_OUT_DIR ?? 'dist'),
+    port: env.PORT ? Number(env.PORT) : 4321,
+    host: env.HOST ?? 'localhost',
+    site: siteUrl(env),
+    apiThroughAstro: env.API_THROUGH_ASTRO === 'true',
+  };
+}
+
+export async function startServer(options: ServerOptions) {
+  process.env.ASTRO_NODE_AUTOSTART = 'disabled';
+  const entry = pathToFileURL(resolve(options.distDir, 'server/entry.mjs')).href;
+  const { handler: astroHandler } = (await import(entry)) as {
+    handler: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+  };
+  const staticFiles = loadStaticFiles(resolve(options.distDir, 'client'));
+  const datasetFile = staticFiles.read('/reviews.json');
+  if (!datasetFile) throw new Error(`no reviews.json in ${options.distDir}/client: run the build first`);
+  const api: ApiContext = { site: options.site, dataset: JSON.parse(datasetFile.body.toString('utf8')) as ReviewsDataset };
+
+  const server = createServer(async (req, res) => {
+    try {
+      const url = requestUrl(req, options.site);
+      const path = url.pathname;
+      if (await staticFiles.serve(req, res, path)) return;
+      if (!options.apiThroughAstro && path.startsWith('/api/') && path !== '/api/websub/hub') {
+        await runWebHandler(req, res, url, (request) => handleApiRequest(request, api), GET_ONLY_BODY_LIMIT);
+        return;
+      }
+      await astroHandler(req, res);
+    } catch (error) {
+      console.error('request failed:', error);
+      if (!res.headersSent) {
+        res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+        res.end(`${JSON.stringify({ error: 'internal_error', message: 'The server could not answer this request.' })}\n`);
+      } else res.destroy();
+    }
+  });
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolveListen, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolveListen());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  return { server, port };
+}
+
+if (import.meta.main) {
+  const options = optionsFromEnv();
+  const { port } = await startServer(options);
+  console.log(`Serving ${options.site} on http://${options.host}:${port}`);
+}
