@@ -77,6 +77,13 @@ export async function startServer(options: ServerOptions) {
 
 if (import.meta.main) {
   const options = optionsFromEnv();
-  const { port } = await startServer(options);
+  const { server, port } = await startServer(options);
   console.log(`Serving ${options.site} on http://${options.host}:${port}`);
+  const shutdown = () => {
+    server.close(() => process.exit(0));
+    server.closeIdleConnections();
+    setTimeout(() => process.exit(0), 5_000).unref();
+  };
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
 }

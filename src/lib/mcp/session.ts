@@ -1,0 +1,93 @@
+/**
+ * Signed MCP session ids. The SDK's stateful transport keeps sessions in one
+ * process, so an id it did not issue gets "Server not initialized" (SDK issues
+ * #1658, #1882). Instead the id carries its own expiry and protocol version,
+ * signed with HMAC-SHA256: any instance with the key can check it, before and
+ * after a restart, and serve the request with a fresh stateless transport. Only
+ * the ids ended by DELETE need shared state: a marker until they would expire.
+ */
+const encoder = new TextEncoder();
+
+export interface SessionClaims {
+  /** Issued at, seconds since the epoch. */
+  iat: number;
+  /** Expires at, seconds since the epoch. */
+  exp: number;
+  /** Negotiated protocol version. */
+  pv: string;
+  /** Random: two sessions issued in the same second still differ. */
+  n: string;
+}
+
+export interface EndedSessions {
+  isEnded(id: string): Promise<boolean>;
+  markEnded(id: string, ttlSeconds: number): Promise<void>;
+}
+
+export type SessionCheck =
+  | { ok: true; claims: SessionClaims }
+  | { ok: false; reason: 'malformed' | 'bad-signature' | 'expired' | 'ended' };
+
+export class SessionSigner {
+  readonly #key: Promise<CryptoKey>;
+  readonly #ttlSeconds: number;
+  readonly #ended: EndedSessions;
+  readonly #now: () => number;
+
+  constructor(options: { secret: Uint8Array; ttlSeconds: number; ended: EndedSessions; now?: () => number }) {
+    this.#key = crypto.subtle.importKey('raw', options.secret, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+    this.#ttlSeconds = options.ttlSeconds;
+    this.#ended = options.ended;
+    this.#now = options.now ?? (() => Math.floor(Date.now() / 1000));
+  }
+
+  async issue(protocolVersion: string): Promise<string> {
+    const iat = this.#now();
+    const claims: SessionClaims = { iat, exp: iat + this.#ttlSeconds, pv: protocolVersion, n: toBase64Url(crypto.getRandomValues(new Uint8Array(12))) };
+    const payload = toBase64Url(encoder.encode(JSON.stringify(claims)));
+    const signature = new Uint8Array(await crypto.subtle.sign('HMAC', await this.#key, encoder.encode(payload)));
+    return `${payload}.${toBase64Url(signature)}`;
+  }
+
+  async check(id: string): Promise<SessionCheck> {
+    // Visible ASCII only, as the transport spec requires of session ids; bounded length.
+    if (id.length > 512 || !/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(id)) return { ok: false, reason: 'malformed' };
+    const [payload, signature] = id.split('.') as [string, string];
+    const signatureBytes = fromBase64Url(signature);
+    if (!signatureBytes) return { ok: false, reason: 'malformed' };
+    // subtle.verify compares in constant time.
+    const valid = await crypto.subtle.verify('HMAC', await this.#key, signatureBytes, encoder.encode(payload));
+    if (!valid) return { ok: false, reason: 'bad-signature' };
+    const claims = parseClaims(payload);
+    if (!claims) return { ok: false, reason: 'malformed' };
+    if (claims.exp <= this.#now()) return { ok: false, reason: 'expired' };
+    if (await this.#ended.isEnded(id)) return { ok: false, reason: 'ended' };
+    return { ok: true, claims };
+  }
+
+  /** Ends a session for every instance until it would have expired anyway. */
+  async end(id: string, claims: SessionClaims): Promise<void> {
+    await this.#ended.markEnded(id, Math.max(1, claims.exp - this.#now()));
+  }
+}
+
+function parseClaims(payload: string): SessionClaims | null {
+  const bytes = fromBase64Url(payload);
+  if (!bytes) return null;
+  try {
+    const value = JSON.parse(new TextDecoder().decode(bytes)) as Partial<SessionClaims>;
+    if (typeof value.iat !== 'number' || typeof value.exp !== 'number' || typeof value.pv !== 'string' || typeof value.n !== 'string') return null;
+    return value as SessionClaims;
+  } catch {
+    return null;
+  }
+}
+
+function toBase64Url(bytes: Uint8Array): string {
+  return Buffer.from(bytes).toString('base64url');
+}
+
+function fromBase64Url(text: string): Uint8Array | null {
+  const bytes = Buffer.from(text, 'base64url');
+  return bytes.length > 0 && toBase64Url(bytes) === text ? new Uint8Array(bytes) : null;
+}
