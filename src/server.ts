@@ -8,14 +8,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ApiContext } from './lib/api/context.ts';
-import { handleApiRequest } from './lib/api/routes.ts';
 import { siteUrl } from './lib/config/site.ts';
 import type { ReviewsDataset } from './lib/reviews/schema.ts';
-import { requestUrl } from './node/request.ts';
+import { nodeHeaderReader, requestUrl } from './node/request.ts';
+import { createNodeServices } from './node/dynamic-routes.ts';
 import { loadStaticFiles } from './node/static-files.ts';
-import { runWebHandler } from './node/web-bridge.ts';
-
-const GET_ONLY_BODY_LIMIT = 0;
+import { runWebHandler, sendAnswer } from './node/web-bridge.ts';
 
 export interface ServerOptions {
   distDir: string;
@@ -46,14 +44,18 @@ export async function startServer(options: ServerOptions) {
   const datasetFile = staticFiles.read('/reviews.json');
   if (!datasetFile) throw new Error(`no reviews.json in ${options.distDir}/client: run the build first`);
   const api: ApiContext = { site: options.site, dataset: JSON.parse(datasetFile.body.toString('utf8')) as ReviewsDataset };
+  const services = await createNodeServices({ site: options.site, staticFiles, api, env: process.env });
 
   const server = createServer(async (req, res) => {
     try {
       const url = requestUrl(req, options.site);
       const path = url.pathname;
       if (await staticFiles.serve(req, res, path)) return;
-      if (!options.apiThroughAstro && path.startsWith('/api/') && path !== '/api/websub/hub') {
-        await runWebHandler(req, res, url, (request) => handleApiRequest(request, api), GET_ONLY_BODY_LIMIT);
+      const route = options.apiThroughAstro ? undefined : services.routes.find((r) => r.matches(path));
+      if (route) {
+        const client = { address: req.socket.remoteAddress ?? 'unknown' };
+        if (route.answer) sendAnswer(route.answer({ method: req.method ?? 'GET', url, headers: nodeHeaderReader(req) }, client), res);
+        else await runWebHandler(req, res, url, (request) => route.handle(request, client), route.maxBodyBytes);
         return;
       }
       await astroHandler(req, res);
@@ -72,6 +74,11 @@ export async function startServer(options: ServerOptions) {
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
+  // Only now is the new content live: what runs here (WebSub publishing) may announce it.
+  for (const task of services.onListening) {
+    task().catch((error: unknown) => console.error('start-up task failed:', error));
+  }
+  server.once('close', () => void services.close());
   return { server, port };
 }
 

@@ -30,3 +30,14 @@ export function requestUrl(req: IncomingMessage, fallbackOrigin: string): URL {
     }
   }
 }
+
+/** Node's parsed headers behind the `get` that lib handlers read, without building a Headers object. */
+export function nodeHeaderReader(req: IncomingMessage): { get(name: string): string | null } {
+  return {
+    get(name) {
+      const value = req.headers[name.toLowerCase()];
+      if (value === undefined) return null;
+      return Array.isArray(value) ? value.join(', ') : value;
+    },
+  };
+}

@@ -7,11 +7,12 @@
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { preflightResponse } from '../lib/http/cors.ts';
+import { preflightAnswer } from '../lib/http/cors.ts';
+import { methodNotAllowed } from '../lib/http/json.ts';
 import { MANIFEST_FILE, type StaticEntry, type StaticManifest } from '../lib/static/manifest.ts';
 import { answerStatic, type Encoding } from '../lib/static/respond.ts';
-import { headersOf } from './request.ts';
-import { sendWebResponse } from './web-bridge.ts';
+import { nodeHeaderReader } from './request.ts';
+import { sendAnswer } from './web-bridge.ts';
 
 interface LoadedFile {
   entry: StaticEntry;
@@ -49,16 +50,14 @@ export function loadStaticFiles(clientDir: string): StaticFiles {
       if (!file) return false;
       const method = req.method ?? 'GET';
       if (method === 'OPTIONS') {
-        await sendWebResponse(preflightResponse(new Request('http://local/', { headers: headersOf(req) }), STATIC_METHODS), res);
+        sendAnswer(preflightAnswer(nodeHeaderReader(req), STATIC_METHODS), res);
         return true;
       }
       if (!STATIC_METHODS.includes(method)) {
-        const allow = [...STATIC_METHODS, 'OPTIONS'].join(', ');
-        res.writeHead(405, { allow, 'content-type': 'application/json; charset=utf-8' });
-        res.end(`${JSON.stringify({ error: 'method_not_allowed', message: `Use ${allow}.` })}\n`);
+        sendAnswer(methodNotAllowed([...STATIC_METHODS, 'OPTIONS']), res);
         return true;
       }
-      const answer = answerStatic(file.entry, headersOf(req));
+      const answer = answerStatic(file.entry, nodeHeaderReader(req));
       const body = file.bodies[answer.encoding] as Buffer;
       if (answer.status === 304) {
         res.writeHead(304, answer.headers);

@@ -4,6 +4,7 @@
  * Request bodies are read up to a limit; past it the answer is 413 at once.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ApiAnswer } from '../lib/http/answer.ts';
 import { payloadTooLarge } from '../lib/http/json.ts';
 import { headersOf } from './request.ts';
 
@@ -52,6 +53,13 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-la
     req.once('end', () => resolve(Buffer.concat(chunks)));
     req.once('error', reject);
   });
+}
+
+/** Writes a lib handler's answer as it is: no Response object on the hot path. */
+export function sendAnswer(answer: ApiAnswer, res: ServerResponse): void {
+  const headers = answer.body ? { ...answer.headers, 'content-length': String(answer.body.byteLength) } : answer.headers;
+  res.writeHead(answer.status, headers);
+  res.end(res.req?.method === 'HEAD' || !answer.body ? undefined : answer.body);
 }
 
 export async function sendWebResponse(response: Response, res: ServerResponse): Promise<void> {

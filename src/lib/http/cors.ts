@@ -7,18 +7,20 @@ export const CORS_HEADERS: Readonly<Record<string, string>> = {
   'access-control-expose-headers': 'ETag, Last-Modified, Retry-After',
 };
 
+import type { ApiAnswer } from './answer.ts';
+
 const PREFLIGHT_MAX_AGE = '86400';
 
 /** The answer to an OPTIONS preflight for a resource that allows `methods`. */
-export function preflightResponse(request: Request, methods: readonly string[]): Response {
-  const headers = new Headers({
+export function preflightAnswer(requestHeaders: { get(name: string): string | null }, methods: readonly string[]): ApiAnswer {
+  const headers: Record<string, string> = {
     ...CORS_HEADERS,
     allow: [...methods, 'OPTIONS'].join(', '),
     'access-control-allow-methods': [...methods, 'OPTIONS'].join(', '),
     'access-control-max-age': PREFLIGHT_MAX_AGE,
-  });
-  const requested = request.headers.get('access-control-request-headers');
-  if (requested) headers.set('access-control-allow-headers', requested);
-  headers.append('vary', 'Access-Control-Request-Headers');
-  return new Response(null, { status: 204, headers });
+    vary: 'Access-Control-Request-Headers',
+  };
+  const requested = requestHeaders.get('access-control-request-headers');
+  if (requested) headers['access-control-allow-headers'] = requested;
+  return { status: 204, headers, body: null };
 }

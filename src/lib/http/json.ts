@@ -2,6 +2,7 @@
  * JSON responses and the error shapes of the interface: `{ error, issues }` for
  * a 400, `{ error, message }` otherwise. Every body ends with a newline.
  */
+import { textBytes, type ApiAnswer } from './answer.ts';
 import { CORS_HEADERS } from './cors.ts';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
@@ -12,24 +13,31 @@ export interface Issue {
   message: string;
 }
 
-export function jsonResponse(body: unknown, init: { status?: number; headers?: Record<string, string> } = {}): Response {
-  return new Response(`${JSON.stringify(body)}\n`, {
+/** An error or other uncached JSON answer (no-store: errors are not worth a CDN's memory). */
+export function jsonAnswer(body: unknown, init: { status?: number; headers?: Record<string, string> } = {}): ApiAnswer {
+  return {
     status: init.status ?? 200,
     headers: { 'content-type': JSON_TYPE, 'cache-control': 'no-store', ...CORS_HEADERS, ...init.headers },
-  });
+    body: textBytes(`${JSON.stringify(body)}\n`),
+  };
 }
 
-export function invalidRequest(issues: Issue[]): Response {
-  return jsonResponse({ error: 'invalid_request', issues }, { status: 400 });
+export function jsonResponse(body: unknown, init: { status?: number; headers?: Record<string, string> } = {}): Response {
+  const answer = jsonAnswer(body, init);
+  return new Response(answer.body as BodyInit, { status: answer.status, headers: answer.headers });
 }
 
-export function notFound(message = 'No resource lives at this path.'): Response {
-  return jsonResponse({ error: 'not_found', message }, { status: 404 });
+export function invalidRequest(issues: Issue[]): ApiAnswer {
+  return jsonAnswer({ error: 'invalid_request', issues }, { status: 400 });
 }
 
-export function methodNotAllowed(allowed: readonly string[]): Response {
+export function notFound(message = 'No resource lives at this path.'): ApiAnswer {
+  return jsonAnswer({ error: 'not_found', message }, { status: 404 });
+}
+
+export function methodNotAllowed(allowed: readonly string[]): ApiAnswer {
   const allow = allowed.join(', ');
-  return jsonResponse({ error: 'method_not_allowed', message: `Use ${allow}.` }, { status: 405, headers: { allow } });
+  return jsonAnswer({ error: 'method_not_allowed', message: `Use ${allow}.` }, { status: 405, headers: { allow } });
 }
 
 export function payloadTooLarge(limitBytes: number): Response {

@@ -14,7 +14,7 @@ export interface StaticAnswer {
   headers: Record<string, string>;
 }
 
-export function answerStatic(entry: StaticEntry, requestHeaders: Headers): StaticAnswer {
+export function answerStatic(entry: StaticEntry, requestHeaders: { get(name: string): string | null }): StaticAnswer {
   const encoding = negotiateEncoding(requestHeaders.get('accept-encoding'), entry.encodings);
   const headers: Record<string, string> = {
     'content-type': entry.contentType,

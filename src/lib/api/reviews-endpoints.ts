@@ -1,0 +1,64 @@
+/**
+ * GET /api/reviews/search and GET /api/reviews/since/{date}: parse, call the
+ * index, answer with validators. Everything a client can send ends in a 200,
+ * a 304 or a 400 that names the parameter.
+ */
+import type { ApiAnswer, ApiRequest } from '../http/answer.ts';
+import { invalidRequest } from '../http/json.ts';
+import { newestUpdated } from '../reviews/dataset.ts';
+import { getReviewIndex } from '../reviews/index.ts';
+import { fromSearchParams, sinceDate, validate, type SearchQuery } from '../reviews/query.ts';
+import type { Review } from '../reviews/schema.ts';
+import { searchReviews } from '../reviews/search.ts';
+import { reviewsSince } from '../reviews/since.ts';
+import { BodyCache, conditionalJsonAnswer, jsonBody, type CachedBody } from './cached-json.ts';
+import type { ApiContext } from './context.ts';
+
+const caches = new WeakMap<ApiContext['dataset'], BodyCache>();
+
+function cacheFor(context: ApiContext): BodyCache {
+  let cache = caches.get(context.dataset);
+  if (!cache) caches.set(context.dataset, (cache = new BodyCache()));
+  return cache;
+}
+
+export function searchEndpoint(request: ApiRequest, context: ApiContext): ApiAnswer {
+  const parsed = fromSearchParams(request.url.searchParams);
+  if (!parsed.ok) return invalidRequest(parsed.issues);
+  const cache = cacheFor(context);
+  const key = `search:${canonicalKey(parsed.value)}`;
+  let cached = cache.get(key);
+  if (!cached) {
+    const result = searchReviews(getReviewIndex(context.dataset), parsed.value);
+    cached = jsonBody(result, lastModifiedOf(result.reviews, context));
+    cache.set(key, cached);
+  }
+  return conditionalJsonAnswer(request, cached);
+}
+
+export function sinceEndpoint(request: ApiRequest, context: ApiContext, rawDate: string): ApiAnswer {
+  const parsed = validate(sinceDate, rawDate);
+  if (!parsed.ok) return invalidRequest(parsed.issues.map((issue) => ({ ...issue, path: ['date'], message: `date: ${issue.message}` })));
+  if (request.url.search !== '') {
+    const names = [...new Set(request.url.searchParams.keys())];
+    return invalidRequest(names.map((name) => ({ code: 'unrecognized_keys', path: [name], message: `unknown parameter "${name}": this endpoint takes none` })));
+  }
+  const cache = cacheFor(context);
+  const key = `since:${parsed.value}`;
+  let cached: CachedBody | undefined = cache.get(key);
+  if (!cached) {
+    const result = reviewsSince(getReviewIndex(context.dataset), parsed.value);
+    cached = jsonBody(result, lastModifiedOf(result.reviews, context));
+    cache.set(key, cached);
+  }
+  return conditionalJsonAnswer(request, cached);
+}
+
+/** The newest `updated` among the reviews served, or the dataset's when none are. */
+function lastModifiedOf(reviews: readonly Review[], context: ApiContext): string {
+  return reviews.length === 0 ? context.dataset.updated : newestUpdated(reviews);
+}
+
+function canonicalKey(query: SearchQuery): string {
+  return JSON.stringify(Object.entries(query).sort(([a], [b]) => (a < b ? -1 : 1)));
+}

@@ -1,0 +1,90 @@
+/**
+ * An unstorage driver over a folder, one file per key, written atomically: the
+ * bytes go to a temporary file that is flushed to disk and then renamed over
+ * the old one, so a crash mid-write leaves the old value or the new one, never
+ * a torn file. unstorage's own fs driver writes in place.
+ */
+import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { defineDriver } from 'unstorage';
+
+export interface FileDriverOptions {
+  base: string;
+}
+
+/** Keys are `:`-separated; each segment becomes a path segment, made safe for any file system. */
+export function keyToPath(base: string, key: string): string {
+  const segments = key.split(':').filter(Boolean).map((s) => encodeURIComponent(s).replace(/^\.+/, (dots) => '%2E'.repeat(dots.length)));
+  if (segments.length === 0) throw new Error('empty store key');
+  return join(base, ...segments);
+}
+
+function pathToKey(base: string, path: string): string {
+  return relative(base, path).split(sep).map(decodeURIComponent).join(':');
+}
+
+export async function writeFileAtomic(path: string, data: string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  const handle = await open(temporary, 'w');
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+}
+
+async function listFiles(dir: string): Promise<string[]> {
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const out: string[] = [];
+  for (const entry of entries) {
+    if (entry.name.startsWith('.')) continue; // .claims and other bookkeeping are not keys
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await listFiles(path)));
+    else if (entry.isFile() && !entry.name.endsWith('.tmp')) out.push(path);
+  }
+  return out;
+}
+
+export const atomicFileDriver = defineDriver((options: FileDriverOptions) => ({
+  name: 'atomic-file',
+  options,
+  async hasItem(key) {
+    return (await this.getItem(key, {})) !== null;
+  },
+  async getItem(key) {
+    try {
+      return await readFile(keyToPath(options.base, key), 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+  },
+  async setItem(key, value) {
+    await writeFileAtomic(keyToPath(options.base, key), value);
+  },
+  async removeItem(key) {
+    await rm(keyToPath(options.base, key), { force: true });
+  },
+  async getKeys(base) {
+    const root = base ? keyToPath(options.base, base) : options.base;
+    return (await listFiles(root)).map((path) => pathToKey(options.base, path));
+  },
+  async clear(base) {
+    await rm(base ? keyToPath(options.base, base) : options.base, { recursive: true, force: true });
+  },
+}));

@@ -1,0 +1,2 @@
+export type { Store } from './store.ts';
+export { createStore, storeConfigFromEnv, type StoreConfig } from './create.ts';

@@ -1,0 +1,8 @@
+/** Every other /api/ path: the REST routing answers a JSON 404 (or 405 where a path exists). */
+import type { APIRoute } from 'astro';
+import { getApiContext } from '../../data/api-context.ts';
+import { handleApiRequest } from '../../lib/api/routes.ts';
+
+export const prerender = false;
+
+export const ALL: APIRoute = async ({ request }) => handleApiRequest(request, await getApiContext());
