@@ -29,7 +29,7 @@ export async function runWebHandler(
     }
     body = read;
   }
-  const request = new Request(url, { method, headers: headersOf(req), body: body && body.length > 0 ? body : undefined });
+  const request = new Request(url, { method, headers: headersOf(req), body: body && body.length > 0 ? new Uint8Array(body) : undefined });
   await sendWebResponse(await handler(request), res);
 }
 

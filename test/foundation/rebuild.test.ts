@@ -6,12 +6,12 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, it } from 'node:test';
-import { ASTRO_BIN, BUILDS, buildEnv, NODE, ROOT } from '../helpers/builds.ts';
+import { ASTRO_BIN, BUILDS, buildEnv, NODE, ROOT, TEST_BUILDS_DIR } from '../helpers/builds.ts';
 
-const work = mkdtempSync(join(tmpdir(), 'rebuild-'));
+// Inside the project: the server bundle resolves its packages from node_modules above it.
+const work = mkdtempSync(join(TEST_BUILDS_DIR, 'rebuild-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
 function listFiles(dir: string): string[] {
