@@ -20,8 +20,12 @@ export function headersOf(req: IncomingMessage): Headers {
  */
 export function requestUrl(req: IncomingMessage, fallbackOrigin: string): URL {
   const path = req.url?.startsWith('/') ? req.url : '/';
+  const host = req.headers.host ?? '';
   try {
-    return new URL(path, `http://${req.headers.host ?? ''}`);
+    // A host name or IP literal with an optional port, nothing else: `user@host` would put
+    // credentials in the URL, which Request refuses.
+    if (!/^(?:\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(?::\d{1,5})?$/.test(host)) throw new Error('not a host');
+    return new URL(path, `http://${host}`);
   } catch {
     try {
       return new URL(path, fallbackOrigin);

@@ -35,7 +35,7 @@ export class SessionSigner {
   readonly #now: () => number;
 
   constructor(options: { secret: Uint8Array; ttlSeconds: number; ended: EndedSessions; now?: () => number }) {
-    this.#key = crypto.subtle.importKey('raw', options.secret, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+    this.#key = crypto.subtle.importKey('raw', new Uint8Array(options.secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
     this.#ttlSeconds = options.ttlSeconds;
     this.#ended = options.ended;
     this.#now = options.now ?? (() => Math.floor(Date.now() / 1000));
@@ -87,7 +87,7 @@ function toBase64Url(bytes: Uint8Array): string {
   return Buffer.from(bytes).toString('base64url');
 }
 
-function fromBase64Url(text: string): Uint8Array | null {
+function fromBase64Url(text: string): Uint8Array<ArrayBuffer> | null {
   const bytes = Buffer.from(text, 'base64url');
   return bytes.length > 0 && toBase64Url(bytes) === text ? new Uint8Array(bytes) : null;
 }

@@ -1,0 +1,51 @@
+/**
+ * Tool schemas as MCP clients want them: one self-contained JSON Schema object
+ * with `type: "object"` at the top. The shared zod schemas carry ids (for the
+ * OpenAPI document), which the converter turns into `$ref`s to `definitions`;
+ * the MCP spec wants an object schema at the top, and several model APIs
+ * refuse `$ref`, so references are inlined (the schemas have no cycles).
+ */
+import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';
+import type { z } from 'zod';
+
+type Json = Record<string, unknown>;
+
+const cache = { input: new WeakMap<z.ZodType, Json & { type: 'object' }>(), output: new WeakMap<z.ZodType, Json & { type: 'object' }>() };
+
+/** Converted once per schema (a server is built per request). */
+export function toolJsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json & { type: 'object' } {
+  let converted = cache[io].get(schema);
+  if (!converted) {
+    converted = convert(schema, io);
+    cache[io].set(schema, converted);
+  }
+  return converted;
+}
+
+function convert(schema: z.ZodType, io: 'input' | 'output'): Json & { type: 'object' } {
+  const raw = toJsonSchemaCompat(schema as never, { strictUnions: true, pipeStrategy: io }) as Json;
+  const definitions = { ...((raw.definitions as Json | undefined) ?? {}), ...((raw.$defs as Json | undefined) ?? {}) };
+  const { definitions: _d, $defs: _defs, $schema, ...top } = raw;
+  const inlined = inline(top, definitions, []) as Json;
+  if (inlined.type !== 'object') throw new Error(`a tool's ${io} schema must describe an object, got ${JSON.stringify(inlined).slice(0, 200)}`);
+  return { $schema, ...inlined } as unknown as Json & { type: 'object' };
+}
+
+function inline(node: unknown, definitions: Json, trail: string[]): unknown {
+  if (Array.isArray(node)) return node.map((item) => inline(item, definitions, trail));
+  if (typeof node !== 'object' || node === null) return node;
+  let object = node as Json;
+  // `allOf: [{ $ref }]` alone is how a clone of an identified schema is written: the same as the $ref.
+  if (Array.isArray(object.allOf) && object.allOf.length === 1 && Object.keys(object).length === 1) object = object.allOf[0] as Json;
+  const ref = object.$ref;
+  if (typeof ref === 'string') {
+    const name = /^#\/(?:definitions|\$defs)\/(.+)$/.exec(ref)?.[1];
+    if (!name || !(name in definitions)) throw new Error(`unresolvable $ref ${ref}`);
+    if (trail.includes(name)) throw new Error(`recursive schema ${name} cannot be inlined`);
+    const { $ref: _ref, ...siblings } = object;
+    return { ...(inline(definitions[name], definitions, [...trail, name]) as Json), ...(inline(siblings, definitions, trail) as Json) };
+  }
+  const out: Json = {};
+  for (const [key, value] of Object.entries(object)) out[key] = inline(value, definitions, trail);
+  return out;
+}

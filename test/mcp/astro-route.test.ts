@@ -1,0 +1,72 @@
+/**
+ * The thin Astro route (src/pages/mcp.ts, what a serverless host runs) answers
+ * like the Node entry's direct path: the server started with
+ * API_THROUGH_ASTRO=true sends /mcp through Astro's pipeline.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { startServer, type RunningServer } from '../helpers/server.ts';
+import { initialize, post, tempDir } from './helpers.ts';
+
+let astro: RunningServer;
+let direct: RunningServer;
+const store = tempDir('mcp-astro-');
+
+before(async () => {
+  // One store: a session opened on one path is served on the other.
+  [astro, direct] = await Promise.all([
+    startServer('content', { STORE_DIR: store.path, API_THROUGH_ASTRO: 'true' }),
+    startServer('content', { STORE_DIR: store.path }),
+  ]);
+});
+after(async () => {
+  await Promise.all([astro?.stop(), direct?.stop()]);
+  store.remove();
+});
+
+type ToolResult = { isError?: boolean; structuredContent?: any; content: Array<{ type: string; text?: string }> };
+
+describe('/mcp through the Astro route', () => {
+  it('initialize, tools/list and tool calls answer as the direct path does', async () => {
+    const client = new Client({ name: 'astro-client', version: '1.0.0' });
+    const transport = new StreamableHTTPClientTransport(new URL(`${astro.url}/mcp`));
+    await client.connect(transport);
+    assert.match(transport.sessionId ?? '', /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+
+    const directClient = new Client({ name: 'direct-client', version: '1.0.0' });
+    await directClient.connect(new StreamableHTTPClientTransport(new URL(`${direct.url}/mcp`)));
+
+    assert.deepEqual(await client.listTools(), await directClient.listTools());
+    for (const [name, args] of [
+      ['search_reviews', { min_rating: 4, limit: 5 }],
+      ['get_business', {}],
+      ['reviews_since', { date: '2025-06-01' }],
+      ['search_reviews', { rating: 0 }],
+    ] as const) {
+      const viaAstro = (await client.callTool({ name, arguments: args })) as ToolResult;
+      const viaDirect = (await directClient.callTool({ name, arguments: args })) as ToolResult;
+      assert.deepEqual(viaAstro, viaDirect, `${name} ${JSON.stringify(args)}`);
+    }
+    const search = (await client.callTool({ name: 'search_reviews', arguments: { min_rating: 4, limit: 5 } })) as ToolResult;
+    assert.equal(search.structuredContent.count, 5);
+    await client.close();
+    await directClient.close();
+  });
+
+  it('keeps the transport rules: 405, 400, 404, 403, sessions shared with the direct path', async () => {
+    const url = `${astro.url}/mcp`;
+    assert.equal((await fetch(url)).status, 405);
+    const listTools = { jsonrpc: '2.0', id: 2, method: 'tools/list' };
+    assert.equal((await post(url, listTools)).status, 400);
+    assert.equal((await post(url, listTools, { 'mcp-session-id': 'forged.id' })).status, 404);
+    assert.equal((await post(url, listTools, { origin: 'https://evil.example' })).status, 403);
+    const big = JSON.stringify({ ...listTools, params: { _meta: { pad: 'x'.repeat(1024 * 1024) } } });
+    assert.equal((await post(url, big)).status, 413);
+    const { sessionId } = await initialize(`${direct.url}/mcp`);
+    assert.equal((await post(url, listTools, { 'mcp-session-id': sessionId })).status, 200);
+    assert.equal((await fetch(url, { method: 'DELETE', headers: { 'mcp-session-id': sessionId } })).status, 204);
+    assert.equal((await post(`${direct.url}/mcp`, listTools, { 'mcp-session-id': sessionId })).status, 404);
+  });
+});
