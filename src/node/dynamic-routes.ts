@@ -7,6 +7,13 @@
 import type { ApiContext } from '../lib/api/context.ts';
 import { answerApi } from '../lib/api/routes.ts';
 import type { ApiAnswer, ApiRequest } from '../lib/http/answer.ts';
+import { insightsDataset } from '../lib/insights/schema.ts';
+import { MCP_MAX_BODY_BYTES } from '../lib/mcp/http-handler.ts';
+import { createMcpService } from '../lib/mcp/service.ts';
+import { createStore, storeConfigFromEnv } from '../lib/store/index.ts';
+import { HUB_MAX_BODY_BYTES } from '../lib/websub/config.ts';
+import { staticContentSource } from '../lib/websub/content.ts';
+import { createHubService } from '../lib/websub/service.ts';
 import type { StaticFiles } from './static-files.ts';
 
 export interface ClientInfo {
@@ -40,13 +47,35 @@ export interface ServiceOptions {
 
 export async function createNodeServices(options: ServiceOptions): Promise<NodeServices> {
   const closers: Array<() => Promise<void>> = [];
+  // The MCP endpoint: sessions are signed with a key shared through the store, so any instance serves them.
+  const mcpStore = createStore(storeConfigFromEnv(options.env));
+  closers.push(() => mcpStore.close());
+  const insightsFile = options.staticFiles.read('/insights.json');
+  const mcp = await createMcpService({
+    content: {
+      site: options.site,
+      dataset: options.api.dataset,
+      insights: insightsFile ? { schema: insightsDataset, data: JSON.parse(insightsFile.body.toString('utf8')) as Record<string, unknown> } : undefined,
+    },
+    store: mcpStore,
+    env: options.env,
+    bindHost: options.env.HOST ?? 'localhost',
+  });
+  // The WebSub hub: topic content straight from the static files in memory, exactly as served.
+  const websub = createHubService({ site: options.site, env: options.env, content: staticContentSource((path) => options.staticFiles.read(path)) });
+  closers.push(() => websub.close());
   const routes: DynamicRoute[] = [
+    // MCP over streamable HTTP (before the /api/ catch-all). Past 1 MiB the table answers 413 itself.
+    { matches: (path) => path === '/mcp' || path === '/mcp/', maxBodyBytes: MCP_MAX_BODY_BYTES, handle: (request) => mcp(request) },
+    // The WebSub hub (before the /api/ catch-all). Past 64 KiB the table answers 413 itself.
+    { matches: (path) => path === '/api/websub/hub', maxBodyBytes: HUB_MAX_BODY_BYTES, handle: (request, client) => websub.hub.handle(request, client) },
     // The REST API: search, since, and JSON 404/405 for the rest of /api/*.
     { matches: (path) => path.startsWith('/api/'), maxBodyBytes: 0, answer: (request) => answerApi(request, options.api) },
   ];
   return {
     routes,
-    onListening: [],
+    // WebSub: publish what changed since the last distribution, now that it is live.
+    onListening: [() => websub.onListening()],
     async close() {
       for (const close of closers) await close();
     },

@@ -27,7 +27,8 @@ function pathToKey(base: string, path: string): string {
 export async function writeFileAtomic(path: string, data: string): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-  const handle = await open(temporary, 'w');
+  // Owner-only: the store holds subscriber secrets and the session signing key.
+  const handle = await open(temporary, 'w', 0o600);
   try {
     await handle.writeFile(data);
     await handle.sync();

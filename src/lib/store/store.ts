@@ -17,6 +17,12 @@ export interface Store {
    * one change once" when several instances run.
    */
   claim(key: string, ttlSeconds: number): Promise<boolean>;
+  /**
+   * Adds 1 to the counter at `key` and returns the new value; a new counter
+   * lives `ttlSeconds` (fixed-window rate limits). Atomic in Redis; in the file
+   * store, atomic within one process.
+   */
+  increment(key: string, ttlSeconds: number): Promise<number>;
   close(): Promise<void>;
 }
 

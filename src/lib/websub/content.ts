@@ -1,0 +1,31 @@
+/**
+ * Where the hub takes a topic's content: exactly the bytes and content type
+ * the site serves. On the Node server, the static files already in memory; on
+ * a serverless host, a GET of the site's own public URL.
+ */
+export interface TopicContent {
+  body: Buffer;
+  contentType: string;
+}
+
+export type ContentSource = (path: string) => Promise<TopicContent | undefined>;
+
+export function staticContentSource(read: (path: string) => TopicContent | undefined): ContentSource {
+  return async (path) => read(path);
+}
+
+/** GETs `origin + path` (the site's own configured origin, never one taken from a request). */
+export function httpContentSource(origin: string, timeoutMs: number, userAgent: string): ContentSource {
+  return async (path) => {
+    const response = await fetch(new URL(path, origin), {
+      headers: { 'accept-encoding': 'identity', 'cache-control': 'no-cache', 'user-agent': userAgent },
+      redirect: 'error',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    if (!response.ok) {
+      await response.body?.cancel();
+      return undefined;
+    }
+    return { body: Buffer.from(await response.arrayBuffer()), contentType: response.headers.get('content-type') ?? 'application/octet-stream' };
+  };
+}

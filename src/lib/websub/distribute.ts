@@ -1,0 +1,128 @@
+/**
+ * Content distribution (W3C WebSub §7): one delivery job per active
+ * subscription when a topic's content changes, each sent by exactly one
+ * instance (a claim on the job's id), at most `concurrency` at once, each
+ * with its own deadline. Outcomes, per the interface decisions: 2xx is a
+ * success and resets the failure count; 410 ends the subscription at once;
+ * anything else (status, 3xx, timeout, connection error) is a failed attempt,
+ * retried after the configured delays, and the 3rd consecutive failed
+ * attempt ends the subscription with a `hub.mode=denied` notice.
+ */
+import { createHmac } from 'node:crypto';
+import type { ContentSource } from './content.ts';
+import type { Clock, HubConfig } from './config.ts';
+import type { OutboundOptions } from './outbound.ts';
+import { sendOutbound } from './outbound.ts';
+import type { Pool } from './pool.ts';
+import { callbackKey, newId, type DeliveryJob, type HubState, type Subscription } from './subscriptions.ts';
+import type { Topic, TopicRegistry } from './topics.ts';
+import { sendDenied } from './verify.ts';
+
+export type Log = (message: string) => void;
+
+export interface DistributorDeps {
+  state: HubState;
+  topics: TopicRegistry;
+  content: ContentSource;
+  config: HubConfig;
+  outbound: OutboundOptions;
+  pool: Pool;
+  now: Clock;
+  log: Log;
+}
+
+export type DeliveryOutcome = 'delivered' | 'failed' | 'ended' | 'gone' | 'skipped';
+
+export class Distributor {
+  readonly #deps: DistributorDeps;
+  /** Jobs this process has queued or is sending, so the scheduler does not queue them twice. */
+  readonly #inFlight = new Set<string>();
+
+  constructor(deps: DistributorDeps) {
+    this.#deps = deps;
+  }
+
+  /** Queues one job per active subscription of the topic (first attempt due now) and returns them. */
+  async enqueueAll(topic: Topic, hash: string): Promise<DeliveryJob[]> {
+    const { state, now } = this.#deps;
+    const jobs = (await state.activeSubscriptions(topic.id)).map(
+      (sub): DeliveryJob => ({ id: newId(), topic_id: topic.id, callback_key: callbackKey(sub.callback), hash, due_at: now(), attempt: sub.failures }),
+    );
+    // Written in parallel batches: each write is a durable (fsync'd) file in the file store.
+    for (let i = 0; i < jobs.length; i += 100) await Promise.all(jobs.slice(i, i + 100).map((job) => state.putJob(job)));
+    return jobs;
+  }
+
+  /** Sends the jobs through the pool; resolves when all are done. */
+  async run(jobs: DeliveryJob[]): Promise<DeliveryOutcome[]> {
+    const fresh = jobs.filter((job) => !this.#inFlight.has(job.id));
+    for (const job of fresh) this.#inFlight.add(job.id);
+    return Promise.all(
+      fresh.map((job) =>
+        this.#deps.pool.run(() => this.#deliver(job)).finally(() => this.#inFlight.delete(job.id)),
+      ),
+    );
+  }
+
+  async #deliver(job: DeliveryJob): Promise<DeliveryOutcome> {
+    const { state, config, topics, now, log } = this.#deps;
+    {
+      const claimSeconds = Math.ceil((config.requestTimeoutMs * 3) / 1000) + 30;
+      if (!(await state.store.claim(`websub:deliver:${job.id}`, claimSeconds))) return 'skipped';
+      const topic = topics.byId(job.topic_id);
+      const sub = await state.getSubscription(job.topic_id, job.callback_key);
+      if (!topic || !sub) {
+        await state.finishJob(job);
+        return 'skipped';
+      }
+      const content = await this.#deps.content(topic.path).catch(() => undefined);
+      if (!content) {
+        // Our side failed, not the subscriber's: try again later without counting it.
+        log(`websub: content of ${topic.path} unavailable; delivery postponed`);
+        await state.putJob({ ...job, id: newId(), due_at: now() + (config.retryDelaysSeconds[0] ?? 60) * 1000 });
+        return 'skipped';
+      }
+      const headers: Record<string, string> = {
+        'content-type': content.contentType,
+        link: `<${topics.hub}>; rel="hub", <${topic.url}>; rel="self"`,
+      };
+      if (sub.secret) headers['x-hub-signature'] = `sha256=${createHmac('sha256', sub.secret).update(content.body).digest('hex')}`;
+      const result = await sendOutbound({ url: sub.callback, method: 'POST', headers, body: content.body }, this.#deps.outbound);
+
+      if (result.ok && result.status >= 200 && result.status <= 299) {
+        await state.finishJob(job);
+        if (sub.failures > 0) await this.#updateFailures(sub, 0);
+        return 'delivered';
+      }
+      if (result.ok && result.status === 410) {
+        await state.removeSubscription(sub.topic_id, job.callback_key);
+        log(`websub: ${topic.id} subscription ended: callback answered 410 Gone`);
+        return 'gone';
+      }
+      const failures = sub.failures + 1;
+      const why = result.ok ? `answered ${result.status}` : `${result.error}: ${result.message}`;
+      if (failures >= config.maxFailures) {
+        await state.removeSubscription(sub.topic_id, job.callback_key);
+        log(`websub: ${topic.id} subscription ended after ${failures} consecutive failed deliveries (last: ${why})`);
+        await sendDenied(sub.callback, topic.url, `delivery failed ${failures} consecutive times (last: ${why}); subscribe again`, this.#deps.outbound).catch(() => {});
+        return 'ended';
+      }
+      await this.#updateFailures(sub, failures);
+      const delay = config.retryDelaysSeconds[Math.min(failures - 1, config.retryDelaysSeconds.length - 1)]!;
+      const current = await state.getJob(job.topic_id, job.callback_key);
+      // A newer change may have queued its own job meanwhile: that one carries the retry.
+      if (!current || current.id === job.id) await state.putJob({ ...job, id: newId(), attempt: failures, due_at: now() + delay * 1000 });
+      return 'failed';
+    }
+  }
+
+  async #updateFailures(sub: Subscription, failures: number): Promise<void> {
+    // Re-read: a re-subscription may have replaced the record while we were sending.
+    const current = await this.#deps.state.getSubscription(sub.topic_id, callbackKey(sub.callback));
+    if (current && current.verified_at === sub.verified_at) await this.#deps.state.putSubscription({ ...current, failures });
+  }
+
+  isInFlight(jobId: string): boolean {
+    return this.#inFlight.has(jobId);
+  }
+}

@@ -1,0 +1,207 @@
+/**
+ * The WebSub hub as one Web handler (Request → Response), shared by the Node
+ * entry's route table and the thin Astro route: subscribe / unsubscribe
+ * (202, then verification of intent in the background) and publish (202,
+ * then distribution of what changed), with body, rate and subscription
+ * limits. See docs/websub.md.
+ */
+import type { Store } from '../store/index.ts';
+import type { Clock, HubConfig } from './config.ts';
+import type { ContentSource } from './content.ts';
+import { Distributor, type Log } from './distribute.ts';
+import type { OutboundOptions } from './outbound.ts';
+import { Pool } from './pool.ts';
+import { publishTopic, type PublishOutcome } from './publish.ts';
+import { RateLimiter } from './rate-limit.ts';
+import { parseHubForm, type HubRequest } from './request.ts';
+import { invalid, json, notAllowed, preflight, tooLarge } from './respond.ts';
+import { RetryScheduler } from './retries.ts';
+import { resolveTarget, type Resolver } from './ssrf.ts';
+import { callbackKey, HubState, newId } from './subscriptions.ts';
+import { topicRegistry, type Topic, type TopicRegistry } from './topics.ts';
+import { sendDenied, verifyIntent } from './verify.ts';
+
+export interface HubOptions {
+  site: string;
+  store: Store;
+  content: ContentSource;
+  config: HubConfig;
+  now?: Clock;
+  log?: Log;
+  /** Tests of the SSRF guard swap DNS. */
+  resolver?: Resolver;
+}
+
+export interface Hub {
+  handle(request: Request, client: { address: string }): Promise<Response>;
+  /** Publishes every topic whose content changed since it was last distributed (the post-deploy step). */
+  publishChanged(): Promise<PublishOutcome[]>;
+  /** Starts the retry scheduler. */
+  start(): void;
+  /** Resolves when no background work (verification, delivery) is left. */
+  idle(): Promise<void>;
+  close(): Promise<void>;
+  readonly topics: TopicRegistry;
+}
+
+type Subscribe = Extract<HubRequest, { mode: 'subscribe' }>;
+type Unsubscribe = Extract<HubRequest, { mode: 'unsubscribe' }>;
+
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+const ALLOWED = ['POST'];
+
+export function createHub(options: HubOptions): Hub {
+  const { config, store } = options;
+  const now = options.now ?? Date.now;
+  const log = options.log ?? ((message: string) => console.log(message));
+  const topics = topicRegistry(options.site);
+  const state = new HubState(store, now);
+  const pool = new Pool(config.concurrency);
+  const outbound: OutboundOptions = { allowLoopback: config.allowLoopback, timeoutMs: config.requestTimeoutMs, userAgent: config.userAgent, resolver: options.resolver };
+  const distributor = new Distributor({ state, topics, content: options.content, config, outbound, pool, now, log });
+  const scheduler = new RetryScheduler({ state, distributor, topicIds: topics.all.map((t) => t.id), intervalMs: config.schedulerIntervalMs, now, log });
+  const limiter = new RateLimiter(store, now, config.rateWindowSeconds);
+  const background = new Set<Promise<unknown>>();
+  let closed = false;
+
+  const inBackground = (task: () => Promise<unknown>) => {
+    const running = task()
+      .catch((error: unknown) => log(`websub: background task failed: ${String(error)}`))
+      .finally(() => background.delete(running));
+    background.add(running);
+  };
+
+  const clampLease = (requested: number | undefined) =>
+    requested === undefined ? config.leaseDefaultSeconds : Math.min(config.leaseMaxSeconds, Math.max(config.leaseMinSeconds, requested));
+
+  const topicOf = (url: string) => topics.byUrl(url) as Topic;
+
+  async function topicIsFull(topic: Topic, key: string): Promise<boolean> {
+    if (await state.getSubscription(topic.id, key)) return false;
+    return (await state.subscriptionKeys(topic.id)).length >= config.maxSubscriptionsPerTopic;
+  }
+
+  async function verifyAndApply(request: Subscribe | Unsubscribe, intentId: string): Promise<void> {
+    const topic = topicOf(request.topic);
+    const key = callbackKey(request.callback);
+    const lease = request.mode === 'subscribe' ? clampLease(request.leaseSeconds) : undefined;
+    const outcome = await pool.run(() => verifyIntent({ mode: request.mode, callback: request.callback, topic: topic.url, leaseSeconds: lease }, outbound));
+    if (!outcome.verified) {
+      // A failed verification changes nothing: a new subscription is not made, an old one stays as it was.
+      log(`websub: ${request.mode} to ${topic.id} not verified (${outcome.detail})`);
+      return;
+    }
+    // A later request for the same callback and topic wins, whatever order the verifications finish in.
+    if (!(await state.isLatestIntent(topic.id, key, intentId))) return;
+    if (request.mode === 'unsubscribe') {
+      await state.removeSubscription(topic.id, key);
+      return;
+    }
+    if (await topicIsFull(topic, key)) {
+      await sendDenied(request.callback, topic.url, 'this topic has reached its subscription limit', outbound);
+      return;
+    }
+    const at = now();
+    await state.putSubscription({
+      callback: request.callback,
+      topic: topic.url,
+      topic_id: topic.id,
+      secret: request.secret ?? null,
+      lease_seconds: lease!,
+      verified_at: at,
+      expires_at: at + lease! * 1000,
+      failures: 0,
+    });
+  }
+
+  async function readForm(request: Request): Promise<URLSearchParams | Response> {
+    const type = request.headers.get('content-type');
+    if (type !== null && type.split(';')[0]!.trim().toLowerCase() !== FORM_TYPE) {
+      return json({ error: 'unsupported_media_type', message: `Send the hub's parameters as ${FORM_TYPE}.` }, 415);
+    }
+    const declared = Number(request.headers.get('content-length'));
+    if (Number.isFinite(declared) && declared > config.maxBodyBytes) return tooLarge(config.maxBodyBytes);
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    if (request.body) {
+      const reader = request.body.getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        size += value.length;
+        if (size > config.maxBodyBytes) {
+          await reader.cancel().catch(() => {});
+          return tooLarge(config.maxBodyBytes);
+        }
+        chunks.push(value);
+      }
+    }
+    return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+  }
+
+  async function handle(request: Request, client: { address: string }): Promise<Response> {
+    if (request.method === 'OPTIONS') return preflight(request, ALLOWED);
+    if (request.method !== 'POST') return notAllowed(ALLOWED);
+    const form = await readForm(request);
+    if (form instanceof Response) return form;
+
+    const kind = form.get('hub.mode') === 'publish' ? 'publish' : 'subscribe';
+    const rate = await limiter.hit(kind, client.address, kind === 'publish' ? config.publishRateLimit : config.subscribeRateLimit);
+    if (!rate.ok) {
+      return json(
+        { error: 'rate_limited', message: `Too many ${kind} requests from this address; try again in ${rate.retryAfterSeconds} s.` },
+        429,
+        { 'retry-after': String(rate.retryAfterSeconds) },
+      );
+    }
+
+    const parsed = parseHubForm(form, topics);
+    if (!parsed.ok) return invalid(parsed.issues);
+    const hubRequest = parsed.request;
+
+    if (hubRequest.mode === 'publish') {
+      for (const url of hubRequest.topics) {
+        inBackground(() => publishTopic(topicOf(url), { state, content: options.content, distributor, log }));
+      }
+      return json({ status: 'accepted', mode: 'publish', topics: hubRequest.topics }, 202);
+    }
+
+    const target = await resolveTarget(hubRequest.callback, { allowLoopback: config.allowLoopback, resolver: options.resolver, timeoutMs: config.requestTimeoutMs });
+    if (!target.ok) return invalid([{ code: 'custom', path: ['hub.callback'], message: `hub.callback is refused: ${target.reason}` }]);
+
+    const topic = topicOf(hubRequest.topic);
+    const key = callbackKey(hubRequest.callback);
+    if (hubRequest.mode === 'subscribe' && (await topicIsFull(topic, key))) {
+      inBackground(() => sendDenied(hubRequest.callback, topic.url, 'this topic has reached its subscription limit', outbound));
+    } else {
+      const intentId = newId();
+      await state.setIntent(topic.id, key, intentId);
+      inBackground(() => verifyAndApply(hubRequest, intentId));
+    }
+    return json({ status: 'accepted', mode: hubRequest.mode, topic: topic.url, message: 'The hub will now verify the intent with a GET to the callback.' }, 202);
+  }
+
+  return {
+    topics,
+    handle: async (request, client) => {
+      if (closed) return json({ error: 'unavailable', message: 'The hub is shutting down.' }, 503, { 'retry-after': '5' });
+      return handle(request, client);
+    },
+    async publishChanged() {
+      const outcomes: PublishOutcome[] = [];
+      for (const topic of topics.all) outcomes.push(await publishTopic(topic, { state, content: options.content, distributor, log }));
+      return outcomes;
+    },
+    start: () => scheduler.start(),
+    async idle() {
+      while (background.size > 0 || pool.pending > 0) {
+        await Promise.all([...background]);
+        await pool.idle();
+      }
+    },
+    async close() {
+      closed = true;
+      await scheduler.stop();
+    },
+  };
+}

@@ -1,0 +1,82 @@
+/**
+ * Every request the hub sends (verification, notification, denial) goes
+ * through here: the callback is checked again (resolve + every address), the
+ * connection is pinned to the checked addresses with SNI and certificate
+ * checks against the host name, redirects are never followed (a 3xx is just an
+ * answer), and one deadline covers DNS, connect, TLS and the answer.
+ */
+import { request as httpsRequest } from 'node:https';
+import { resolveTarget, pinnedLookup, type Resolver } from './ssrf.ts';
+
+export interface OutboundRequest {
+  url: string;
+  method: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: Buffer;
+  /** Bytes of the answer to keep (the rest is read and dropped). 0: drop it all. */
+  keepBodyBytes?: number;
+}
+
+export type OutboundResult =
+  | { ok: true; status: number; body: Buffer; headers: Record<string, string | string[] | undefined> }
+  | { ok: false; error: 'refused' | 'timeout' | 'network'; message: string };
+
+export interface OutboundOptions {
+  allowLoopback: boolean;
+  timeoutMs: number;
+  userAgent: string;
+  resolver?: Resolver;
+}
+
+export async function sendOutbound(req: OutboundRequest, options: OutboundOptions): Promise<OutboundResult> {
+  const deadline = Date.now() + options.timeoutMs;
+  const checked = await resolveTarget(req.url, { allowLoopback: options.allowLoopback, resolver: options.resolver, timeoutMs: options.timeoutMs });
+  if (!checked.ok) return { ok: false, error: 'refused', message: checked.reason };
+  const { target } = checked;
+  const remaining = deadline - Date.now();
+  if (remaining <= 0) return { ok: false, error: 'timeout', message: `no answer in ${options.timeoutMs} ms` };
+  const keep = req.keepBodyBytes ?? 0;
+
+  return new Promise<OutboundResult>((resolve) => {
+    let settled = false;
+    const finish = (result: OutboundResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(result);
+    };
+    const headers: Record<string, string> = { 'user-agent': options.userAgent, ...req.headers };
+    if (req.body) headers['content-length'] = String(req.body.length);
+    const outgoing = httpsRequest(
+      {
+        protocol: 'https:',
+        host: target.servername || target.addresses[0]!.address,
+        port: target.url.port || 443,
+        path: `${target.url.pathname}${target.url.search}`,
+        method: req.method,
+        headers,
+        lookup: pinnedLookup(target.addresses),
+        ...(target.servername ? { servername: target.servername } : {}),
+        agent: false,
+        // Answers are small or dropped; a giant header block is not our problem to parse.
+        maxHeaderSize: 16 * 1024,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          if (size < keep) chunks.push(chunk.subarray(0, keep - size));
+          size += chunk.length;
+        });
+        res.once('end', () => finish({ ok: true, status: res.statusCode ?? 0, body: Buffer.concat(chunks), headers: res.headers }));
+        res.once('error', (error) => finish({ ok: false, error: 'network', message: error.message }));
+      },
+    );
+    const timer = setTimeout(() => {
+      finish({ ok: false, error: 'timeout', message: `no answer in ${options.timeoutMs} ms` });
+      outgoing.destroy();
+    }, remaining);
+    outgoing.once('error', (error) => finish({ ok: false, error: 'network', message: error.message }));
+    outgoing.end(req.body);
+  });
+}

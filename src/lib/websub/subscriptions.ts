@@ -1,0 +1,139 @@
+/**
+ * Every piece of hub state, in the store (src/lib/store): one key per
+ * subscription (it expires with its lease), the latest intent per
+ * (topic, callback), one pending delivery job per subscription (the outbox:
+ * first attempts and due retries, so they survive restarts), and the hash
+ * of the content last distributed per topic.
+ *
+ *   websub:sub:<topic id>:<callback key>     Subscription, TTL = lease
+ *   websub:intent:<topic id>:<callback key>  latest (un)subscribe request id
+ *   websub:job:<topic id>:<callback key>     DeliveryJob
+ *   websub:hash:<topic id>                   DistributedHash
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { Store } from '../store/index.ts';
+import type { Clock } from './config.ts';
+
+export interface Subscription {
+  callback: string;
+  topic: string;
+  topic_id: string;
+  /** Only ever used to sign notifications; never logged nor answered. */
+  secret: string | null;
+  lease_seconds: number;
+  verified_at: number;
+  expires_at: number;
+  /** Consecutive failed delivery attempts. */
+  failures: number;
+}
+
+export interface DeliveryJob {
+  /** New for every attempt: the key of the claim that makes one instance send it. */
+  id: string;
+  topic_id: string;
+  callback_key: string;
+  /** Hash of the content that made the job (the delivery sends what is current). */
+  hash: string;
+  due_at: number;
+  /** Failed attempts before this one. */
+  attempt: number;
+}
+
+export interface DistributedHash {
+  hash: string;
+  at: number;
+}
+
+export const callbackKey = (callback: string): string => createHash('sha256').update(callback).digest('hex').slice(0, 40);
+export const newId = (): string => randomBytes(16).toString('base64url');
+
+const INTENT_TTL_SECONDS = 3600;
+
+export class HubState {
+  readonly store: Store;
+  readonly #now: Clock;
+
+  constructor(store: Store, now: Clock) {
+    this.store = store;
+    this.#now = now;
+  }
+
+  async getSubscription(topicId: string, key: string): Promise<Subscription | null> {
+    const sub = await this.store.get<Subscription>(`websub:sub:${topicId}:${key}`);
+    return sub && sub.expires_at > this.#now() ? sub : null;
+  }
+
+  async putSubscription(sub: Subscription): Promise<void> {
+    const ttl = (sub.expires_at - this.#now()) / 1000;
+    if (ttl <= 0) return this.removeSubscription(sub.topic_id, callbackKey(sub.callback));
+    await this.store.set(`websub:sub:${sub.topic_id}:${callbackKey(sub.callback)}`, sub, { ttlSeconds: ttl });
+  }
+
+  async removeSubscription(topicId: string, key: string): Promise<void> {
+    await this.store.remove(`websub:sub:${topicId}:${key}`);
+    await this.store.remove(`websub:job:${topicId}:${key}`);
+  }
+
+  /** Callback keys of the live subscriptions of a topic (expired ones are left out, and purged from a file store). */
+  async subscriptionKeys(topicId: string): Promise<string[]> {
+    const prefix = `websub:sub:${topicId}:`;
+    return (await this.store.keys(prefix)).map((key) => key.slice(prefix.length));
+  }
+
+  async activeSubscriptions(topicId: string): Promise<Subscription[]> {
+    const keys = await this.subscriptionKeys(topicId);
+    const subs: Subscription[] = [];
+    for (let i = 0; i < keys.length; i += 100) {
+      const batch = await Promise.all(keys.slice(i, i + 100).map((key) => this.getSubscription(topicId, key)));
+      for (const sub of batch) if (sub) subs.push(sub);
+    }
+    return subs;
+  }
+
+  async setIntent(topicId: string, key: string, intentId: string): Promise<void> {
+    await this.store.set(`websub:intent:${topicId}:${key}`, intentId, { ttlSeconds: INTENT_TTL_SECONDS });
+  }
+
+  async isLatestIntent(topicId: string, key: string, intentId: string): Promise<boolean> {
+    return (await this.store.get<string>(`websub:intent:${topicId}:${key}`)) === intentId;
+  }
+
+  async putJob(job: DeliveryJob): Promise<void> {
+    await this.store.set(`websub:job:${job.topic_id}:${job.callback_key}`, job);
+  }
+
+  async getJob(topicId: string, key: string): Promise<DeliveryJob | null> {
+    return this.store.get<DeliveryJob>(`websub:job:${topicId}:${key}`);
+  }
+
+  /** Removes the job only if it is still the one given (a newer change may have replaced it). */
+  async finishJob(job: DeliveryJob): Promise<void> {
+    const current = await this.getJob(job.topic_id, job.callback_key);
+    if (current?.id === job.id) await this.store.remove(`websub:job:${job.topic_id}:${job.callback_key}`);
+  }
+
+  async allJobs(): Promise<DeliveryJob[]> {
+    const keys = await this.store.keys('websub:job:');
+    const jobs = await Promise.all(keys.map((key) => this.store.get<DeliveryJob>(key)));
+    return jobs.filter((job): job is DeliveryJob => job !== null);
+  }
+
+  async lastHash(topicId: string): Promise<DistributedHash | null> {
+    return this.store.get<DistributedHash>(`websub:hash:${topicId}`);
+  }
+
+  async recordHash(topicId: string, hash: string): Promise<void> {
+    await this.store.set(`websub:hash:${topicId}`, { hash, at: this.#now() } satisfies DistributedHash);
+  }
+
+  /** Drops expired subscriptions (and their jobs) from the store. */
+  async purgeExpired(topicIds: string[]): Promise<void> {
+    for (const topicId of topicIds) {
+      const live = new Set(await this.subscriptionKeys(topicId));
+      const jobPrefix = `websub:job:${topicId}:`;
+      for (const key of await this.store.keys(jobPrefix)) {
+        if (!live.has(key.slice(jobPrefix.length))) await this.store.remove(key);
+      }
+    }
+  }
+}

@@ -1,0 +1,101 @@
+/** Shared pieces of the WebSub tests: the hub's form, topics, the store the server uses, waiting. */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { siteLinks } from '../../src/lib/feeds/links.ts';
+import { createStore, type Store } from '../../src/lib/store/index.ts';
+import { callbackKey } from '../../src/lib/websub/subscriptions.ts';
+import { DEFAULT_SITE_URL } from '../../src/lib/config/site.ts';
+import type { TestCerts } from '../helpers/certs.ts';
+
+const links = siteLinks(DEFAULT_SITE_URL);
+export const TOPICS = {
+  atom: { id: 'atom', url: links.atomFeed, path: '/feed.xml' },
+  jsonFeed: { id: 'json-feed', url: links.jsonFeed, path: '/api/feed.json' },
+  reviews: { id: 'reviews', url: links.reviewsJson, path: '/reviews.json' },
+} as const;
+export const ALL_TOPICS = Object.values(TOPICS);
+export const HUB_URL = links.hub;
+
+export const tempDir = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
+
+/** The environment of a hub server under test: loopback callbacks, the test CA, short delays. */
+export function hubEnv(certs: TestCerts, storeDir: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    NODE_EXTRA_CA_CERTS: certs.caFile,
+    STORE_DIR: storeDir,
+    WEBSUB_ALLOW_LOOPBACK: 'true',
+    WEBSUB_RETRY_DELAYS: '0.3,0.6',
+    WEBSUB_TIMEOUT_MS: '1500',
+    WEBSUB_SCHEDULER_INTERVAL_MS: '100',
+    WEBSUB_SUBSCRIBE_RATE_LIMIT: '10000',
+    WEBSUB_PUBLISH_RATE_LIMIT: '10000',
+    ...extra,
+  };
+}
+
+export function hubPost(baseUrl: string, params: Record<string, string | string[]> | string, headers: Record<string, string> = {}) {
+  let body: string;
+  if (typeof params === 'string') body = params;
+  else {
+    const form = new URLSearchParams();
+    for (const [name, value] of Object.entries(params)) for (const v of [value].flat()) form.append(name, v);
+    body = form.toString();
+  }
+  return fetch(`${baseUrl}/api/websub/hub`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body });
+}
+
+export const subscribe = (baseUrl: string, callback: string, topic: string, extra: Record<string, string> = {}) =>
+  hubPost(baseUrl, { 'hub.mode': 'subscribe', 'hub.callback': callback, 'hub.topic': topic, ...extra });
+
+export const unsubscribe = (baseUrl: string, callback: string, topic: string) =>
+  hubPost(baseUrl, { 'hub.mode': 'unsubscribe', 'hub.callback': callback, 'hub.topic': topic });
+
+export const publish = (baseUrl: string, topic: string) => hubPost(baseUrl, { 'hub.mode': 'publish', 'hub.url': topic });
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function until(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(25);
+  }
+}
+
+/** The same store the server uses (a folder, or Redis), read from the test process. */
+export function openStore(env: { STORE_DIR?: string; REDIS_URL?: string }): Store {
+  return createStore({ dir: env.STORE_DIR ?? '/nonexistent', redisUrl: env.REDIS_URL, redisPrefix: 'roofing-reviews' });
+}
+
+export const subscriptionKey = (topicId: string, callback: string) => `websub:sub:${topicId}:${callbackKey(callback)}`;
+
+export async function isSubscribed(store: Store, topicId: string, callback: string): Promise<boolean> {
+  return (await store.get(subscriptionKey(topicId, callback))) !== null;
+}
+
+/**
+ * Makes the hub believe it last distributed other content for every topic: the
+ * next publish then notifies, as after a deploy with new reviews (a running
+ * server's content cannot change otherwise).
+ */
+export async function forgetDistributedContent(store: Store): Promise<void> {
+  for (const topic of ALL_TOPICS) await store.set(`websub:hash:${topic.id}`, { hash: `stale-${Date.now()}-${Math.random()}`, at: 0 });
+}
+
+export async function websubKeys(store: Store): Promise<string[]> {
+  return store.keys('websub:');
+}
+
+/** A TCP port free right now on 127.0.0.1. */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as import('node:net').AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}

@@ -1,0 +1,146 @@
+/**
+ * The SSRF guard at unit level: which addresses a callback may reach, URL
+ * syntax rules, every resolved address checked, and the pinned lookup that
+ * keeps the connection on the checked addresses.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { checkAddress, checkCallbackSyntax, pinnedLookup, resolveTarget } from '../../src/lib/websub/ssrf.ts';
+
+const REFUSED: Array<[string, string]> = [
+  ['0.0.0.0', 'this network'],
+  ['10.0.0.1', 'private'],
+  ['10.255.255.255', 'private'],
+  ['100.64.0.1', 'carrier-grade NAT'],
+  ['100.100.100.200', 'carrier-grade NAT'], // Alibaba Cloud metadata
+  ['127.0.0.1', 'loopback'],
+  ['127.53.0.9', 'loopback'],
+  ['169.254.169.254', 'link-local'], // AWS, GCP, Azure, OpenStack metadata
+  ['169.254.0.1', 'link-local'],
+  ['168.63.129.16', 'metadata'], // Azure wire server
+  ['172.16.0.1', 'private'],
+  ['172.31.255.254', 'private'],
+  ['192.0.0.170', 'IETF'],
+  ['192.0.2.5', 'documentation'],
+  ['192.168.1.1', 'private'],
+  ['198.18.0.1', 'benchmarking'],
+  ['224.0.0.1', 'multicast'],
+  ['239.255.255.250', 'multicast'],
+  ['240.0.0.1', 'reserved'],
+  ['255.255.255.255', 'reserved'],
+  ['::', 'unspecified'],
+  ['::1', 'loopback'],
+  ['::ffff:127.0.0.1', 'IPv4-mapped'],
+  ['::ffff:8.8.8.8', 'IPv4-mapped'],
+  ['::ffff:7f00:1', 'IPv4-mapped'],
+  ['::127.0.0.1', 'IPv4-compatible'],
+  ['64:ff9b::a9fe:a9fe', 'NAT64'], // 169.254.169.254 through NAT64
+  ['64:ff9b::10.0.0.1', 'NAT64'],
+  ['fc00::1', 'unique-local'],
+  ['fd00:ec2::254', 'unique-local'], // AWS metadata over IPv6
+  ['fe80::1', 'link-local'],
+  ['fe80::1%eth0', 'link-local'],
+  ['fec0::1', 'site-local'],
+  ['ff02::1', 'multicast'],
+  ['2001:db8::1', 'documentation'],
+  ['2002:a00:1::1', '6to4'],
+  ['2001::1', 'IETF'], // Teredo
+  ['not-an-ip', 'not an IP'],
+];
+
+const ALLOWED = ['8.8.8.8', '1.1.1.1', '93.184.216.34', '172.32.0.1', '100.128.0.1', '169.253.255.255', '2606:4700:4700::1111', '2a00:1450:4001:82b::200e', '64:ff9b::808:808'];
+
+describe('checkAddress', () => {
+  for (const [address, reason] of REFUSED) {
+    it(`refuses ${address} (${reason})`, () => {
+      const verdict = checkAddress(address);
+      assert.equal(verdict.ok, false);
+      assert.match((verdict as { reason: string }).reason, new RegExp(reason, 'i'));
+    });
+  }
+  for (const address of ALLOWED) {
+    it(`allows public ${address}`, () => assert.deepEqual(checkAddress(address), { ok: true }));
+  }
+  it('the loopback setting lets loopback through and nothing else', () => {
+    assert.deepEqual(checkAddress('127.0.0.1', true), { ok: true });
+    assert.deepEqual(checkAddress('127.9.9.9', true), { ok: true });
+    assert.deepEqual(checkAddress('::1', true), { ok: true });
+    for (const address of ['::ffff:127.0.0.1', '10.0.0.1', '192.168.0.1', '169.254.169.254', '100.64.0.1', 'fd00::1', 'fe80::1', '0.0.0.0', '::']) {
+      assert.equal(checkAddress(address, true).ok, false, address);
+    }
+  });
+});
+
+describe('checkCallbackSyntax', () => {
+  const cases: Array<[string, RegExp | null]> = [
+    ['https://example.com/cb?x=1', null],
+    ['http://example.com/cb', /https/],
+    ['ftp://example.com/cb', /https/],
+    ['https://user:pw@example.com/cb', /credentials/],
+    ['https://user@example.com/cb', /credentials/],
+    ['example.com/cb', /absolute/],
+    ['', /absolute/],
+  ];
+  for (const [url, error] of cases) {
+    it(`${url || '(empty)'} → ${error ?? 'ok'}`, () => {
+      const verdict = checkCallbackSyntax(url);
+      if (error === null) assert.equal(verdict.ok, true);
+      else assert.match((verdict as { reason: string }).reason, error);
+    });
+  }
+});
+
+describe('resolveTarget', () => {
+  const dns = (answers: Record<string, string[]>) => async (host: string) => (answers[host] ?? []).map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+
+  it('accepts a name whose every address is public, and pins to them with the name as SNI', async () => {
+    const result = await resolveTarget('https://sub.example/cb', { allowLoopback: false, resolver: dns({ 'sub.example': ['93.184.216.34', '2606:2800:220:1::1'] }) });
+    assert.equal(result.ok, true);
+    if (!result.ok) return;
+    assert.equal(result.target.servername, 'sub.example');
+    assert.deepEqual(result.target.addresses.map((a) => a.address), ['93.184.216.34', '2606:2800:220:1::1']);
+  });
+  it('refuses a name with one private address among public ones', async () => {
+    const result = await resolveTarget('https://mixed.example/cb', { allowLoopback: false, resolver: dns({ 'mixed.example': ['93.184.216.34', '10.1.2.3'] }) });
+    assert.equal(result.ok, false);
+  });
+  it('refuses a name resolving to the metadata address, and one that does not resolve', async () => {
+    assert.equal((await resolveTarget('https://meta.example/', { allowLoopback: false, resolver: dns({ 'meta.example': ['169.254.169.254'] }) })).ok, false);
+    assert.equal((await resolveTarget('https://none.example/', { allowLoopback: false, resolver: dns({}) })).ok, false);
+    assert.equal((await resolveTarget('https://fail.example/', { allowLoopback: false, resolver: async () => Promise.reject(new Error('ENOTFOUND')) })).ok, false);
+  });
+  it('refuses IP literals in private ranges, including bracketed IPv6 and WHATWG-normalised forms', async () => {
+    for (const url of ['https://10.0.0.1/', 'https://[::1]/', 'https://[::ffff:169.254.169.254]/', 'https://0x7f.1/', 'https://2130706433/', 'https://[fd00::1]:8443/']) {
+      assert.equal((await resolveTarget(url, { allowLoopback: false })).ok, false, url);
+    }
+  });
+  it('a DNS answer that changes between two checks is judged again (rebinding)', async () => {
+    let calls = 0;
+    const rebinding = async () => [{ address: calls++ === 0 ? '93.184.216.34' : '127.0.0.1', family: 4 }];
+    assert.equal((await resolveTarget('https://rebind.example/', { allowLoopback: false, resolver: rebinding })).ok, true);
+    assert.equal((await resolveTarget('https://rebind.example/', { allowLoopback: false, resolver: rebinding })).ok, false);
+  });
+  it('times out a DNS lookup that hangs', async () => {
+    const started = Date.now();
+    const result = await resolveTarget('https://slow.example/', { allowLoopback: false, timeoutMs: 100, resolver: () => new Promise(() => {}) });
+    assert.equal(result.ok, false);
+    assert.ok(Date.now() - started < 1000);
+  });
+});
+
+describe('pinnedLookup', () => {
+  const lookup = pinnedLookup([{ address: '93.184.216.34', family: 4 }, { address: '2606:2800:220:1::1', family: 6 }]);
+  const call = (host: string, options: object) =>
+    new Promise<unknown[]>((resolve) => (lookup as unknown as (h: string, o: object, cb: (...a: unknown[]) => void) => void)(host, options, (...args) => resolve(args)));
+
+  it('answers the checked addresses whatever host it is asked for', async () => {
+    assert.deepEqual(await call('evil.example', { all: true }), [null, [{ address: '93.184.216.34', family: 4 }, { address: '2606:2800:220:1::1', family: 6 }]]);
+    assert.deepEqual(await call('evil.example', {}), [null, '93.184.216.34', 4]);
+    assert.deepEqual(await call('evil.example', { family: 6 }), [null, '2606:2800:220:1::1', 6]);
+  });
+  it('fails rather than look up anything else', async () => {
+    const only4 = pinnedLookup([{ address: '93.184.216.34', family: 4 }]) as unknown as (h: string, o: object, cb: (...a: unknown[]) => void) => void;
+    const [error] = await new Promise<unknown[]>((resolve) => only4('x', { family: 6 }, (...args) => resolve(args)));
+    assert.ok(error instanceof Error);
+  });
+});
