@@ -13,6 +13,7 @@ import { startServer, type RunningServer } from '../helpers/server.ts';
 
 const DATA_FILES = [
   { path: '/reviews.json', type: 'application/json; charset=utf-8' },
+  { path: '/insights.json', type: 'application/json; charset=utf-8' },
   { path: '/api/feed.json', type: 'application/feed+json; charset=utf-8' },
   { path: '/feed.xml', type: 'application/atom+xml; charset=utf-8' },
 ];

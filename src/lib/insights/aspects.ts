@@ -1,0 +1,104 @@
+/**
+ * Aspect detection and attribution, sentence by sentence. An aspect is named
+ * by a lexicon term (lexicon.ts); its polarity is the score of the smallest
+ * piece of the sentence that holds an opinion: the term's segment (between
+ * commas), else its clause (between contrast markers), else the whole sentence
+ * (unless the sentence is mixed). Each result keeps the terms that matched and
+ * the sentence, so an editor can see why "cleanup" came out negative.
+ */
+import { ASPECTS, type AspectId } from './lexicon.ts';
+import { PhraseTrie } from './phrases.ts';
+import { polarityOf, scoreSentence, type Polarity, type ScoredSentence } from './polarity.ts';
+import { splitSentences, type Sentence } from './sentences.ts';
+
+export interface AspectMention {
+  aspect: AspectId;
+  /** -1..1, the mean of the scores of the pieces that carried the aspect's terms. */
+  score: number;
+  polarity: Polarity;
+  /** The words of the text that named the aspect, as written. */
+  terms: string[];
+}
+
+export interface SentenceAnalysis {
+  text: string;
+  score: number;
+  polarity: Polarity;
+  mixed: boolean;
+  aspects: AspectMention[];
+}
+
+interface TermEntry {
+  aspects: AspectId[];
+  weak: boolean;
+}
+
+const termTrie = new PhraseTrie<TermEntry>();
+for (const definition of ASPECTS) {
+  for (const raw of definition.terms) {
+    const weak = raw.startsWith('~');
+    const term = weak ? raw.slice(1) : raw;
+    termTrie.add(term, { aspects: [definition.id], weak }, (old, value) => ({
+      aspects: old.aspects.includes(definition.id) ? old.aspects : [...old.aspects, ...value.aspects],
+      weak: old.weak && value.weak,
+    }));
+  }
+}
+
+const ASPECT_ORDER = new Map(ASPECTS.map((a, i) => [a.id, i]));
+
+/** Analyses one scored sentence: which aspects it names and with what polarity. */
+export function detectAspects(scored: ScoredSentence): AspectMention[] {
+  const tokens = scored.sentence.tokens;
+  const found = new Map<AspectId, { scores: number[]; terms: string[] }>();
+  for (const clause of scored.clauses) {
+    const matches = termTrie.scan(tokens, clause.start, clause.end);
+    const segmentOf = (start: number) => clause.segments.find((s) => start >= s.start && start < s.end);
+    // A weak term counts only when no strong term shares its segment.
+    const strongSegments = new Set(matches.filter((m) => !m.value.weak).map((m) => segmentOf(m.start)));
+    const chosen = matches.filter((m) => !m.value.weak || !strongSegments.has(segmentOf(m.start)));
+    for (const match of chosen) {
+      const segment = segmentOf(match.start);
+      let score = segment?.score ?? 0;
+      if (polarityOf(score) === 'neutral') score = clause.score;
+      if (polarityOf(score) === 'neutral' && !scored.mixed) score = scored.score;
+      const written = tokens
+        .slice(match.start, match.end)
+        .map((t) => t.text)
+        .join(' ')
+        .replace(/ - /g, '-');
+      for (const aspect of match.value.aspects) {
+        const entry = found.get(aspect) ?? { scores: [], terms: [] };
+        entry.scores.push(score);
+        if (!entry.terms.includes(written)) entry.terms.push(written);
+        found.set(aspect, entry);
+      }
+    }
+  }
+  return [...found.entries()]
+    .sort((a, b) => (ASPECT_ORDER.get(a[0]) ?? 0) - (ASPECT_ORDER.get(b[0]) ?? 0))
+    .map(([aspect, { scores, terms }]) => {
+      const score = round(scores.reduce((s, x) => s + x, 0) / scores.length);
+      return { aspect, score, polarity: polarityOf(score), terms };
+    });
+}
+
+export function analyseSentence(sentence: Sentence): SentenceAnalysis {
+  const scored = scoreSentence(sentence);
+  return {
+    text: sentence.text,
+    score: round(scored.score),
+    polarity: scored.polarity,
+    mixed: scored.mixed,
+    aspects: detectAspects(scored),
+  };
+}
+
+/** Every sentence of a review text, in order, with its aspects. */
+export function analyseText(text: string): SentenceAnalysis[] {
+  return splitSentences(text).map(analyseSentence);
+}
+
+function round(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}

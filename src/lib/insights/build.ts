@@ -1,0 +1,261 @@
+/**
+ * insights.json from the reviews dataset and the editorial files: one pure
+ * function, no clock. Same dataset and editorial → the same bytes.
+ */
+import type { ReviewsDataset } from '../reviews/schema.ts';
+import { analyseSentence, type SentenceAnalysis } from './aspects.ts';
+import { ASPECT_FIGURE_PREFIX, checkFigures, type Editorial } from './editorial.ts';
+import { createLinker } from './entities.ts';
+import { ASPECTS, type AspectId } from './lexicon.ts';
+import { polarityOf } from './polarity.ts';
+import type { AspectSummary, Entity, InsightsDataset } from './schema.ts';
+import { splitSentences, winkValence } from './sentences.ts';
+import { buildTopics, keyphrases } from './topics.ts';
+
+export { loadEditorial, EMPTY_EDITORIAL, type Editorial } from './editorial.ts';
+
+/** A capitalised name in a review's text that is no known technician. */
+export interface InsightsWarning {
+  review_id: string;
+  name: string;
+  sentence: string;
+}
+
+export interface InsightsResult {
+  document: InsightsDataset;
+  warnings: InsightsWarning[];
+}
+
+const EXAMPLES_PER_POLARITY = 2;
+
+interface ReviewAnalysis {
+  id: string;
+  date: string;
+  rating: number;
+  sentences: SentenceAnalysis[];
+  sentiment: number;
+  technicians: string[];
+  services: string[];
+  areas: string[];
+}
+
+interface AspectTally {
+  mentions: number;
+  positive: number;
+  neutral: number;
+  negative: number;
+  sum: number;
+}
+
+const emptyTally = (): AspectTally => ({ mentions: 0, positive: 0, neutral: 0, negative: 0, sum: 0 });
+
+function tally(t: AspectTally, score: number): void {
+  t.mentions += 1;
+  t.sum += score;
+  t[polarityOf(score)] += 1;
+}
+
+/** The insights document and the build-time warnings (unknown names), without logging. */
+export function analyseInsights(dataset: ReviewsDataset, editorial: Editorial): InsightsResult {
+  const { business } = dataset;
+  const linker = createLinker(business);
+  const warnings: InsightsWarning[] = [];
+  const excluded = new Set(
+    [business.name, ...business.technicians.map((t) => t.name), ...business.service_areas.map((a) => a.name)]
+      .flatMap((n) => n.toLowerCase().split(/[^a-z]+/))
+      .filter(Boolean),
+  );
+
+  const reviews: ReviewAnalysis[] = [];
+  const candidates: InsightsWarning[] = [];
+  const lowercaseWords = new Set<string>();
+  const topicInput: Array<{ reviewId: string; year: string; phrases: string[] }> = [];
+  for (const review of dataset.reviews) {
+    const sentences = splitSentences(review.title ? `${review.title}.\n${review.text}` : review.text);
+    const technicians = new Set<string>();
+    for (const name of review.technicians) {
+      const id = linker.technicianByName(name);
+      if (id) technicians.add(id);
+    }
+    const areas = new Set<string>(review.service_area ? [review.service_area] : []);
+    const phrases: string[] = [];
+    const analyses: SentenceAnalysis[] = [];
+    for (const sentence of sentences) {
+      analyses.push(analyseSentence(sentence));
+      for (const id of linker.technicians(sentence)) technicians.add(id);
+      for (const id of linker.areas(sentence)) areas.add(id);
+      for (const name of linker.unknownNames(sentence)) candidates.push({ review_id: review.id, name, sentence: sentence.text });
+      for (const token of sentence.tokens) if (/^\p{Ll}/u.test(token.text)) lowercaseWords.add(token.normal);
+      phrases.push(...keyphrases(sentence, excluded));
+    }
+    const sentiment = analyses.length === 0 ? 0 : analyses.reduce((s, a) => s + a.score, 0) / analyses.length;
+    reviews.push({
+      id: review.id,
+      date: review.date,
+      rating: review.rating,
+      sentences: analyses,
+      sentiment,
+      technicians: [...technicians],
+      services: review.services,
+      areas: [...areas],
+    });
+    topicInput.push({ reviewId: review.id, year: review.date.slice(0, 4), phrases });
+  }
+
+  // A capitalised word that the corpus also uses in lower case ("Solid new roof", "Happy with it")
+  // or that carries sentiment is an ordinary word at the start of a sentence, not a name.
+  for (const c of candidates) {
+    const lower = c.name.toLowerCase();
+    if (!lowercaseWords.has(lower) && winkValence(lower) === 0) warnings.push(c);
+  }
+
+  const aspects = summariseAspects(reviews);
+  const entityOf = (ids: Array<{ id: string; name: string }>, pick: (r: ReviewAnalysis) => readonly string[]) =>
+    ids.map(({ id, name }) => summariseEntity(id, name, reviews.filter((r) => pick(r).includes(id))));
+
+  const figures = computeFigures(dataset, aspects);
+  let summary: InsightsDataset['summary'];
+  if (editorial.summary) {
+    checkFigures(editorial.summary, figures);
+    summary = { text: editorial.summary.text, highlights: editorial.summary.highlights, updated: editorial.summary.updated, figures: editorial.summary.figures };
+  } else {
+    summary = generatedSummary(dataset, figures);
+  }
+
+  const updated = [dataset.updated, editorial.faq?.updated, editorial.summary?.updated]
+    .filter((u): u is string => u !== undefined)
+    .reduce((a, b) => (b > a ? b : a));
+
+  const document: InsightsDataset = {
+    updated,
+    review_count: dataset.reviews.length,
+    aspects,
+    entities: {
+      technicians: entityOf(business.technicians, (r) => r.technicians),
+      services: entityOf(business.services, (r) => r.services),
+      service_areas: entityOf(business.service_areas, (r) => r.areas),
+    },
+    topics: buildTopics(topicInput),
+    faq: editorial.faq?.entries ?? [],
+    summary,
+  };
+  return { document, warnings };
+}
+
+/**
+ * The insights document. Unknown names found in review text are logged as
+ * warnings (never a failure); a stale figure in the summary throws ContentError.
+ */
+export function buildInsights(dataset: ReviewsDataset, editorial: Editorial, log: (message: string) => void = console.warn): InsightsDataset {
+  const { document, warnings } = analyseInsights(dataset, editorial);
+  if (warnings.length > 0) log(formatWarnings(warnings));
+  return document;
+}
+
+export function formatWarnings(warnings: readonly InsightsWarning[]): string {
+  const names = [...new Set(warnings.map((w) => w.name))].sort();
+  const lines = warnings.map((w) => `  reviews/${w.review_id}.md: "${w.name}" in: ${w.sentence}`);
+  return `insights: ${warnings.length} name mention${warnings.length === 1 ? '' : 's'} matched no technician (${names.join(', ')}); add them to business.yaml if they are technicians:\n${lines.join('\n')}`;
+}
+
+function summariseAspects(reviews: readonly ReviewAnalysis[]): AspectSummary[] {
+  const tallies = new Map<AspectId, AspectTally>(ASPECTS.map((a) => [a.id, emptyTally()]));
+  const candidates = new Map<AspectId, Array<AspectSummary['examples'][number] & { date: string }>>(ASPECTS.map((a) => [a.id, []]));
+  for (const review of reviews) {
+    for (const sentence of review.sentences) {
+      for (const mention of sentence.aspects) {
+        tally(tallies.get(mention.aspect)!, mention.score);
+        candidates.get(mention.aspect)!.push({
+          review_id: review.id,
+          sentence: sentence.text,
+          polarity: mention.polarity,
+          score: mention.score,
+          terms: mention.terms,
+          date: review.date,
+        });
+      }
+    }
+  }
+  return ASPECTS.map((definition) => {
+    const t = tallies.get(definition.id)!;
+    const all = candidates.get(definition.id)!;
+    const order = (a: { score: number; date: string; review_id: string; sentence: string }, b: typeof a, sign: number) =>
+      sign * (a.score - b.score) || (a.date < b.date ? 1 : a.date > b.date ? -1 : 0) || cmp(a.review_id, b.review_id) || cmp(a.sentence, b.sentence);
+    const positive = all.filter((c) => c.polarity === 'positive').sort((a, b) => order(a, b, -1)).slice(0, EXAMPLES_PER_POLARITY);
+    const negative = all.filter((c) => c.polarity === 'negative').sort((a, b) => order(a, b, 1)).slice(0, EXAMPLES_PER_POLARITY);
+    return {
+      id: definition.id,
+      label: definition.label,
+      mentions: t.mentions,
+      positive: t.positive,
+      neutral: t.neutral,
+      negative: t.negative,
+      score: t.mentions === 0 ? 0 : round3(t.sum / t.mentions),
+      examples: [...positive, ...negative].map(({ date: _date, ...example }) => example),
+    };
+  });
+}
+
+function summariseEntity(id: string, name: string, reviews: readonly ReviewAnalysis[]): Entity {
+  const tallies = new Map<AspectId, AspectTally>();
+  for (const review of reviews) {
+    for (const sentence of review.sentences) {
+      for (const mention of sentence.aspects) {
+        let t = tallies.get(mention.aspect);
+        if (!t) tallies.set(mention.aspect, (t = emptyTally()));
+        tally(t, mention.score);
+      }
+    }
+  }
+  const ratingSum = reviews.reduce((s, r) => s + r.rating, 0);
+  const sentimentSum = reviews.reduce((s, r) => s + r.sentiment, 0);
+  return {
+    id,
+    name,
+    review_count: reviews.length,
+    average_rating: reviews.length === 0 ? 0 : round2(ratingSum / reviews.length),
+    sentiment: reviews.length === 0 ? 0 : round3(sentimentSum / reviews.length),
+    aspects: ASPECTS.filter((a) => tallies.has(a.id)).map((a) => {
+      const t = tallies.get(a.id)!;
+      return { id: a.id, mentions: t.mentions, score: round3(t.sum / t.mentions) };
+    }),
+  };
+}
+
+/** Every figure an editor may quote in the summary, unrounded. */
+export function computeFigures(dataset: ReviewsDataset, aspects: readonly AspectSummary[]): Record<string, number> {
+  const total = dataset.reviews.length;
+  const d = dataset.aggregate_rating.distribution;
+  const pct = (n: number) => (total === 0 ? 0 : (n / total) * 100);
+  const figures: Record<string, number> = {
+    review_count: total,
+    average_rating: total === 0 ? 0 : dataset.reviews.reduce((s, r) => s + r.rating, 0) / total,
+    percent_five_star: pct(d[5]),
+    percent_four_or_five_star: pct(d[4] + d[5]),
+    percent_one_or_two_star: pct(d[1] + d[2]),
+    technician_count: dataset.business.technicians.length,
+  };
+  for (const aspect of aspects) figures[`${ASPECT_FIGURE_PREFIX}${aspect.id}`] = aspect.mentions === 0 ? 0 : (aspect.positive / aspect.mentions) * 100;
+  return figures;
+}
+
+function generatedSummary(dataset: ReviewsDataset, figures: Record<string, number>): InsightsDataset['summary'] {
+  const count = figures.review_count;
+  const average = round2(figures.average_rating);
+  const five = Math.round(figures.percent_five_star);
+  const text =
+    count === 0
+      ? `${dataset.business.name} has no published reviews yet.`
+      : `${dataset.business.name} has ${count} verified review${count === 1 ? '' : 's'} with an average rating of ${average} out of 5; ${five}% give five stars.`;
+  return { text, highlights: [], updated: dataset.updated, figures: count === 0 ? { review_count: 0 } : { review_count: count, average_rating: average, percent_five_star: five } };
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+function round2(value: number): number {
+  return Math.round((value + Number.EPSILON) * 100) / 100;
+}
+function round3(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}

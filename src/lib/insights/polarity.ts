@@ -1,0 +1,256 @@
+/**
+ * Sentence polarity that an editor can follow word by word.
+ *
+ * 1. Every word gets a valence (AFINN scale, -5..5): a fixed expression ("no
+ *    complaints", "couldn't be happier") as written; else the roofing lexicon
+ *    ("leak" -3, "sloppy" -3, "on time" +2); else wink-nlp's general English
+ *    lexicon, probed once per distinct word.
+ * 2. Negation: "not", "n't", "never", "no", "nobody", "without", ... flip the
+ *    next NEGATION_WINDOW words of the same clause ("didn't clean up" < 0).
+ * 3. Intensifiers and downtoners scale the next sentiment word ("very late",
+ *    "a bit pricey").
+ * 4. Resolvers turn a problem into good news in the same clause ("the leak is
+ *    finally gone", "fixed the drip") unless they are negated themselves.
+ * 5. Contrast markers split the sentence into clauses: the clause after "but"
+ *    counts 1.5×, the one before 0.5×; a clause opened by "although" 0.5×.
+ *    Commas and semicolons split clauses further into segments, so "great roof,
+ *    terrible communication" keeps two opinions apart.
+ * 6. Raw sums are normalised to -1..1 with x / √(x² + 15) (as VADER does).
+ */
+import {
+  CONTRAST_MARKERS,
+  DOMAIN_VALENCE,
+  FIXED_EXPRESSIONS,
+  INTENSIFIERS,
+  NEGATION_WINDOW,
+  NEGATORS,
+  PROBLEM_WORDS,
+  RESOLVERS,
+} from './lexicon.ts';
+import { PhraseTrie } from './phrases.ts';
+import { winkValence, type Sentence, type Token } from './sentences.ts';
+
+export type Polarity = 'positive' | 'neutral' | 'negative';
+
+/** A normalised score at or beyond this (in absolute value) is an opinion; below it, neutral. */
+export const POLARITY_THRESHOLD = 0.1;
+/** Two segments at least this strong and of opposite sign make a sentence mixed. */
+export const MIXED_THRESHOLD = 0.2;
+
+export interface Segment {
+  start: number;
+  /** Exclusive. */
+  end: number;
+  /** Normalised, -1..1. */
+  score: number;
+}
+
+export interface Clause {
+  start: number;
+  end: number;
+  weight: number;
+  score: number;
+  segments: Segment[];
+}
+
+export interface ScoredSentence {
+  sentence: Sentence;
+  /** Final valence of each token after negation, intensifiers and resolvers (0 for most). */
+  valences: number[];
+  clauses: Clause[];
+  /** Contrast-weighted score of the whole sentence, -1..1. */
+  score: number;
+  /** Holds clear positive and clear negative opinions at once. */
+  mixed: boolean;
+  /** Mixed sentences are neutral overall; their aspects keep their own polarity. */
+  polarity: Polarity;
+}
+
+const fixedTrie = new PhraseTrie<number>();
+for (const [phrase, value] of Object.entries(FIXED_EXPRESSIONS)) fixedTrie.add(phrase, value);
+const domainTrie = new PhraseTrie<number>();
+for (const [phrase, value] of Object.entries(DOMAIN_VALENCE)) domainTrie.add(phrase, value);
+const contrastTrie = new PhraseTrie<'after' | 'before'>();
+for (const [phrase, kind] of Object.entries(CONTRAST_MARKERS)) contrastTrie.add(phrase, kind);
+const intensifierTrie = new PhraseTrie<number>();
+for (const [phrase, factor] of Object.entries(INTENSIFIERS)) intensifierTrie.add(phrase, factor);
+
+const EMPHATIC = new Set(['so', 'such', 'more', 'worse', 'better']);
+const COMMON_VERBS = new Set(['go', 'get', 'do', 'make', 'have', 'be', 'take', 'come', 'give', 'put', 'say', 'see', 'know', 'let', 'keep', 'set', 'run', 'leave']);
+
+export function normalise(raw: number): number {
+  return raw === 0 ? 0 : raw / Math.sqrt(raw * raw + 15);
+}
+
+export function polarityOf(score: number, threshold = POLARITY_THRESHOLD): Polarity {
+  return score >= threshold ? 'positive' : score <= -threshold ? 'negative' : 'neutral';
+}
+
+function isWord(token: Token): boolean {
+  return !token.punct;
+}
+
+export function scoreSentence(sentence: Sentence): ScoredSentence {
+  const tokens = sentence.tokens;
+  const n = tokens.length;
+  const valences = new Array<number>(n).fill(0);
+  const consumed = new Array<boolean>(n).fill(false);
+  const fixed = new Array<boolean>(n).fill(false);
+  const problem = new Array<boolean>(n).fill(false);
+  const problemPart = new Array<boolean>(n).fill(false);
+
+  // Contrast markers → clause boundaries.
+  const markers = contrastTrie.scan(tokens);
+  const markerAt = new Array<boolean>(n).fill(false);
+  for (const m of markers) for (let i = m.start; i < m.end; i += 1) markerAt[i] = true;
+
+  // 1. Valences: fixed expressions, then the domain lexicon, then wink's general lexicon.
+  for (const m of fixedTrie.scan(tokens)) {
+    valences[m.start] = m.value;
+    for (let i = m.start; i < m.end; i += 1) {
+      fixed[i] = true;
+      consumed[i] = true;
+    }
+  }
+  for (let i = 0; i < n; ) {
+    if (consumed[i]) {
+      i += 1;
+      continue;
+    }
+    const m = domainTrie.longestAt(tokens, i);
+    if (m && !rangeConsumed(consumed, m.start, m.end)) {
+      valences[m.start] = m.value;
+      const phrase = tokens.slice(m.start, m.end).filter(isWord).map((t) => t.lemma).join(' ');
+      if (PROBLEM_WORDS.has(phrase) || PROBLEM_WORDS.has(tokens[m.start].normal)) {
+        problem[m.start] = true;
+        for (let j = m.start; j < m.end; j += 1) problemPart[j] = true;
+      }
+      for (let j = m.start; j < m.end; j += 1) consumed[j] = true;
+      i = m.end;
+    } else i += 1;
+  }
+  for (let i = 0; i < n; i += 1) {
+    const token = tokens[i];
+    if (consumed[i] || token.punct || token.stop || markerAt[i]) continue;
+    if (NEGATORS.has(token.lemma) || NEGATORS.has(token.normal)) continue;
+    // The lemma is probed only for inflected adjectives and verbs ("loved" → "love"): common
+    // base verbs ("go", "get") carry spurious single-word scores in wink's pattern lexicon.
+    const inflected = token.lemma !== token.normal && (token.pos === 'ADJ' || token.pos === 'VERB') && !COMMON_VERBS.has(token.lemma);
+    const v = winkValence(token.normal) || (inflected ? winkValence(token.lemma) : 0);
+    valences[i] = v;
+    if (v < 0 && (PROBLEM_WORDS.has(token.lemma) || PROBLEM_WORDS.has(token.normal))) problem[i] = true;
+  }
+
+  // 2. Negation within the clause and segment: the next NEGATION_WINDOW words.
+  const negated = new Array<boolean>(n).fill(false);
+  for (let i = 0; i < n; i += 1) {
+    const token = tokens[i];
+    if (fixed[i] || consumed[i] || !(NEGATORS.has(token.lemma) || NEGATORS.has(token.normal))) continue;
+    // "never been so rude", "never seen such a mess": an emphatic "never" strengthens instead.
+    if (token.lemma === 'never' && tokens.slice(i + 1, i + 4).some((t) => EMPHATIC.has(t.lemma))) continue;
+    let words = 0;
+    for (let j = i + 1; j < n && words < NEGATION_WINDOW; j += 1) {
+      if (tokens[j].punct && tokens[j].normal !== '-') break;
+      if (markerAt[j]) break;
+      if (tokens[j].punct) continue;
+      words += 1;
+      if (!fixed[j]) negated[j] = true;
+    }
+  }
+
+  // 3. Intensifiers scale the next sentiment-bearing word (within three words).
+  for (const m of intensifierTrie.scan(tokens)) {
+    if (fixed[m.start]) continue;
+    for (let j = m.end; j < Math.min(n, m.end + 3); j += 1) {
+      if (tokens[j].punct) break;
+      if (valences[j] !== 0) {
+        valences[j] *= m.value;
+        break;
+      }
+    }
+  }
+
+  // 4. Resolvers: a non-negated "fixed", "gone", "stopped" in the clause turns its problems into good news.
+  const boundaries = clauseBoundaries(markers, n);
+  for (const [start, end] of boundaries) {
+    let resolved = false;
+    for (let i = start; i < end; i += 1) {
+      const t = tokens[i];
+      if (!negated[i] && !problemPart[i] && (RESOLVERS.has(t.lemma) || RESOLVERS.has(t.normal))) resolved = true;
+    }
+    if (!resolved) continue;
+    for (let i = start; i < end; i += 1) if (problem[i] && valences[i] < 0) valences[i] = -valences[i];
+  }
+  for (let i = 0; i < n; i += 1) if (negated[i] && !(problem[i] && valences[i] > 0 && resolvedIn(boundaries, i, tokens, negated))) valences[i] = -valences[i];
+
+  // 5. Clauses, segments and the weighted sentence score.
+  const clauses: Clause[] = [];
+  let weighted = 0;
+  boundaries.forEach(([start, end], index) => {
+    const weight = clauseWeight(markers, start, end, index, boundaries.length);
+    const segments: Segment[] = [];
+    let segmentStart = start;
+    let clauseRaw = 0;
+    let segmentRaw = 0;
+    for (let i = start; i <= end; i += 1) {
+      const boundary = i === end || (tokens[i].punct && tokens[i].normal !== '-' && tokens[i].normal !== "'");
+      if (boundary) {
+        if (i > segmentStart) segments.push({ start: segmentStart, end: i, score: normalise(segmentRaw) });
+        segmentStart = i + 1;
+        segmentRaw = 0;
+        continue;
+      }
+      segmentRaw += valences[i];
+      clauseRaw += valences[i];
+    }
+    clauses.push({ start, end, weight, score: normalise(clauseRaw), segments });
+    weighted += clauseRaw * weight;
+  });
+
+  // No lexicon word fired: fall back on wink's own sentence score, which knows
+  // multi-word patterns ("would not go back") the word-by-word pass does not.
+  if (weighted === 0 && sentence.winkScore !== 0) weighted = sentence.winkScore * 2.5;
+  const score = normalise(weighted);
+  const strong = clauses.flatMap((c) => c.segments.map((s) => s.score)).concat(clauses.map((c) => c.score));
+  const mixed = strong.some((s) => s >= MIXED_THRESHOLD) && strong.some((s) => s <= -MIXED_THRESHOLD);
+  return { sentence, valences, clauses, score, mixed, polarity: mixed ? 'neutral' : polarityOf(score) };
+}
+
+/** A problem word flipped to positive by a resolver is not flipped back by a negator that only reached the problem. */
+function resolvedIn(boundaries: Array<[number, number]>, index: number, tokens: readonly Token[], negated: boolean[]): boolean {
+  const [start, end] = boundaries.find(([s, e]) => index >= s && index < e) ?? [0, 0];
+  for (let i = start; i < end; i += 1) {
+    if (!negated[i] && !PROBLEM_WORDS.has(tokens[i].lemma) && (RESOLVERS.has(tokens[i].lemma) || RESOLVERS.has(tokens[i].normal))) return true;
+  }
+  return false;
+}
+
+function rangeConsumed(consumed: boolean[], start: number, end: number): boolean {
+  for (let i = start; i < end; i += 1) if (consumed[i]) return true;
+  return false;
+}
+
+/** Clause [start, end) ranges; the marker words belong to the clause they open. */
+function clauseBoundaries(markers: ReadonlyArray<{ start: number; end: number }>, n: number): Array<[number, number]> {
+  const cuts = [0, ...markers.map((m) => m.start).filter((s) => s > 0), n];
+  const out: Array<[number, number]> = [];
+  for (let i = 0; i + 1 < cuts.length; i += 1) if (cuts[i + 1] > cuts[i]) out.push([cuts[i], cuts[i + 1]]);
+  return out;
+}
+
+function clauseWeight(
+  markers: ReadonlyArray<{ start: number; end: number; value: 'after' | 'before' }>,
+  start: number,
+  end: number,
+  index: number,
+  count: number,
+): number {
+  if (count === 1) return 1;
+  const opening = markers.find((m) => m.start === start);
+  if (opening?.value === 'before') return 0.5;
+  if (opening?.value === 'after') return 1.5;
+  // A clause followed by "but" is the weaker one; one followed by "although" stays.
+  const closing = markers.find((m) => m.start === end);
+  if (closing?.value === 'after') return 0.5;
+  return index === count - 1 ? 1.5 : 1;
+}

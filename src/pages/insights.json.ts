@@ -1,0 +1,8 @@
+import type { APIRoute } from 'astro';
+import { getInsights } from '../data/insights.ts';
+import { toJsonBody } from '../lib/reviews/dataset.ts';
+
+export const prerender = true;
+
+export const GET: APIRoute = async () =>
+  new Response(toJsonBody(await getInsights()), { headers: { 'content-type': 'application/json; charset=utf-8' } });

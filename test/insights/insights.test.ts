@@ -1,0 +1,188 @@
+/**
+ * The insights pipeline on its own (no Astro build): the scorer on tricky
+ * sentences, aspect attribution, the entity linker, determinism, the editorial
+ * checks and the accuracy thresholds.
+ */
+import assert from 'node:assert/strict';
+import { resolve } from 'node:path';
+import { describe, it } from 'node:test';
+import { loadContent } from '../../src/lib/content/load.ts';
+import { ContentError } from '../../src/lib/content/problems.ts';
+import { analyseText } from '../../src/lib/insights/aspects.ts';
+import { createLinker } from '../../src/lib/insights/entities.ts';
+import { analyseInsights, buildInsights, EMPTY_EDITORIAL, insightsDataset, loadEditorial } from '../../src/lib/insights/index.ts';
+import { splitSentences } from '../../src/lib/insights/sentences.ts';
+import { buildDataset, toJsonBody } from '../../src/lib/reviews/dataset.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const fixture = (name: string) => resolve(ROOT, 'test/fixtures', name);
+
+function aspectsOf(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const s of analyseText(text)) for (const a of s.aspects) out[a.aspect] = a.polarity;
+  return out;
+}
+
+function datasetOf(dir: string) {
+  const content = loadContent(dir);
+  return buildDataset(content.business, content.reviews);
+}
+
+describe('polarity and aspects on tricky sentences', () => {
+  const cases: Array<[string, Record<string, string>]> = [
+    ["They didn't clean up the yard.", { cleanup: 'negative' }],
+    ['Not a single nail was left in the driveway.', { cleanup: 'positive' }],
+    ['The crew showed up three days late, but the roof itself is excellent.', { timeliness: 'negative', workmanship: 'positive' }],
+    ['Great roof, terrible communication.', { communication: 'negative', workmanship: 'positive' }],
+    ['The leak over the kitchen is finally gone.', { workmanship: 'positive' }],
+    ['The leak was never fixed.', { workmanship: 'negative' }],
+    ['Never late, not once.', { timeliness: 'positive' }],
+    ['The cleanup was sloppy.', { cleanup: 'negative' }],
+    ['Jamal had a tarp on within hours of the windstorm.', { timeliness: 'positive' }],
+    ['Very unprofessional.', { professionalism: 'negative' }],
+    ['Way overpriced for a patch job.', { price: 'negative' }],
+  ];
+  for (const [text, expected] of cases) {
+    it(text, () => {
+      const got = aspectsOf(text);
+      for (const [aspect, polarity] of Object.entries(expected)) assert.equal(got[aspect], polarity, `${aspect} in ${JSON.stringify(got)}`);
+    });
+  }
+
+  it('calls a sentence with a clear positive and a clear negative clause mixed and neutral overall', () => {
+    const [sentence] = analyseText('Great roof, terrible communication.');
+    assert.equal(sentence.mixed, true);
+    assert.equal(sentence.polarity, 'neutral');
+  });
+
+  it('scores intensified words further from zero', () => {
+    const [plain] = analyseText('The crew was late.');
+    const [strong] = analyseText('The crew was extremely late.');
+    assert.ok(strong.score < plain.score, `${strong.score} < ${plain.score}`);
+  });
+
+  it('names the words that carried each aspect', () => {
+    const [sentence] = analyseText("They didn't clean up the shingle scraps.");
+    const cleanup = sentence.aspects.find((a) => a.aspect === 'cleanup');
+    assert.ok(cleanup?.terms.includes('clean up'), JSON.stringify(cleanup));
+  });
+});
+
+describe('entity linker', () => {
+  const { business } = loadContent(fixture('content-small'));
+  const linker = createLinker(business);
+  const techs = (text: string) => splitSentences(text).flatMap((s) => linker.technicians(s));
+  it('links full names, first names, nicknames, initials and possessives', () => {
+    assert.deepEqual(techs('Dave Kowalski ran the crew.'), ['dave-kowalski']);
+    assert.deepEqual(techs('David was great and Tommy too.'), ['dave-kowalski', 'tommy-nguyen']);
+    assert.deepEqual(techs("Maria S. sent the report; Rick's crew did the work."), ['maria-santos', 'rick-olsen']);
+    assert.deepEqual(techs('Thanks to Mr. Whitaker.'), ['jamal-whitaker']);
+    assert.deepEqual(techs('Sara was lovely.'), ['sarah-lindqvist']);
+  });
+  it('does not take ordinary words for names, and reports unknown first names', () => {
+    assert.deepEqual(techs('The rick of firewood was in the way.'), []);
+    const unknown = splitSentences('Kevin was great. We live in Hillsdale. Solid roof.').flatMap((s) => linker.unknownNames(s));
+    assert.ok(unknown.includes('Kevin'));
+    assert.ok(!unknown.includes('Hillsdale'));
+    assert.ok(!unknown.includes('Solid'));
+  });
+  it('warns about an unknown name at build time without failing', () => {
+    const dataset = datasetOf(fixture('content-small'));
+    const edited = { ...dataset, reviews: dataset.reviews.map((r, i) => (i === 0 ? { ...r, text: `${r.text} Kevin was a big help too.` } : r)) };
+    const { warnings } = analyseInsights(edited, EMPTY_EDITORIAL);
+    assert.ok(warnings.some((w) => w.name === 'Kevin' && w.review_id === edited.reviews[0].id), JSON.stringify(warnings));
+    const logged: string[] = [];
+    buildInsights(edited, EMPTY_EDITORIAL, (m) => logged.push(m));
+    assert.match(logged.join('\n'), /Kevin/);
+  });
+});
+
+describe('insights document', () => {
+  it('validates against the schema and is byte-identical for the same input', () => {
+    const dir = fixture('content-small');
+    const first = toJsonBody(buildInsights(datasetOf(dir), loadEditorial(dir), () => {}));
+    const second = toJsonBody(buildInsights(datasetOf(dir), loadEditorial(dir), () => {}));
+    assert.equal(first, second);
+    assert.ok(first.endsWith('\n'));
+    insightsDataset.parse(JSON.parse(first));
+  });
+
+  it('takes `updated` from the content, never the clock', () => {
+    const dataset = datasetOf(fixture('content-small'));
+    const doc = buildInsights(dataset, EMPTY_EDITORIAL, () => {});
+    assert.equal(doc.updated, dataset.updated);
+    assert.equal(doc.summary.updated, dataset.updated);
+  });
+
+  it('counts technicians from frontmatter and from the text', () => {
+    const doc = buildInsights(datasetOf(fixture('content-small')), EMPTY_EDITORIAL, () => {});
+    const dave = doc.entities.technicians.find((t) => t.id === 'dave-kowalski')!;
+    assert.equal(dave.review_count, 2);
+    assert.equal(dave.average_rating, 4.5);
+    const jamal = doc.entities.technicians.find((t) => t.id === 'jamal-whitaker')!;
+    assert.equal(jamal.review_count, 1);
+    assert.ok(jamal.aspects.some((a) => a.id === 'estimate_insurance'));
+  });
+
+  it('keeps the example sentence that carried each aspect', () => {
+    const doc = buildInsights(datasetOf(fixture('content-small')), EMPTY_EDITORIAL, () => {});
+    const cleanup = doc.aspects.find((a) => a.id === 'cleanup')!;
+    assert.ok(cleanup.examples.some((e) => /magnet/.test(e.sentence)));
+  });
+});
+
+describe('editorial content', () => {
+  it('fails the build on a stale figure, naming the file, the figure and both values', () => {
+    const dir = fixture('insights-stale');
+    const editorial = loadEditorial(dir);
+    assert.throws(
+      () => buildInsights(datasetOf(dir), editorial, () => {}),
+      (error: unknown) => {
+        assert.ok(error instanceof ContentError);
+        assert.equal(error.problems.length, 1, error.message);
+        assert.equal(error.problems[0].file, 'insights/summary.md');
+        assert.equal(error.problems[0].field, 'figures.average_rating');
+        assert.match(error.problems[0].message, /4\.5.*3\.3/);
+        return true;
+      },
+    );
+  });
+
+  it('passes once the figure and the text are brought up to date', () => {
+    const dir = fixture('insights-stale');
+    const editorial = loadEditorial(dir);
+    const summary = { ...editorial.summary!, figures: { ...editorial.summary!.figures, average_rating: 3.3 }, text: editorial.summary!.text.replace('4.5', '3.3') };
+    const doc = buildInsights(datasetOf(dir), { ...editorial, summary }, () => {});
+    assert.equal(doc.summary.figures.average_rating, 3.3);
+    assert.equal(doc.faq[0].question, 'Do you tarp roofs after storms?');
+  });
+
+  it('fails when a declared figure is not quoted in the text', () => {
+    const dir = fixture('insights-stale');
+    const editorial = loadEditorial(dir);
+    const summary = { ...editorial.summary!, figures: { review_count: 3, average_rating: 3.33 } };
+    assert.throws(() => buildInsights(datasetOf(dir), { ...editorial, summary }, () => {}), /figures\.average_rating: 3\.33 is declared but the summary text/);
+  });
+
+  it('reports every mistake in the editorial files at once, with file and field', () => {
+    assert.throws(
+      () => loadEditorial(fixture('insights-mistakes')),
+      (error: unknown) => {
+        assert.ok(error instanceof ContentError);
+        const found = error.problems.map((p) => `${p.file}: ${p.field}`);
+        for (const expected of [
+          'insights/summary.md: updated',
+          'insights/summary.md: figures.review_count',
+          'insights/summary.md: (file)',
+          'insights/summary.md: (body)',
+          'insights/faq.md: (body)',
+          'insights/faq.md: question 1',
+          'insights/faq.md: question 2',
+        ]) {
+          assert.ok(found.includes(expected), `${expected} in\n${error.message}`);
+        }
+        return true;
+      },
+    );
+  });
+});
