@@ -7,6 +7,7 @@
 import { defineCollection } from 'astro:content';
 import { resolve } from 'node:path';
 import { loadContent } from './lib/content/load.ts';
+import { loadEditorial } from './lib/insights/editorial.ts';
 import { contentDir } from './lib/config/site.ts';
 import { business, review } from './lib/reviews/schema.ts';
 
@@ -42,4 +43,17 @@ const businessCollection = defineCollection({
   schema: business,
 });
 
-export const collections = { reviews, business: businessCollection };
+// The insights' editorial FAQ and summary (content/insights/), validated by their own loader;
+// kept in the data store so on-demand routes never read content files at request time.
+const editorial = defineCollection({
+  loader: {
+    name: 'roofing-reviews:editorial',
+    load: async ({ store }) => {
+      const loaded = loadEditorial(resolve(contentDir()));
+      store.clear();
+      store.set({ id: 'editorial', data: { faq: loaded.faq, summary: loaded.summary } });
+    },
+  },
+});
+
+export const collections = { reviews, business: businessCollection, editorial };
