@@ -12,6 +12,7 @@ import { analyseText } from '../../src/lib/insights/aspects.ts';
 import { createLinker } from '../../src/lib/insights/entities.ts';
 import { analyseInsights, buildInsights, EMPTY_EDITORIAL, insightsDataset, loadEditorial } from '../../src/lib/insights/index.ts';
 import { splitSentences } from '../../src/lib/insights/sentences.ts';
+import { buildTopics, keyphrases } from '../../src/lib/insights/topics.ts';
 import { buildDataset, toJsonBody } from '../../src/lib/reviews/dataset.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -41,6 +42,11 @@ describe('polarity and aspects on tricky sentences', () => {
     ['Jamal had a tarp on within hours of the windstorm.', { timeliness: 'positive' }],
     ['Very unprofessional.', { professionalism: 'negative' }],
     ['Way overpriced for a patch job.', { price: 'negative' }],
+    ['They scratched the driveway with the dumpster.', { safety: 'negative' }],
+    ['They carefully covered the deck with plywood.', { safety: 'positive' }],
+    ['No one ever smoked or played loud music.', { professionalism: 'positive' }],
+    ['They never called back.', { communication: 'negative' }],
+    ['The skylight failed, but they replaced it under warranty.', { warranty: 'positive' }],
   ];
   for (const [text, expected] of cases) {
     it(text, () => {
@@ -61,10 +67,46 @@ describe('polarity and aspects on tricky sentences', () => {
     assert.ok(strong.score < plain.score, `${strong.score} < ${plain.score}`);
   });
 
+  it('counts property words for safety only next to a care or damage cue', () => {
+    assert.equal(aspectsOf('Not a single nail was left in the driveway.').safety, undefined);
+    assert.equal(aspectsOf('They parked a dumpster in the driveway for a week.').safety, undefined);
+    assert.equal(aspectsOf('Our insurance covered most of it.').safety, undefined);
+    assert.equal(aspectsOf('Our appointment window was 8 to 12.').safety, undefined);
+  });
+
+  it('needs an opinion before a weak term names an aspect', () => {
+    assert.deepEqual(aspectsOf('We bought the house in 2015 and the roof was original.'), {});
+  });
+
   it('names the words that carried each aspect', () => {
     const [sentence] = analyseText("They didn't clean up the shingle scraps.");
     const cleanup = sentence.aspects.find((a) => a.aspect === 'cleanup');
     assert.ok(cleanup?.terms.includes('clean up'), JSON.stringify(cleanup));
+  });
+});
+
+describe('topics', () => {
+  const review = (id: string, year: string, phrases: string[]) => ({ reviewId: id, year, phrases });
+  it('ranks keyphrases above single words, drops generic and contained single words, deterministically', () => {
+    const input = Array.from({ length: 10 }, (_, i) =>
+      review(`r${i}`, i < 5 ? '2024' : '2025', [
+        'gutter', 'photo', 'water',
+        ...(i < 3 ? ['gutter guard', 'ice and water shield'] : []),
+        ...(i < 6 ? ['adjuster'] : []),
+      ]),
+    );
+    const topics = buildTopics(input, { minReviews: 2 });
+    const labels = topics.map((t) => t.keywords[0]);
+    assert.deepEqual(labels, ['ice and water shield', 'gutter guard', 'adjuster']);
+    assert.deepEqual(topics[0].by_year, { '2024': 3 });
+    assert.equal(topics[2].share, 0.6);
+    assert.deepEqual(buildTopics(input, { minReviews: 2 }), topics);
+  });
+  it('extracts coordinated and placed keyphrases', () => {
+    const [sentence] = splitSentences('They installed ice and water shield and left nails in the driveway.');
+    const phrases = keyphrases(sentence, new Set());
+    assert.ok(phrases.includes('ice and water shield'), JSON.stringify(phrases));
+    assert.ok(phrases.includes('nail in the driveway'), JSON.stringify(phrases));
   });
 });
 

@@ -6,7 +6,7 @@
  * (unless the sentence is mixed). Each result keeps the terms that matched and
  * the sentence, so an editor can see why "cleanup" came out negative.
  */
-import { ASPECTS, type AspectId } from './lexicon.ts';
+import { ASPECTS, CONTEXT_CUES, NOT_ASPECT_TERMS, type AspectId } from './lexicon.ts';
 import { PhraseTrie } from './phrases.ts';
 import { polarityOf, scoreSentence, type Polarity, type ScoredSentence } from './polarity.ts';
 import { splitSentences, type Sentence } from './sentences.ts';
@@ -31,19 +31,30 @@ export interface SentenceAnalysis {
 interface TermEntry {
   aspects: AspectId[];
   weak: boolean;
+  /** Aspects this term names only next to one of the aspect's CONTEXT_CUES. */
+  contextual: AspectId[];
+  /** Matches only when its last word is a noun ("can/n"). */
+  noun: boolean;
 }
 
 const termTrie = new PhraseTrie<TermEntry>();
 for (const definition of ASPECTS) {
   for (const raw of definition.terms) {
     const weak = raw.startsWith('~');
-    const term = weak ? raw.slice(1) : raw;
-    termTrie.add(term, { aspects: [definition.id], weak }, (old, value) => ({
+    const contextual = raw.startsWith('?');
+    const noun = raw.endsWith('/n');
+    const term = raw.slice(weak || contextual ? 1 : 0, noun ? -2 : undefined);
+    termTrie.add(term, { aspects: [definition.id], weak, contextual: contextual ? [definition.id] : [], noun }, (old, value) => ({
       aspects: old.aspects.includes(definition.id) ? old.aspects : [...old.aspects, ...value.aspects],
       weak: old.weak && value.weak,
+      contextual: [...old.contextual, ...value.contextual],
+      noun: old.noun && value.noun,
     }));
   }
 }
+for (const phrase of NOT_ASPECT_TERMS) termTrie.add(phrase, { aspects: [], weak: false, contextual: [], noun: false }, (_old, value) => value);
+
+const cueSets = new Map<AspectId, Set<string>>(Object.entries(CONTEXT_CUES).map(([id, cues]) => [id as AspectId, new Set(cues)]));
 
 const ASPECT_ORDER = new Map(ASPECTS.map((a, i) => [a.id, i]));
 
@@ -52,7 +63,9 @@ export function detectAspects(scored: ScoredSentence): AspectMention[] {
   const tokens = scored.sentence.tokens;
   const found = new Map<AspectId, { scores: number[]; terms: string[] }>();
   for (const clause of scored.clauses) {
-    const matches = termTrie.scan(tokens, clause.start, clause.end);
+    const matches = termTrie
+      .scan(tokens, clause.start, clause.end)
+      .filter((m) => m.value.aspects.length > 0 && (!m.value.noun || tokens[m.end - 1].pos === 'NOUN'));
     const segmentOf = (start: number) => clause.segments.find((s) => start >= s.start && start < s.end);
     // A weak term counts only when no strong term shares its segment.
     const strongSegments = new Set(matches.filter((m) => !m.value.weak).map((m) => segmentOf(m.start)));
@@ -62,12 +75,18 @@ export function detectAspects(scored: ScoredSentence): AspectMention[] {
       let score = segment?.score ?? 0;
       if (polarityOf(score) === 'neutral') score = clause.score;
       if (polarityOf(score) === 'neutral' && !scored.mixed) score = scored.score;
+      // A weak term with no opinion anywhere near it names nothing ("the roof was original").
+      if (match.value.weak && polarityOf(score) === 'neutral' && !scored.mixed) continue;
+      const aspects = match.value.aspects.filter(
+        (aspect) => !match.value.contextual.includes(aspect) || hasCue(tokens, clause.start, clause.end, match.start, match.end, cueSets.get(aspect)),
+      );
+      if (aspects.length === 0) continue;
       const written = tokens
         .slice(match.start, match.end)
         .map((t) => t.text)
         .join(' ')
         .replace(/ - /g, '-');
-      for (const aspect of match.value.aspects) {
+      for (const aspect of aspects) {
         const entry = found.get(aspect) ?? { scores: [], terms: [] };
         entry.scores.push(score);
         if (!entry.terms.includes(written)) entry.terms.push(written);
@@ -82,6 +101,17 @@ export function detectAspects(scored: ScoredSentence): AspectMention[] {
       return { aspect, score, polarity: polarityOf(score), terms };
     });
 }
+
+/** Is a cue word (lemma or lowercase form) in [start, end), outside the term's own words? */
+function hasCue(tokens: SentenceAnalysisTokens, start: number, end: number, termStart: number, termEnd: number, cues: Set<string> | undefined): boolean {
+  if (!cues) return false;
+  for (let i = start; i < end; i += 1) {
+    if (i >= termStart && i < termEnd) continue;
+    if (cues.has(tokens[i].lemma) || cues.has(tokens[i].normal)) return true;
+  }
+  return false;
+}
+type SentenceAnalysisTokens = ScoredSentence['sentence']['tokens'];
 
 export function analyseSentence(sentence: Sentence): SentenceAnalysis {
   const scored = scoreSentence(sentence);

@@ -4,6 +4,7 @@
  * "Sentiment Labelled Sentences" Yelp set. Pure: the caller reads the files
  * and may pass another polarity function (a baseline library) to compare.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { analyseText } from './aspects.ts';
 import { ASPECT_IDS, type AspectId } from './lexicon.ts';
@@ -39,6 +40,12 @@ export interface LabelledReport {
   aspectPolarity: { correct: number; total: number; accuracy: number };
   /** Sentence polarity accuracy, three classes (a mixed sentence is neutral). */
   sentencePolarity: { correct: number; total: number; accuracy: number };
+  /**
+   * False positives by the aspects the labels gave the sentence instead:
+   * confusion.safety.cleanup = 3 means safety was detected in three sentences
+   * labelled cleanup (and not safety); `none` when the label has no aspect.
+   */
+  confusion: Record<AspectId, Record<string, number>>;
   errors: Array<{ id: string; text: string; expected: unknown; got: unknown }>;
 }
 
@@ -54,6 +61,26 @@ export function readLabelled(path: string): LabelledSentence[] {
 
 export function readBinary(path: string): BinarySentence[] {
   return JSON.parse(readFileSync(path, 'utf8')) as BinarySentence[];
+}
+
+export type Half = 'dev' | 'heldout';
+
+/**
+ * The deterministic half a labelled sentence belongs to: the first byte of the
+ * SHA-256 of its text, even → development (the lexicon and rules are tuned
+ * while looking at these errors only), odd → held out (never looked at while
+ * tuning; its figures are the honest estimate). Depends on the text alone, so
+ * adding sentences never moves an existing one to the other half.
+ */
+export function halfOf(text: string): Half {
+  return createHash('sha256').update(text, 'utf8').digest()[0] % 2 === 0 ? 'dev' : 'heldout';
+}
+
+/** The sentences of one half. */
+export function splitHalves(set: readonly LabelledSentence[]): Record<Half, LabelledSentence[]> {
+  const out: Record<Half, LabelledSentence[]> = { dev: [], heldout: [] };
+  for (const item of set) out[halfOf(item.text)].push(item);
+  return out;
 }
 
 function counts(tp: number, fp: number, fn: number): AspectCounts {
@@ -81,6 +108,7 @@ export function evaluateLabelled(set: readonly LabelledSentence[], scorer?: Sent
   let polarityTotal = 0;
   let sentenceCorrect = 0;
   const errors: LabelledReport['errors'] = [];
+  const confusion = Object.fromEntries(ASPECT_IDS.map((id) => [id, {}])) as Record<AspectId, Record<string, number>>;
   for (const item of set) {
     const analyses = analyseText(item.text);
     const predicted = new Map<AspectId, Polarity>();
@@ -105,6 +133,8 @@ export function evaluateLabelled(set: readonly LabelledSentence[], scorer?: Sent
       } else if (p) {
         fp += 1;
         per[id].fp += 1;
+        const instead = Object.keys(gold).filter((g) => !predicted.has(g as AspectId));
+        for (const other of instead.length > 0 ? instead : ['none']) confusion[id][other] = (confusion[id][other] ?? 0) + 1;
         errors.push({ id: item.id, text: item.text, expected: { [id]: null }, got: { [id]: p } });
       } else if (g) {
         fn += 1;
@@ -119,6 +149,7 @@ export function evaluateLabelled(set: readonly LabelledSentence[], scorer?: Sent
     perAspect: Object.fromEntries(ASPECT_IDS.map((id) => [id, counts(per[id].tp, per[id].fp, per[id].fn)])) as Record<AspectId, AspectCounts>,
     aspectPolarity: { correct: polarityCorrect, total: polarityTotal, accuracy: round(polarityTotal === 0 ? 0 : polarityCorrect / polarityTotal) },
     sentencePolarity: { correct: sentenceCorrect, total: set.length, accuracy: round(set.length === 0 ? 0 : sentenceCorrect / set.length) },
+    confusion,
     errors,
   };
 }

@@ -14,6 +14,15 @@
  * - A term marked weak (a leading `~`) names an aspect only when nothing else
  *   in the same segment (between commas) does: "the roof is great" is workmanship, but in "the
  *   crew trampled the garden next to the roof" the roof is not the point.
+ *   A weak term also needs an opinion: in "we bought the house in 2015 and
+ *   the roof was original" no aspect is named.
+ * - A term marked contextual (a leading `?`) names its aspect only when a cue
+ *   of that aspect (CONTEXT_CUES) is in the same clause: "driveway" is
+ *   property care in "they scratched the driveway" or "covered the driveway",
+ *   not in "a dumpster in the driveway" or "nails in the driveway" (cleanup).
+ * - A term ending in `/n` matches only a noun: a soda "can", not "can't".
+ * - NOT_ASPECT_TERMS are phrases that consume their words without naming an
+ *   aspect: "fast food" is not timeliness, "broken down" (itemised) not damage.
  */
 
 export const ASPECT_IDS = [
@@ -48,7 +57,7 @@ export const ASPECTS: readonly AspectDefinition[] = [
       'flashing', 'seal', 'sealed', 'seam', 'valley', 'ridge', 'ridge cap', 'ridge vent', 'ridge line', 'drip edge', 'pipe boot', 'vent boot',
       'nail head', 'exposed nail', 'shoddy', 'crooked', 'curl', 'curling', 'lift', 'lifting', 'loose', 'rattle', 'whistle', 'overflow',
       'fog', 'fogging', 'soft spot', 'patchy', 'mismatched', 'upside down', 'hold up', 'held up', 'last', 'result', 'end result',
-      'finished product', 'finish roof', 'look brand new', 'look great', 'look fantastic', 'gorgeous', 'beautiful', 'straight', 'neat line',
+      'finished product', 'finish roof', 'look brand new', 'look great', 'look fantastic', 'look nice', 'look good', 'look amazing', 'look perfect', 'gorgeous', 'beautiful', 'straight', 'neat line',
       'solid job', 'match', 'matched', 'moss treatment', 'ventilation', 'attic fan', 'gutter guard', 'metal roof', 'decking', 'plywood',
       '~roof', '~shingle', '~repair', '~job', '~work', '~install', '~installation', '~gutter', '~skylight', '~vent', '~chimney', '~look',
     ],
@@ -77,7 +86,7 @@ export const ASPECTS: readonly AspectDefinition[] = [
       'explain', 'explained', 'explanation', 'answer', 'answered', 'unanswered', 'question', 'respond', 'responsive', 'unresponsive',
       'reach', 'office', 'office staff', 'listen', 'listened', 'keep us posted', 'straight answer', 'story', 'tell', 'told',
       'photo of the decking', 'send photo', 'sent photo', 'plain english', 'walk us through', 'walked us through', 'chase', 'get back to',
-      'got back to', 'status', 'heads up', 'helped us pick', 'help us pick',
+      'got back to', 'status', 'heads up', 'helped us pick', 'help us pick', 'pick up the phone', 'picked up the phone', 'answer the phone',
     ],
   },
   {
@@ -86,7 +95,7 @@ export const ASPECTS: readonly AspectDefinition[] = [
     description: 'Debris, nails and scraps after the job: magnet sweeps, raking, hauling away, the state of yard and driveway.',
     terms: [
       'clean up', 'cleaned up', 'cleanup', 'clean-up', 'cleaning up', 'cleaning', 'clean', 'cleaner', 'mess', 'messy', 'debris',
-      'nail', 'magnet', 'magnet sweep', 'sweep', 'swept', 'tidy', 'trash', 'garbage', 'litter', 'wrapper', 'can', 'dumpster', 'haul',
+      'nail', 'magnet', 'magnet sweep', 'sweep', 'swept', 'tidy', 'trash', 'garbage', 'litter', 'wrapper', 'can/n', '~dumpster', 'haul',
       'hauled', 'haul away', 'rake', 'raked', 'raking', 'scrap', 'scraps', 'granule', 'tar paper', 'leave behind', 'left behind',
       'spotless', 'filthy', 'pick up', 'picked up', 'job site', 'jobsite', 'old gutter', 'old flashing', 'never know they', 'bottle cap',
       'left the property', 'flat tire', 'impeccable', 'sandbox',
@@ -133,7 +142,8 @@ export const ASPECTS: readonly AspectDefinition[] = [
     terms: [
       'warranty', 'warranties', 'guarantee', 'guaranteed', 'follow up', 'followed up', 'follow-up', 'stand behind', 'stood behind',
       'come back', 'came back', 'back out', 'back the next day', 'callback', 'checkup', 'check-up', 'honor', 'honour', 'under warranty',
-      'return visit', 'warranty claim', 'warranty work', 'warranty fix', 'ten-year', 'lifetime',
+      'return visit', 'warranty claim', 'warranty work', 'warranty fix', 'ten-year', 'lifetime', 'workmanship warranty',
+      'warranty paperwork', 'warranty registration',
     ],
   },
   {
@@ -141,14 +151,41 @@ export const ASPECTS: readonly AspectDefinition[] = [
     label: 'Safety and property care',
     description: 'Harnesses and ladders, tarps and protection, and care for plants, cars, siding, windows and the rest of the property.',
     terms: [
+      // care and damage words: safety wherever they occur
       'safety', 'safe', 'harness', 'harnesses', 'tie off', 'tied off', 'roof jack', 'ladder', 'tarp', 'tarped', 'protect', 'protected',
-      'plywood over', 'cover', 'covered', 'dent', 'dented', 'scratch', 'crack', 'cracked', 'break', 'broke', 'broken', 'bent',
-      'trample', 'trampled', 'crush', 'crushed', 'plant', 'garden', 'landscaping', 'flower bed', 'flower beds', 'bush', 'bushes',
-      'hydrangea', 'lavender', 'lawn', 'car', 'siding', 'window', 'patio', 'deck', 'driveway', 'sprinkler', 'careful', 'kid',
-      'drop', 'dropped', 'fall', 'fell', 'nearly hit', 'greenhouse', 'pavers', 'furniture', 'potted plant', 'chute', 'sunroom', 'hood',
-      'step through', 'stepped through', 'tar drip', 'drop zone',
+      'plywood over', 'dent', 'dented', 'scratch', 'scratched', 'crack', 'cracked', 'break', 'broke', 'broken', 'bent',
+      'trample', 'trampled', 'crush', 'crushed', 'shatter', 'shattered', 'careful', 'carefully', 'nearly hit', 'chute',
+      'step through', 'stepped through', 'tar drip', 'drop zone', 'fall protection',
+      // the property and the people around it: safety only next to a care or damage cue (CONTEXT_CUES)
+      '?cover', '?covered', '?plant', '?garden', '?landscaping', '?flower bed', '?flower beds', '?bush', '?bushes', '?hydrangea',
+      '?lavender', '?lawn', '?car', '?siding', '?window', '?patio', '?deck', '?driveway', '?sprinkler', '?kid', '?child', '?dog',
+      '?drop', '?dropped', '?fall', '?fell', '?greenhouse', '?pavers', '?furniture', '?potted plant', '?sunroom', '?hood',
+      '?ac unit', '?fence', '?mailbox', '?gate',
     ],
   },
+];
+
+/**
+ * Cues that make a contextual (`?`) term count for its aspect when they occur
+ * in the same clause. For safety: the care and damage words, and the property
+ * words themselves ("covered the deck": each is the other's cue).
+ */
+export const CONTEXT_CUES: Readonly<Partial<Record<AspectId, readonly string[]>>> = {
+  safety: [
+    'protect', 'protected', 'protection', 'cover', 'covered', 'tarp', 'tarped', 'plywood', 'shield', 'careful', 'carefully', 'care',
+    'dent', 'dented', 'scratch', 'scratched', 'crack', 'cracked', 'break', 'broke', 'broken', 'bent', 'trample', 'trampled', 'crush',
+    'crushed', 'shatter', 'shattered', 'damage', 'damaged', 'ruin', 'ruined', 'destroy', 'destroyed', 'smash', 'smashed', 'hit',
+    'hurt', 'injure', 'injured', 'danger', 'dangerous', 'unsafe', 'safe', 'safety', 'stomp', 'stomped', 'flatten', 'flattened',
+    'ding', 'dinged', 'chip', 'chipped', 'gouge', 'gouged', 'stain', 'stained', 'tar', 'drop', 'dropped', 'fall', 'fell', 'land', 'landed',
+    'plant', 'garden', 'landscaping', 'flower', 'bush', 'hydrangea', 'lavender', 'lawn', 'car', 'siding', 'window', 'patio', 'deck',
+    'driveway', 'sprinkler', 'greenhouse', 'pavers', 'furniture', 'sunroom', 'hood', 'fence', 'mailbox', 'gate', 'kid', 'child', 'dog',
+  ],
+};
+
+/** Phrases that consume their words without naming any aspect (see the conventions above). */
+export const NOT_ASPECT_TERMS: readonly string[] = [
+  'fast food', 'break down', 'broken down', 'broke down', 'wind pick up', 'window of', 'appointment window', 'time window',
+  'arrival window', 'cover letter', 'cover the cost', 'covered the cost', 'cover most', 'covered most', 'pick up the tab',
 ];
 
 /**
@@ -163,12 +200,12 @@ export const DOMAIN_VALENCE: Readonly<Record<string, number>> = {
   fog: -1.5, fogging: -1.5, patchy: -2, mismatched: -2, 'upside down': -2, exposed: -1.5, separate: -1.5, separating: -1.5,
   rot: -1, fail: -3, failed: -3, 'caulk over': -2, 'caulked over': -2, wander: -1.5, 'pull away': -2, 'bone dry': 2, dry: 1,
   gorgeous: 3, finally: 1.5, straight: 1, tight: 1.5, neat: 2, solid: 2, 'brand new': 2, 'hold up': 2, 'held up': 2, sharp: 1.5,
-  match: 1, 'work well': 2, 'huge difference': 2.5,
+  match: 1, 'work well': 2, 'huge difference': 2.5, flashing: 0, flash: 0, color: 0, colour: 0,
   // time
   late: -2, 'on time': 2, 'ahead of schedule': 2.5, 'behind schedule': -2, 'on schedule': 2, delay: -2, delayed: -2, reschedule: -1.5,
   rescheduling: -1.5, waited: -1, 'take forever': -2.5, 'took forever': -2.5, forever: -1.5, 'drag on': -2, 'dragged on': -2,
   slow: -2, prompt: 2, promptly: 2, punctual: 2, timely: 2, quick: 1.5, quickly: 1.5, fast: 1.5, efficient: 2, efficiently: 2,
-  'same day': 1.5, 'within hour': 1.5, 'within hours': 1.5, 'within an hour': 1.5, 'next day': 1, 'next morning': 1, 'right away': 1.5, clockwork: 2, 'no-show': -3, 'never come': -3,
+  'same day': 1.5, 'same afternoon': 1.5, 'same morning': 1.5, 'same week': 1, 'within hour': 1.5, 'within hours': 1.5, 'within an hour': 1.5, 'next day': 1, 'next morning': 1, 'right away': 1.5, clockwork: 2, 'no-show': -3, 'never come': -3,
   'never came': -3, disappear: -2, disappeared: -2, 'ran over': -1.5, 'run over': -1.5, 'week over': -1.5, 'took longer': -1.5,
   'longer than': -1, 'fit us in': 2, sooner: -0.5, 'leave early': -1.5, 'left early': -1.5, 'in and out': 1.5,
   // communication
@@ -199,6 +236,7 @@ export const DOMAIN_VALENCE: Readonly<Record<string, number>> = {
   // property care
   dent: -2, dented: -2, crack: -2, cracked: -2, shatter: -3, shattered: -3, trample: -3, trampled: -3, crush: -2.5, crushed: -2.5,
   bent: -2, broke: -2, broken: -2, 'nearly hit': -3, careful: 2, protect: 1.5, protected: 1.5, 'tar drip': -2, scratch: -1.5,
+  scratched: -2, 'plywood over': 1.5, 'fast food': 0, stop: 0, stopped: 0, hole: -2, impossible: -2, 'tear off': 0, 'tear-off': 0, tear: 0, tearing: 0,
   // context words that a general lexicon scores but that say nothing about the company here
   storm: 0, 'ice storm': 0, windstorm: 0, hail: 0, wind: 0, overnight: 0, work: 0, still: 0, pay: 0, paying: 0, right: 1,
   damage: -1, noise: -0.5, stressful: -1, easy: 2, 'go up': -1.5, 'went up': -1.5, 'break down': 1, 'broken down': 1,
@@ -217,11 +255,18 @@ export const FIXED_EXPRESSIONS: Readonly<Record<string, number>> = {
   'could not be happy': 3, 'could not be happier': 3, 'could not have ask for': 3, 'could not beat': 2.5, 'can not beat': 2.5,
   'can not say enough': 3, 'no complaint': 2, 'no problem': 1.5, 'no issue': 1.5, 'not an issue': 1.5, 'no hassle': 2,
   'no pressure': 2, 'no delay': 2, 'no surprise': 1.5, 'no question ask': 2, 'not once': 0, 'without a doubt': 2,
-  'not just good': 3, 'not only': 0, 'not cheap': -1.5, 'not worth': -2, 'no help': -2.5, 'no one ever': -1, 'zero star': -3,
+  'not just good': 3, 'not only': 0, 'not cheap': -1.5, 'not worth': -2, 'no help': -2.5, 'zero star': -3,
   'would not recommend': -3, 'would never': -2.5, 'never again': -3, 'nothing leave behind': 2.5,
   'nothing left behind': 2.5, 'have have better': -2, 'had better': -2, 'leave a lot to be desire': -2.5,
   'leaves a lot to be desired': -2.5, 'left a lot to be desired': -2.5, 'to die for': 3, 'never know': 2, 'not even': -1, 'not happy': -2.5,
-  'not great': -2, 'not good': -2.5,
+  'not great': -2, 'not good': -2.5, 'would never know': 2, 'never know they': 2, 'not even a': 0,
+  'not bother to': -2, 'not even bother': -2, 'not charge': 2, 'not charge us': 2, 'charge twice': -2, 'charged twice': -2,
+  'charge us twice': -2, 'double charge': -2, 'double charged': -2, 'when they say they would': 2, 'when they said they would': 2,
+  'know exactly what': 2, 'knew exactly what': 2, 'know what they be do': 2, 'want to like': -2, 'wanted to like': -2,
+  'want to love': -2, 'wanted to love': -2, 'not bad': 1.5, 'not too bad': 1.5, 'not so bad': 1.5, 'not disappoint': 2,
+  'not disappointed': 2, 'not regret': 2.5, 'not hesitate': 2.5, 'not wait to': 2, 'can not wait': 2, 'would recommend': 2.5,
+  'will recommend': 2.5, 'will be back': 2, 'will come back': 2, 'not be back': -2.5, 'not come back': -2.5, 'not go back': -2.5,
+  'not return': -2.5, 'no hesitation': 2, 'without hesitation': 2, 'not be return': -2.5, 'no longer': -0.5, 'not worth it': -2.5, 'waste of money': -3, 'waste of time': -3,
 };
 
 /** Words that flip the valence of what follows, up to NEGATION_WINDOW words or the end of the clause. */
@@ -229,6 +274,16 @@ export const NEGATORS: ReadonlySet<string> = new Set([
   'not', "n't", 'no', 'never', 'nobody', 'nothing', 'none', 'neither', 'nor', 'without', 'hardly', 'barely', 'cannot', 'zero',
   'lack', 'lacking',
 ]);
+/** Inside a negation scope these extend it ("no one ever smoked or played loud music"); "and" ends it ("didn't clean up and left"). */
+export const NEGATION_EXTENDERS: ReadonlySet<string> = new Set(['or', 'nor']);
+export const NEGATION_STOPPERS: ReadonlySet<string> = new Set(['and', 'because', 'so', 'since', 'which', 'while', 'when', 'if']);
+/**
+ * A negator that negates no opinion word still says something was not done
+ * ("they didn't call", "no one told us", "with no explanation"): it counts as
+ * this raw valence (AFINN scale) when its scope holds a verb, noun or adjective
+ * and no sentiment word.
+ */
+export const BARE_NEGATION_VALENCE = -1.5;
 export const NEGATION_WINDOW = 4;
 
 /** Words that strengthen (> 1) or soften (< 1) the next sentiment-bearing word. */

@@ -1,7 +1,7 @@
 /**
  * Multi-word phrase matching over tokens: a trie of lemma sequences, matched
  * longest first, where each phrase word matches a token's lemma or its
- * lowercase form ("showed up" and "show up" both match "showed up").
+ * lowercase form or its written form ("showed up" and "show up" both match "showed up").
  */
 import type { Token } from './sentences.ts';
 
@@ -42,7 +42,12 @@ export class PhraseTrie<T> {
       const token = tokens[i];
       if (token.normal === '-' && i > start) continue; // "clean-up" is "clean up"
       if (token.punct) break;
-      node = node.next.get(token.lemma) ?? node.next.get(token.normal) ?? (token.normal === "n't" ? node.next.get('not') : undefined);
+      node =
+        node.next.get(token.lemma) ??
+        node.next.get(token.normal) ??
+        // wink normalises some spellings ("through" → "thru"): the word as written matches too.
+        node.next.get(token.text.toLowerCase()) ??
+        (token.normal === "n't" ? node.next.get('not') : undefined);
       if (node?.value !== undefined) best = { start, end: i + 1, value: node.value };
     }
     return best;

@@ -18,10 +18,13 @@
  * 6. Raw sums are normalised to -1..1 with x / √(x² + 15) (as VADER does).
  */
 import {
+  BARE_NEGATION_VALENCE,
   CONTRAST_MARKERS,
   DOMAIN_VALENCE,
   FIXED_EXPRESSIONS,
   INTENSIFIERS,
+  NEGATION_EXTENDERS,
+  NEGATION_STOPPERS,
   NEGATION_WINDOW,
   NEGATORS,
   PROBLEM_WORDS,
@@ -149,13 +152,22 @@ export function scoreSentence(sentence: Sentence): ScoredSentence {
     // "never been so rude", "never seen such a mess": an emphatic "never" strengthens instead.
     if (token.lemma === 'never' && tokens.slice(i + 1, i + 4).some((t) => EMPHATIC.has(t.lemma))) continue;
     let words = 0;
-    for (let j = i + 1; j < n && words < NEGATION_WINDOW; j += 1) {
+    let window = NEGATION_WINDOW;
+    let opinion = false;
+    let content = false;
+    for (let j = i + 1; j < n && words < window; j += 1) {
       if (tokens[j].punct && tokens[j].normal !== '-') break;
-      if (markerAt[j]) break;
+      if (markerAt[j] || NEGATION_STOPPERS.has(tokens[j].normal)) break;
       if (tokens[j].punct) continue;
       words += 1;
-      if (!fixed[j]) negated[j] = true;
+      if (NEGATION_EXTENDERS.has(tokens[j].normal)) window += 3;
+      if (fixed[j] || NEGATORS.has(tokens[j].normal)) continue;
+      negated[j] = true;
+      if (valences[j] !== 0) opinion = true;
+      if (!tokens[j].stop && (tokens[j].pos === 'VERB' || tokens[j].pos === 'NOUN' || tokens[j].pos === 'ADJ')) content = true;
     }
+    // "they didn't call", "no one told us": a negation with nothing to flip still reports something not done.
+    if (!opinion && content && valences[i] === 0) valences[i] = BARE_NEGATION_VALENCE;
   }
 
   // 3. Intensifiers scale the next sentiment-bearing word (within three words).
@@ -172,16 +184,27 @@ export function scoreSentence(sentence: Sentence): ScoredSentence {
 
   // 4. Resolvers: a non-negated "fixed", "gone", "stopped" in the clause turns its problems into good news.
   const boundaries = clauseBoundaries(markers, n);
+  const resolverAt = (i: number) => isResolver(tokens, i) && !negated[i] && !problemPart[i];
+  let problemBefore = false;
   for (const [start, end] of boundaries) {
-    let resolved = false;
+    let resolved = -1;
+    let problemHere = false;
     for (let i = start; i < end; i += 1) {
-      const t = tokens[i];
-      if (!negated[i] && !problemPart[i] && (RESOLVERS.has(t.lemma) || RESOLVERS.has(t.normal))) resolved = true;
+      if (resolverAt(i) && resolved < 0) resolved = i;
+      if (problem[i] && valences[i] < 0) problemHere = true;
     }
-    if (!resolved) continue;
-    for (let i = start; i < end; i += 1) if (problem[i] && valences[i] < 0) valences[i] = -valences[i];
+    if (resolved >= 0 && problemHere) {
+      for (let i = start; i < end; i += 1) if (problem[i] && valences[i] < 0) valences[i] = -valences[i];
+    } else if (resolved >= 0 && problemBefore && valences[resolved] === 0) {
+      // "The skylight failed, but they replaced it under warranty": the fix answers the earlier clause's problem.
+      valences[resolved] = RESOLVED_ELSEWHERE;
+    }
+    for (let i = start; i < end; i += 1) if (valences[i] < 0) problemBefore = true;
   }
   for (let i = 0; i < n; i += 1) if (negated[i] && !(problem[i] && valences[i] > 0 && resolvedIn(boundaries, i, tokens, negated))) valences[i] = -valences[i];
+
+  // "!" strengthens the sentence's opinion (VADER's rule), up to three of them; it never creates one.
+  const bangs = Math.min(3, tokens.filter((t) => t.normal === '!' || t.text.includes('!')).length);
 
   // 5. Clauses, segments and the weighted sentence score.
   const clauses: Clause[] = [];
@@ -200,8 +223,9 @@ export function scoreSentence(sentence: Sentence): ScoredSentence {
         segmentRaw = 0;
         continue;
       }
-      segmentRaw += valences[i];
-      clauseRaw += valences[i];
+      const v = valences[i] * (1 + 0.15 * bangs);
+      segmentRaw += v;
+      clauseRaw += v;
     }
     clauses.push({ start, end, weight, score: normalise(clauseRaw), segments });
     weighted += clauseRaw * weight;
@@ -216,11 +240,26 @@ export function scoreSentence(sentence: Sentence): ScoredSentence {
   return { sentence, valences, clauses, score, mixed, polarity: mixed ? 'neutral' : polarityOf(score) };
 }
 
+/** The valence of a resolver in a later clause than the problem it answers. */
+const RESOLVED_ELSEWHERE = 2;
+/** Discovery verbs resolve only when the company is the one finding: "they found the leak", not "I found nails in the yard". */
+const DISCOVERY = new Set(['find', 'found', 'spot', 'spotted', 'catch', 'caught']);
+const FIRST_PERSON = new Set(['i', 'we']);
+
+function isResolver(tokens: readonly Token[], i: number): boolean {
+  const t = tokens[i];
+  if (!(RESOLVERS.has(t.lemma) || RESOLVERS.has(t.normal))) return false;
+  if (DISCOVERY.has(t.lemma) || DISCOVERY.has(t.normal)) {
+    for (let j = Math.max(0, i - 2); j < i; j += 1) if (FIRST_PERSON.has(tokens[j].normal)) return false;
+  }
+  return true;
+}
+
 /** A problem word flipped to positive by a resolver is not flipped back by a negator that only reached the problem. */
 function resolvedIn(boundaries: Array<[number, number]>, index: number, tokens: readonly Token[], negated: boolean[]): boolean {
   const [start, end] = boundaries.find(([s, e]) => index >= s && index < e) ?? [0, 0];
   for (let i = start; i < end; i += 1) {
-    if (!negated[i] && !PROBLEM_WORDS.has(tokens[i].lemma) && (RESOLVERS.has(tokens[i].lemma) || RESOLVERS.has(tokens[i].normal))) return true;
+    if (!negated[i] && !PROBLEM_WORDS.has(tokens[i].lemma) && isResolver(tokens, i)) return true;
   }
   return false;
 }

@@ -2,10 +2,14 @@
  * Topics: the recurring themes of the reviews as keyphrases. A keyphrase is a
  * noun phrase of one to three words in dictionary form ("magnet sweep",
  * "insurance claim", "gutter guard"), taken from each sentence's adjectives and
- * nouns. Phrases are counted once per review; the most frequent become topics,
- * a longer phrase that contains a chosen one joins it as a keyword instead of
- * becoming a topic of its own. Ties break alphabetically: same reviews, same
- * topics.
+ * nouns, plus two patterns that join nouns with a function word: coordination
+ * ("ice and water shield") and place ("nail in the driveway"). Phrases are
+ * counted once per review. A phrase's rank is its review count weighted by its
+ * length (a two-word phrase counts 3×, three words or more 5×), so specific keyphrases
+ * rank above single words; a single word that a qualifying longer phrase
+ * contains ("gutter" beside "gutter guard") and generic single words ("photo",
+ * "water") never become topics of their own. Ties break by length, then
+ * alphabetically: same reviews, same topics.
  */
 import type { Sentence } from './sentences.ts';
 
@@ -17,7 +21,26 @@ const GENERIC = new Set([
   'morning', 'afternoon', 'evening', 'night', 'today', 'yesterday', 'tomorrow', 'couple', 'place', 'problem', 'issue', 'question',
   'lot', 'bunch', 'number', 'amount', 'first', 'last', 'other', 'same', 'few', 'more', 'most', 'much', 'many', 'great', 'good',
   'new', 'old', 'whole', 'next', 'only', 'own', 'such', 'sure', 'able', 'best', 'better', 'little', 'big', 'small', 'full',
+  // modifiers that do not make a phrase more specific ("single nail", "young man", "final bill")
+  'single', 'young', 'previous', 'final', 'entire', 'extra', 'certain', 'real', 'different', 'second', 'third', 'half', 'main',
+  'man', 'woman', 'lady', 'wife', 'husband', 'neighbor', 'neighbour', 'mom', 'dad', 'son', 'daughter', 'folk', 'staff',
 ]);
+
+/**
+ * Words too general to be a theme on their own, though fine inside a phrase:
+ * "water" alone says nothing, "ice and water shield" does.
+ */
+const GENERIC_ALONE = new Set([
+  'photo', 'picture', 'pic', 'water', 'rain', 'weather', 'storm', 'winter', 'summer', 'spring', 'fall', 'shingle', 'repair',
+  'section', 'right', 'fair', 'flat', 'visit', 'call', 'text', 'phone', 'email', 'office', 'yard', 'window', 'top', 'front',
+  'back', 'inside', 'outside', 'room', 'bedroom', 'kitchen', 'garage', 'porch', 'wall', 'ceiling', 'material', 'price', 'cost',
+  'money', 'quote', 'slope', 'replacement', 'install', 'installation', 'detail', 'step', 'thanks', 'thank', 'recommend', 'quality',
+]);
+
+/** Function words allowed inside a keyphrase, in two patterns only. */
+const COORDINATION = new Set(['and']);
+const PLACE = new Set(['in', 'on', 'around', 'under', 'over']);
+const DETERMINERS = new Set(['the', 'my', 'our', 'their', 'a', 'her', 'his']);
 
 const MAX_WORDS = 3;
 
@@ -52,8 +75,35 @@ export function keyphrases(sentence: Sentence, exclude: ReadonlySet<string>): st
   }
   while (run.length > 0 && !isNounLike(run.at(-1)!, sentence)) run.pop();
   flush();
+  for (const phrase of patternPhrases(sentence, exclude)) out.add(phrase);
   return [...out];
 }
+
+const wordOf = (lemma: string) => lemma.replace(/[^a-z-]/g, '');
+
+/** "ice and water shield" (noun and noun noun) and "nail in the driveway" (noun in [the] noun). */
+function patternPhrases(sentence: Sentence, exclude: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  const t = sentence.tokens;
+  const noun = (i: number) => i < t.length && t[i].pos === 'NOUN' && wordOf(t[i].lemma).length > 2 && !exclude.has(wordOf(t[i].lemma));
+  for (let i = 0; i + 2 < t.length; i += 1) {
+    if (!noun(i)) continue;
+    const a = wordOf(t[i].lemma);
+    if (COORDINATION.has(t[i + 1].normal) && noun(i + 2) && noun(i + 3)) {
+      out.push(`${a} and ${wordOf(t[i + 2].lemma)} ${wordOf(t[i + 3].lemma)}`);
+    }
+    if (PLACE.has(t[i + 1].normal)) {
+      const j = DETERMINERS.has(t[i + 2].normal) ? i + 3 : i + 2;
+      const b = j < t.length ? wordOf(t[j].lemma) : '';
+      // Only the concrete problem words: "nail in the driveway", not "man in the truck".
+      if (PLACED.has(a) && noun(j) && !(j + 1 < t.length && t[j + 1].pos === 'NOUN') && !GENERIC.has(b)) out.push(`${a} in the ${b}`);
+    }
+  }
+  return out;
+}
+
+/** Things reviews place somewhere ("nails in the lawn", "debris on the patio"). */
+const PLACED = new Set(['nail', 'debris', 'scrap', 'granule', 'trash', 'shingle', 'tarp', 'dumpster', 'leak', 'stain', 'moss', 'hole', 'crack']);
 
 function isNounLike(word: string, sentence: Sentence): boolean {
   return sentence.tokens.some((t) => t.pos === 'NOUN' && t.lemma.replace(/[^a-z-]/g, '') === word);
@@ -83,7 +133,9 @@ export interface TopicOptions {
 
 export function buildTopics(reviews: readonly TopicInput[], options: TopicOptions = {}): TopicResult[] {
   const limit = options.limit ?? 12;
+  // A single word must recur in 2% of reviews; a longer keyphrase, being specific, in 1% (at least 2 either way).
   const minReviews = options.minReviews ?? Math.max(2, Math.ceil(reviews.length * 0.02));
+  const minPhraseReviews = options.minReviews ?? Math.max(2, Math.ceil(reviews.length * 0.01));
   const reviewsOf = new Map<string, Set<string>>();
   const yearOf = new Map<string, string>();
   for (const review of reviews) {
@@ -94,10 +146,18 @@ export function buildTopics(reviews: readonly TopicInput[], options: TopicOption
       set.add(review.reviewId);
     }
   }
-  const ranked = [...reviewsOf.entries()]
-    .filter(([, ids]) => ids.size >= minReviews)
-    // More reviews first; then longer phrases (more specific); then alphabetical.
-    .sort((a, b) => b[1].size - a[1].size || b[0].split(' ').length - a[0].split(' ').length || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const lengthOf = (phrase: string) => phrase.split(' ').filter((w) => !COORDINATION.has(w) && !PLACE.has(w) && w !== 'the').length;
+  const qualifying = [...reviewsOf.entries()].filter(([phrase, ids]) =>
+    lengthOf(phrase) === 1 ? ids.size >= minReviews && !GENERIC_ALONE.has(phrase) && !GENERIC.has(phrase) : ids.size >= minPhraseReviews,
+  );
+  // Words that some qualifying longer phrase contains: "gutter" when "gutter guard" qualifies.
+  const insidePhrase = new Set<string>();
+  for (const [phrase] of qualifying) if (lengthOf(phrase) > 1) for (const word of phrase.split(' ')) insidePhrase.add(word);
+  const weight = (phrase: string, ids: Set<string>) => ids.size * (2 * Math.min(3, lengthOf(phrase)) - 1);
+  const ranked = qualifying
+    .filter(([phrase]) => lengthOf(phrase) > 1 || !insidePhrase.has(phrase))
+    // Weighted count first; then longer phrases (more specific); then alphabetical.
+    .sort((a, b) => weight(b[0], b[1]) - weight(a[0], a[1]) || lengthOf(b[0]) - lengthOf(a[0]) || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 
   const chosen: Array<{ phrase: string; ids: Set<string>; keywords: string[] }> = [];
   for (const [phrase, ids] of ranked) {
