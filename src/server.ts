@@ -9,8 +9,9 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ApiContext } from './lib/api/context.ts';
 import { siteUrl } from './lib/config/site.ts';
+import { methodNotAllowed } from './lib/http/json.ts';
 import type { ReviewsDataset } from './lib/reviews/schema.ts';
-import { nodeHeaderReader, requestUrl } from './node/request.ts';
+import { collapseLeadingSlashes, FORBIDDEN_METHODS, nodeHeaderReader, requestUrl } from './node/request.ts';
 import { createNodeServices } from './node/dynamic-routes.ts';
 import { loadStaticFiles } from './node/static-files.ts';
 import { runWebHandler, sendAnswer } from './node/web-bridge.ts';
@@ -48,6 +49,11 @@ export async function startServer(options: ServerOptions) {
 
   const server = createServer(async (req, res) => {
     try {
+      if (FORBIDDEN_METHODS.has(req.method ?? '')) {
+        sendAnswer(methodNotAllowed(['GET', 'HEAD', 'OPTIONS']), res);
+        return;
+      }
+      collapseLeadingSlashes(req);
       const url = requestUrl(req, options.site);
       const path = url.pathname;
       if (await staticFiles.serve(req, res, path)) return;

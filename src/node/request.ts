@@ -25,10 +25,11 @@ export function requestUrl(req: IncomingMessage, fallbackOrigin: string): URL {
     // A host name or IP literal with an optional port, nothing else: `user@host` would put
     // credentials in the URL, which Request refuses.
     if (!/^(?:\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(?::\d{1,5})?$/.test(host)) throw new Error('not a host');
-    return new URL(path, `http://${host}`);
+    // Concatenated, not resolved: `//x/y` is a path here, never a host.
+    return new URL(`http://${host}${path}`);
   } catch {
     try {
-      return new URL(path, fallbackOrigin);
+      return new URL(`${fallbackOrigin}${path}`);
     } catch {
       return new URL('/', fallbackOrigin);
     }
@@ -44,4 +45,12 @@ export function nodeHeaderReader(req: IncomingMessage): { get(name: string): str
       return Array.isArray(value) ? value.join(', ') : value;
     },
   };
+}
+
+/** Methods the Fetch API refuses to build a Request with: answered 405 before any handler. */
+export const FORBIDDEN_METHODS: ReadonlySet<string> = new Set(['CONNECT', 'TRACE', 'TRACK']);
+
+/** `//a/b` is the path `/a/b` for every router alike (ours and Astro's), never a host `a`. */
+export function collapseLeadingSlashes(req: IncomingMessage): void {
+  if (req.url?.startsWith('//')) req.url = req.url.replace(/^\/+/, '/');
 }

@@ -3,9 +3,19 @@
  * port over one of the test builds, and stops it when the test is done.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { BUILDS, NODE, ROOT, type BuildName } from './builds.ts';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { BUILDS, NODE, ROOT, TEST_BUILDS_DIR, type BuildName } from './builds.ts';
+
+/**
+ * The developer's own settings must not leak into a test server: a REDIS_URL,
+ * an MCP secret or WebSub limits in the shell would change what is tested.
+ */
+const ISOLATED = /^(REDIS_|MCP_|WEBSUB_|STORE_DIR$|SITE_URL$|API_THROUGH_ASTRO$)/;
+
+function inheritedEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !ISOLATED.test(name)));
+}
 
 export interface RunningServer {
   url: string;
@@ -23,9 +33,11 @@ export async function startServer(
   if (!existsSync(resolve(outDir, 'server/entry.mjs'))) {
     throw new Error(`no build in ${outDir}: run \`npm test\` (it builds first) or \`node scripts/build-test-sites.ts\``);
   }
+  // Each server gets a fresh store of its own unless the test shares one on purpose (STORE_DIR or REDIS_URL).
+  const ownStore = env.STORE_DIR === undefined && env.REDIS_URL === undefined ? mkdtempSync(join(TEST_BUILDS_DIR, 'store-')) : undefined;
   const child = spawn(NODE, [resolve(ROOT, 'src/server.ts')], {
     cwd: ROOT,
-    env: { ...process.env, ASTRO_OUT_DIR: outDir, PORT: '0', HOST: '127.0.0.1', ASTRO_NODE_LOGGING: 'disabled', ...env },
+    env: { ...inheritedEnv(), ASTRO_OUT_DIR: outDir, PORT: '0', HOST: '127.0.0.1', ASTRO_NODE_LOGGING: 'disabled', ...(ownStore ? { STORE_DIR: ownStore } : {}), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -53,8 +65,12 @@ export async function startServer(
     output: () => output,
     stop: () =>
       new Promise<void>((resolveStop) => {
-        if (child.exitCode !== null) return resolveStop();
-        child.once('exit', () => resolveStop());
+        const done = () => {
+          if (ownStore) rmSync(ownStore, { recursive: true, force: true });
+          resolveStop();
+        };
+        if (child.exitCode !== null) return done();
+        child.once('exit', done);
         child.kill('SIGTERM');
       }),
   };

@@ -20,7 +20,7 @@ export function keyToPath(base: string, key: string): string {
   return join(base, ...segments);
 }
 
-function pathToKey(base: string, path: string): string {
+export function pathToKey(base: string, path: string): string {
   return relative(base, path).split(sep).map(decodeURIComponent).join(':');
 }
 
@@ -40,6 +40,13 @@ export async function writeFileAtomic(path: string, data: string): Promise<void>
   } catch (error) {
     await rm(temporary, { force: true });
     throw error;
+  }
+  // The rename itself is durable only once the folder's entry is on disk.
+  const folder = await open(dirname(path), 'r');
+  try {
+    await folder.sync();
+  } finally {
+    await folder.close();
   }
 }
 

@@ -18,9 +18,14 @@ export interface Store {
    */
   claim(key: string, ttlSeconds: number): Promise<boolean>;
   /**
+   * Stores `value` only if `key` holds no live value: true when this call
+   * stored it. Atomic across every process sharing the store, so concurrent
+   * callers all end up reading the one value that won.
+   */
+  setIfAbsent(key: string, value: unknown, options?: { ttlSeconds?: number }): Promise<boolean>;
+  /**
    * Adds 1 to the counter at `key` and returns the new value; a new counter
-   * lives `ttlSeconds` (fixed-window rate limits). Atomic in Redis; in the file
-   * store, atomic within one process.
+   * lives `ttlSeconds` (fixed-window rate limits). Atomic across processes.
    */
   increment(key: string, ttlSeconds: number): Promise<number>;
   close(): Promise<void>;
@@ -37,9 +42,19 @@ export function wrap(value: unknown, ttlSeconds: number | undefined, now: number
   return { value, expires_at: ttlSeconds === undefined ? null : now + ttlSeconds * 1000 };
 }
 
+/** The live value in a stored envelope; null when absent, expired, or not an envelope at all. */
 export function unwrap<T>(raw: unknown, now: number): T | null {
   if (raw === null || raw === undefined) return null;
-  const envelope = (typeof raw === 'string' ? JSON.parse(raw) : raw) as Envelope;
-  if (envelope.expires_at !== null && envelope.expires_at <= now) return null;
-  return envelope.value as T;
+  let envelope: unknown = raw;
+  if (typeof raw === 'string') {
+    try {
+      envelope = JSON.parse(raw);
+    } catch {
+      return null;
+    }
+  }
+  if (typeof envelope !== 'object' || envelope === null || !('value' in envelope) || !('expires_at' in envelope)) return null;
+  const { value, expires_at: expiresAt } = envelope as Envelope;
+  if (expiresAt !== null && expiresAt <= now) return null;
+  return value as T;
 }

@@ -1,0 +1,72 @@
+/**
+ * Whatever a client sends, the server answers with a 2xx, 3xx or 4xx and never
+ * a 5xx: methods the Fetch API refuses, paths that look like hosts, Host
+ * headers with credentials, broken percent-encoding, on every kind of route.
+ */
+import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import { after, before, it } from 'node:test';
+import { startServer, type RunningServer } from '../helpers/server.ts';
+
+let server: RunningServer;
+before(async () => {
+  server = await startServer('small');
+});
+after(() => server?.stop());
+
+function raw(method: string, path: string, headers: Record<string, string> = {}, body?: string) {
+  return new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
+    const framing = body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) };
+    const req = request({ host: '127.0.0.1', port: server.port, method, path, headers: { ...framing, ...headers }, setHost: !('host' in headers) }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const PATHS = ['/', '/reviews.json', '/feed.xml', '/api/reviews/search', '/api/reviews/since/2025-01-01', '/api/nothing', '/mcp', '/api/websub/hub', '/reviews/page/1', '/no-such-page'];
+
+it('TRACE, which the Fetch API refuses to carry, is 405 everywhere', async () => {
+  // (Node's own parser already answers 400 to methods it does not know, such as TRACK.)
+  for (const method of ['TRACE']) {
+    for (const path of PATHS) {
+      const answer = await raw(method, path);
+      assert.equal(answer.status, 405, `${method} ${path}: ${answer.body}`);
+      assert.ok(answer.headers.allow);
+    }
+  }
+});
+
+it('unknown and unusual methods never give a 5xx', async () => {
+  for (const method of ['PROPFIND', 'MKCOL', 'LOCK', 'PURGE', 'SEARCH', 'PATCH', 'PUT', 'DELETE', 'OPTIONS', 'HEAD', 'POST']) {
+    for (const path of PATHS) {
+      const answer = await raw(method, path, { 'content-type': 'application/json' }, method === 'HEAD' || method === 'OPTIONS' ? undefined : '{}');
+      assert.ok(answer.status < 500, `${method} ${path}: ${answer.status} ${answer.body.slice(0, 200)}`);
+    }
+  }
+});
+
+it('a path starting with // is a path, not a host', async () => {
+  const answer = await raw('GET', '//evil.example/reviews.json');
+  assert.equal(answer.status, 404);
+  const api = await raw('GET', '//x/api/reviews/search');
+  assert.equal(api.status, 404);
+});
+
+it('odd Host headers and broken encodings are answered, not crashed on', async () => {
+  for (const host of ['user:pass@localhost', 'localhost:99999999', '[::1', 'a b', '']) {
+    for (const path of ['/', '/api/reviews/search', '/reviews.json', '/mcp']) {
+      const answer = await raw('GET', path, { host });
+      assert.ok(answer.status < 500, `Host ${JSON.stringify(host)} ${path}: ${answer.status} ${answer.body.slice(0, 200)}`);
+    }
+  }
+  for (const path of ['/%', '/%E0%A4%A', '/api/reviews/since/%', '/reviews/%ZZ', '/api/reviews/search?%=%', '/%2e%2e/%2e%2e/etc/passwd', '/../../etc/passwd']) {
+    const answer = await raw('GET', path);
+    assert.ok(answer.status < 500, `${path}: ${answer.status} ${answer.body.slice(0, 200)}`);
+    assert.doesNotMatch(answer.body, /root:x:0:0/);
+  }
+});
