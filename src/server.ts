@@ -61,7 +61,7 @@ export async function startServer(options: ServerOptions) {
       if (route) {
         const client = { address: req.socket.remoteAddress ?? 'unknown' };
         if (route.answer) sendAnswer(route.answer({ method: req.method ?? 'GET', url, headers: nodeHeaderReader(req) }, client), res);
-        else await runWebHandler(req, res, url, (request) => route.handle(request, client), route.maxBodyBytes);
+        else await runWebHandler(req, res, url, (request) => route.handle(request, client), route.maxBodyBytes, route.tooLarge);
         return;
       }
       await astroHandler(req, res);

@@ -3,8 +3,17 @@
  * entry answers /mcp itself from the same src/lib code). Built once per
  * process: the dataset from the content collections, the store and the
  * session signing key from the environment, as on the Node path.
+ *
+ * Loopback Host names (localhost, 127.0.0.1, [::1]) are allowed only when
+ * MCP_BIND_HOST names a loopback address. The Node entry sets it to the address
+ * it listens on (src/node/dynamic-routes.ts), so this route, when it runs inside
+ * that process (API_THROUGH_ASTRO=true), accepts what the direct path accepts.
+ * A serverless host does not set it: no loopback names there unless
+ * MCP_ALLOWED_HOSTS lists them. (HOST is not read: a platform may set it to
+ * anything, and nothing listens on it here.)
  */
 import { insightsDataset } from '../lib/insights/schema.ts';
+import { BIND_HOST_ENV } from '../lib/mcp/config.ts';
 import { createMcpService } from '../lib/mcp/service.ts';
 import { createStore, storeConfigFromEnv } from '../lib/store/index.ts';
 import { getDataset } from './dataset.ts';
@@ -23,7 +32,7 @@ export function getMcpHandler(): Promise<(request: Request) => Promise<Response>
       },
       store: createStore(storeConfigFromEnv(env)),
       env,
-      bindHost: env.HOST ?? 'localhost',
+      bindHost: env[BIND_HOST_ENV],
     });
   })();
   // A failed start (say, an unreachable store) is retried on the next request, not cached.

@@ -8,7 +8,8 @@ import type { ApiContext } from '../lib/api/context.ts';
 import { answerApi } from '../lib/api/routes.ts';
 import type { ApiAnswer, ApiRequest } from '../lib/http/answer.ts';
 import { insightsDataset } from '../lib/insights/schema.ts';
-import { MCP_MAX_BODY_BYTES } from '../lib/mcp/http-handler.ts';
+import { BIND_HOST_ENV } from '../lib/mcp/config.ts';
+import { MCP_MAX_BODY_BYTES, payloadTooLarge as mcpPayloadTooLarge } from '../lib/mcp/http-handler.ts';
 import { createMcpService } from '../lib/mcp/service.ts';
 import { createStore, storeConfigFromEnv } from '../lib/store/index.ts';
 import { HUB_MAX_BODY_BYTES } from '../lib/websub/config.ts';
@@ -26,6 +27,8 @@ export type DynamicRoute = {
   matches(pathname: string): boolean;
   /** Bodies above this are answered 413 before the handler runs (0: no body is read). */
   maxBodyBytes: number;
+  /** The answer to a body over maxBodyBytes, when the route has its own (MCP: a JSON-RPC error). */
+  tooLarge?: () => Response;
 } & (
   | { handle(request: Request, client: ClientInfo): Promise<Response> | Response; answer?: never }
   | { answer(request: ApiRequest, client: ClientInfo): ApiAnswer; handle?: never }
@@ -51,6 +54,10 @@ export async function createNodeServices(options: ServiceOptions): Promise<NodeS
   const mcpStore = createStore(storeConfigFromEnv(options.env));
   closers.push(() => mcpStore.close());
   const insightsFile = options.staticFiles.read('/insights.json');
+  // Where this process listens (as src/server.ts: HOST, default localhost); loopback allows the loopback Host names.
+  // The Astro route reads it from the environment when it serves /mcp in this process (API_THROUGH_ASTRO=true).
+  const mcpBindHost = options.env.HOST ?? 'localhost';
+  process.env[BIND_HOST_ENV] = mcpBindHost;
   const mcp = await createMcpService({
     content: {
       site: options.site,
@@ -59,14 +66,14 @@ export async function createNodeServices(options: ServiceOptions): Promise<NodeS
     },
     store: mcpStore,
     env: options.env,
-    bindHost: options.env.HOST ?? 'localhost',
+    bindHost: mcpBindHost,
   });
   // The WebSub hub: topic content straight from the static files in memory, exactly as served.
   const websub = createHubService({ site: options.site, env: options.env, content: staticContentSource((path) => options.staticFiles.read(path)) });
   closers.push(() => websub.close());
   const routes: DynamicRoute[] = [
     // MCP over streamable HTTP (before the /api/ catch-all). Past 1 MiB the table answers 413 itself.
-    { matches: (path) => path === '/mcp' || path === '/mcp/', maxBodyBytes: MCP_MAX_BODY_BYTES, handle: (request) => mcp(request) },
+    { matches: (path) => path === '/mcp' || path === '/mcp/', maxBodyBytes: MCP_MAX_BODY_BYTES, tooLarge: mcpPayloadTooLarge, handle: (request) => mcp(request) },
     // The WebSub hub (before the /api/ catch-all). Past 64 KiB the table answers 413 itself.
     { matches: (path) => path === '/api/websub/hub', maxBodyBytes: HUB_MAX_BODY_BYTES, handle: (request, client) => websub.hub.handle(request, client) },
     // The REST API: search, since, and JSON 404/405 for the rest of /api/*.

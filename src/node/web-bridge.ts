@@ -16,6 +16,8 @@ export async function runWebHandler(
   url: URL,
   handler: WebHandler,
   maxBodyBytes: number,
+  /** The answer to a body over the limit (default: the REST API's 413). */
+  tooLarge: (limit: number) => Response = payloadTooLarge,
 ): Promise<void> {
   const method = req.method ?? 'GET';
   let body: Buffer | undefined;
@@ -23,7 +25,7 @@ export async function runWebHandler(
     const read = await readBody(req, maxBodyBytes);
     if (read === 'too-large') {
       res.setHeader('connection', 'close');
-      await sendWebResponse(payloadTooLarge(maxBodyBytes), res);
+      await sendWebResponse(tooLarge(maxBodyBytes), res);
       req.destroy();
       return;
     }

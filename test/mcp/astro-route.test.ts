@@ -4,11 +4,26 @@
  * API_THROUGH_ASTRO=true sends /mcp through Astro's pipeline.
  */
 import assert from 'node:assert/strict';
+import { request as httpRequest } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startServer, type RunningServer } from '../helpers/server.ts';
-import { initialize, post, tempDir } from './helpers.ts';
+import { initialize, initializeRequest, JSON_HEADERS, post, tempDir } from './helpers.ts';
+
+/** An initialize with a Host header of our choosing (fetch will not send one). */
+function postWithHost(port: number, host: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const payload = JSON.stringify(initializeRequest());
+    const req = httpRequest({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: { ...JSON_HEADERS, host, 'content-length': Buffer.byteLength(payload) } }, (res) => {
+      let text = '';
+      res.on('data', (chunk) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
 
 let astro: RunningServer;
 let direct: RunningServer;
@@ -68,5 +83,21 @@ describe('/mcp through the Astro route', () => {
     assert.equal((await post(url, listTools, { 'mcp-session-id': sessionId })).status, 200);
     assert.equal((await fetch(url, { method: 'DELETE', headers: { 'mcp-session-id': sessionId } })).status, 204);
     assert.equal((await post(`${direct.url}/mcp`, listTools, { 'mcp-session-id': sessionId })).status, 404);
+  });
+  it('an oversized body gets the same 413 on both paths', async () => {
+    const big = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: { pad: 'x'.repeat(2 * 1024 * 1024) } } });
+    const [viaAstro, viaDirect] = await Promise.all([post(`${astro.url}/mcp`, big), post(`${direct.url}/mcp`, big)]);
+    assert.equal(viaAstro.status, 413);
+    assert.equal(viaAstro.json.error.code, -32000);
+    assert.deepEqual([viaDirect.status, viaDirect.headers.get('content-type'), viaDirect.text], [viaAstro.status, viaAstro.headers.get('content-type'), viaAstro.text]);
+  });
+
+  it('inside the Node server (bound to loopback) the Astro route accepts the loopback Host names, as the direct path does', async () => {
+    for (const server of [astro, direct]) {
+      for (const host of [`localhost:${server.port}`, `127.0.0.1:${server.port}`, '[::1]']) {
+        assert.equal((await postWithHost(server.port, host)).status, 200, `${server === astro ? 'astro' : 'direct'} Host ${host}`);
+      }
+      assert.equal((await postWithHost(server.port, 'evil.example')).status, 403);
+    }
   });
 });

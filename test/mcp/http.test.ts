@@ -187,6 +187,50 @@ describe('POST /mcp over raw HTTP', () => {
     assert.match(unknownTool.json.error.message, /search_reviews/);
   });
 
+  it('invalid params of a known method are 200 with -32602 naming the field, not -32603 with a zod dump', async () => {
+    const { sessionId } = await initialize(url);
+    const headers = { 'mcp-session-id': sessionId };
+    const cases: Array<[unknown, Record<string, string>, RegExp]> = [
+      [{ jsonrpc: '2.0', id: 21, method: 'tools/call', params: { name: 'get_business', arguments: null } }, headers, /tools\/call: params\.arguments: /],
+      [{ jsonrpc: '2.0', id: 22, method: 'tools/call' }, headers, /tools\/call: params: missing/],
+      [{ jsonrpc: '2.0', id: 23, method: 'tools/call', params: { arguments: {} } }, headers, /params\.name/],
+      [{ jsonrpc: '2.0', id: 24, method: 'resources/read', params: { uri: 5 } }, headers, /params\.uri/],
+      [{ jsonrpc: '2.0', id: 25, method: 'tools/list', params: { cursor: 5 } }, headers, /params\.cursor/],
+      [{ jsonrpc: '2.0', id: 26, method: 'initialize' }, {}, /initialize: params: missing/],
+      [{ jsonrpc: '2.0', id: 27, method: 'initialize', params: { capabilities: {}, clientInfo: { name: 'x', version: '1' } } }, {}, /params\.protocolVersion/],
+    ];
+    for (const [body, extra, message] of cases) {
+      const reply = await post(url, body, extra);
+      const { id } = body as { id: number };
+      assert.equal(reply.status, 200, reply.text);
+      assert.deepEqual(Object.keys(reply.json).sort(), ['error', 'id', 'jsonrpc']);
+      assert.equal(reply.json.id, id);
+      assert.equal(reply.json.error.code, -32602, reply.text);
+      assert.match(reply.json.error.message, message);
+      assert.ok(!reply.json.error.message.includes('\n'), 'one line, no zod dump');
+      assert.equal(reply.headers.get('mcp-session-id'), null, 'no session from a refused initialize');
+    }
+    // An unknown method stays -32601 whatever its params; valid params still pass.
+    const unknown = await post(url, { jsonrpc: '2.0', id: 28, method: 'prompts/get', params: {} }, headers);
+    assert.equal(unknown.json.error.code, -32601);
+    const fine = await post(url, { jsonrpc: '2.0', id: 29, method: 'tools/call', params: { name: 'get_business' } }, headers);
+    assert.equal(fine.status, 200);
+    assert.ok(fine.json.result.structuredContent.business);
+  });
+
+  it('in a batch (2025-03-26), a request with invalid params gets its -32602 beside the others\' results', async () => {
+    const { sessionId } = await initialize(url, '2025-03-26');
+    const headers = { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-03-26' };
+    const mixed = await post(url, [{ jsonrpc: '2.0', id: 31, method: 'tools/call' }, { jsonrpc: '2.0', id: 32, method: 'ping' }], headers);
+    assert.equal(mixed.status, 200, mixed.text);
+    const byId = new Map(mixed.json.map((r: any) => [r.id, r]));
+    assert.equal((byId.get(31) as any).error.code, -32602);
+    assert.deepEqual((byId.get(32) as any).result, {});
+    const alone = await post(url, [{ jsonrpc: '2.0', id: 33, method: 'tools/call' }, { jsonrpc: '2.0', method: 'notifications/initialized' }], headers);
+    assert.equal(alone.status, 200, alone.text);
+    assert.deepEqual(alone.json.map((r: any) => [r.id, r.error.code]), [[33, -32602]]);
+  });
+
   it('bad tool arguments are a result with isError and the REST API issues', async () => {
     const { sessionId } = await initialize(url);
     const reply = await post(

@@ -4,8 +4,8 @@
  * only when insights exist) over an in-memory transport.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -17,24 +17,74 @@ import { toolJsonSchema } from '../../src/lib/mcp/json-schema.ts';
 import { createMcpServer, type McpContent } from '../../src/lib/mcp/tools.ts';
 import { createStore } from '../../src/lib/store/index.ts';
 import { BUILDS } from '../helpers/builds.ts';
-import { tempDir } from './helpers.ts';
+import { startRedis, tempDir } from './helpers.ts';
 
 const cleanups: Array<() => void> = [];
 after(() => cleanups.forEach((cleanup) => cleanup()));
 
 describe('the session signing key in the store', () => {
-  it('twenty store clients starting at once on one folder (as twenty processes would) end up with one key', async () => {
+  it('twenty store clients starting at once on one folder (as twenty processes would) end up with one key, stored once', async () => {
     const dir = tempDir('mcp-key-race-');
     cleanups.push(dir.remove);
-    const stores = Array.from({ length: 20 }, () => createStore({ dir: dir.path, redisPrefix: 'test' }));
+    let stored = 0;
+    const stores = Array.from({ length: 20 }, () => {
+      const store = createStore({ dir: dir.path, redisPrefix: 'test' });
+      const setIfAbsent = store.setIfAbsent.bind(store);
+      // Counts the offers the store kept: exactly one may win.
+      store.setIfAbsent = async (...args) => {
+        const won = await setIfAbsent(...args);
+        if (won) stored++;
+        return won;
+      };
+      return store;
+    });
     const keys = await Promise.all(stores.map((store) => sessionSecret(store, undefined)));
     const distinct = new Set(keys.map((key) => Buffer.from(key).toString('hex')));
     assert.equal(distinct.size, 1);
+    assert.equal(stored, 1);
     assert.equal(keys[0]!.length, 32);
     // Later starts read the same key.
     const later = await sessionSecret(createStore({ dir: dir.path, redisPrefix: 'test' }), undefined);
     assert.deepEqual(later, keys[0]);
+    // Only its owner may read the key file.
+    const mode = statSync(join(dir.path, 'mcp', 'session-key')).mode & 0o777;
+    assert.equal(mode & 0o077, 0, `mode ${mode.toString(8)}`);
     await Promise.all(stores.map((store) => store.close()));
+  });
+
+  it('the same on Redis (SET NX): twenty clients, one key', async () => {
+    const redis = await startRedis();
+    try {
+      const stores = Array.from({ length: 20 }, () => createStore({ dir: '/nonexistent', redisUrl: redis.url, redisPrefix: 'race' }));
+      const keys = await Promise.all(stores.map((store) => sessionSecret(store, undefined)));
+      assert.equal(new Set(keys.map((key) => Buffer.from(key).toString('hex'))).size, 1);
+      await Promise.all(stores.map((store) => store.close()));
+    } finally {
+      await redis.stop();
+    }
+  });
+
+  it('a store whose setIfAbsent loses uses the winner\'s key, not its own', async () => {
+    const dir = tempDir('mcp-key-loser-');
+    cleanups.push(dir.remove);
+    const store = createStore({ dir: dir.path, redisPrefix: 'test' });
+    const winner = Buffer.alloc(32, 9).toString('base64url');
+    // Another process stores its key between this one's first read and its offer.
+    store.setIfAbsent = async (key) => {
+      await store.set(key, winner);
+      return false;
+    };
+    assert.deepEqual(await sessionSecret(store, undefined), new Uint8Array(Buffer.alloc(32, 9)));
+    await store.close();
+  });
+
+  it('an unusable stored key stops the start with a message naming it', async () => {
+    const dir = tempDir('mcp-key-bad-');
+    cleanups.push(dir.remove);
+    const store = createStore({ dir: dir.path, redisPrefix: 'test' });
+    await store.set('mcp:session-key', 'short');
+    await assert.rejects(sessionSecret(store, undefined), /mcp:session-key/);
+    await store.close();
   });
 
   it('a configured secret is used as is and nothing is stored', async () => {

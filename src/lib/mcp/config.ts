@@ -11,6 +11,13 @@ export const MIN_SECRET_LENGTH = 32;
 
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
 
+/**
+ * The environment variable through which the Node entry tells the Astro route
+ * (src/data/mcp.ts) the address the process listens on, when that route runs
+ * inside it. Unset on serverless hosts: no loopback names there.
+ */
+export const BIND_HOST_ENV = 'MCP_BIND_HOST';
+
 export interface McpConfig {
   /** Host names (no port, lower case; IPv6 in brackets) the Host header may name. */
   allowedHosts: string[];
@@ -23,8 +30,10 @@ export interface McpConfig {
 
 /**
  * `site`: the public base URL (SITE_URL). `bindHost`: the address the server
- * listens on (HOST); a loopback one adds the loopback names, so
- * `http://localhost:4321/mcp` works on a developer's machine.
+ * listens on, when the caller knows it (the Node entry: HOST, default
+ * localhost); a loopback one adds the loopback names, so
+ * `http://localhost:4321/mcp` works on a developer's machine. Undefined (a
+ * serverless host) adds none.
  */
 export function mcpConfigFromEnv(env: Record<string, string | undefined>, site: string, bindHost: string | undefined): McpConfig {
   const siteUrl = new URL(site);

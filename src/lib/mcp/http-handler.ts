@@ -9,13 +9,16 @@
  * MCP-Protocol-Version (400) → Accept (406) → Content-Type (415) → body size
  * (413) → JSON (400, -32700) → JSON-RPC shape (400, -32600) → session (400
  * missing, 404 unknown/forged/ended/expired) → batches (400 from 2025-06-18) →
- * the SDK transport (202 notifications, 200 results and JSON-RPC errors).
+ * params of served requests against the SDK's schemas (200, -32602; see
+ * params.ts) → the SDK transport (202 notifications, 200 results and JSON-RPC
+ * errors).
  * `Authorization` is never read.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import { JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { invalidParams, servedMethods } from './params.ts';
 import type { SessionSigner } from './session.ts';
 
 export const MCP_MAX_BODY_BYTES = 1024 * 1024;
@@ -78,7 +81,7 @@ async function answer(request: Request, options: McpHandlerOptions, onError: (er
   if (!isJsonContentType(request.headers.get('content-type'))) return rpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
 
   const text = await readLimited(request, MCP_MAX_BODY_BYTES);
-  if (text === null) return rpcError(413, -32000, `Payload Too Large: the request body may be at most ${MCP_MAX_BODY_BYTES} bytes`);
+  if (text === null) return payloadTooLarge();
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -111,16 +114,31 @@ async function answer(request: Request, options: McpHandlerOptions, onError: (er
   }
 
   const server = options.createServer();
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-  transport.onerror = (error) => {
-    // The transport reports the client's mistakes (406, 415) here too; only ours are worth a log line.
-    if (!/^(Not Acceptable|Unsupported Media Type|Parse error|Invalid Request|Bad Request)/.test(error.message)) onError(error);
-  };
   try {
+    // Requests of served methods whose params the SDK's schema refuses: -32602 here, not a -32603 zod dump from the SDK.
+    const served = servedMethods(server);
+    const refused = messages.map((message) => invalidParams(message, served));
+    const errors = refused.filter((error) => error !== null);
+    if (errors.length > 0 && !Array.isArray(body)) return jsonReply(200, errors[0]);
+    const passed = errors.length > 0 ? messages.filter((_, index) => refused[index] === null) : null;
+    if (passed?.length === 0) return jsonReply(200, errors);
+
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    transport.onerror = (error) => {
+      // The transport reports the client's mistakes (406, 415) here too; only ours are worth a log line.
+      if (!/^(Not Acceptable|Unsupported Media Type|Parse error|Invalid Request|Bad Request)/.test(error.message)) onError(error);
+    };
     await server.connect(transport);
-    const response = await transport.handleRequest(request, { parsedBody: body });
+    const response = await transport.handleRequest(request, { parsedBody: passed ?? body });
     const headers = new Headers(response.headers);
     headers.set('cache-control', 'no-store');
+    if (passed) {
+      // A batch (protocol 2025-03-26 and older) with refused requests: their errors join the transport's answers.
+      if (response.status === 202) return jsonReply(200, errors);
+      if (response.status !== 200) return new Response(response.body, { status: response.status, headers });
+      const answered = JSON.parse(await response.text()) as unknown;
+      return jsonReply(200, [...(Array.isArray(answered) ? answered : [answered]), ...errors]);
+    }
     if (initialize && response.status === 200) {
       // Only a successful initialize opens a session, at the version the server agreed.
       const responseText = await response.text();
@@ -134,6 +152,15 @@ async function answer(request: Request, options: McpHandlerOptions, onError: (er
     // JSON responses are complete once handleRequest resolves.
     void server.close();
   }
+}
+
+/**
+ * The 413 of /mcp: a JSON-RPC error like every other /mcp answer. Exported for
+ * whatever reads the body before this handler (the Node entry's route table)
+ * so that an oversized body gets this same answer on every path.
+ */
+export function payloadTooLarge(): Response {
+  return rpcError(413, -32000, `Payload Too Large: the request body may be at most ${MCP_MAX_BODY_BYTES} bytes`);
 }
 
 function checkVersionHeader(version: string | null): Response | null {
@@ -174,7 +201,11 @@ function withCors(response: Response, origin: string): Response {
 }
 
 function rpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
-  return new Response(`${JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null })}\n`, {
+  return jsonReply(status, { jsonrpc: '2.0', error: { code, message }, id: null }, headers);
+}
+
+function jsonReply(status: number, value: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(`${JSON.stringify(value)}\n`, {
     status,
     headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
   });

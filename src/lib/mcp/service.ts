@@ -15,7 +15,10 @@ export interface McpServiceOptions {
   content: McpContent;
   store: Store;
   env: Record<string, string | undefined>;
-  /** The address the server listens on (HOST); loopback adds the loopback host names. */
+  /**
+   * The address the server listens on, when known (the Node entry: HOST); a
+   * loopback one adds the loopback host names. Undefined on serverless hosts.
+   */
   bindHost: string | undefined;
 }
 
