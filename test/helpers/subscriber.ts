@@ -19,6 +19,8 @@ export interface Recorded {
   headers: Record<string, string | string[] | undefined>;
   body: Buffer;
   at: number;
+  /** For a request left hanging: when the hub gave up on it (its connection closed). */
+  closedAt?: number;
 }
 
 export interface TestSubscriber {
@@ -59,6 +61,7 @@ export async function startSubscriber(certs: TestCerts, host = '127.0.0.1'): Pro
             return void res.writeHead(404).end('no');
           case 'hang':
             hanging.add(res);
+            res.once('close', () => (entry.closedAt = Date.now()));
             return;
         }
       }
@@ -73,6 +76,7 @@ export async function startSubscriber(certs: TestCerts, host = '127.0.0.1'): Pro
           return void res.writeHead(307, { location: url.href }).end();
         case 'hang':
           hanging.add(res);
+          res.once('close', () => (entry.closedAt = Date.now()));
           return;
       }
     });

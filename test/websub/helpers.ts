@@ -79,9 +79,42 @@ export async function isSubscribed(store: Store, topicId: string, callback: stri
  * next publish then notifies, as after a deploy with new reviews (a running
  * server's content cannot change otherwise).
  */
-export async function forgetDistributedContent(store: Store): Promise<void> {
-  for (const topic of ALL_TOPICS) await store.set(`websub:hash:${topic.id}`, { hash: `stale-${Date.now()}-${Math.random()}`, at: 0 });
+export async function forgetDistributedContent(store: Store): Promise<string> {
+  const stale = `stale-${Date.now()}-${Math.random()}`;
+  for (const topic of ALL_TOPICS) await store.set(`websub:hash:${topic.id}`, { hash: stale, at: 0 });
+  return stale;
 }
+
+/**
+ * A deploy with new content for `topic`, published; resolves once the hub has
+ * handled it: the new hash is recorded, and the hub records it only after the
+ * delivery jobs of every subscription it notifies are written (the outbox).
+ */
+export async function publishChange(store: Store, baseUrl: string, topic: { id: string; url: string }): Promise<void> {
+  const stale = await forgetDistributedContent(store);
+  const response = await publish(baseUrl, topic.url);
+  if (response.status !== 202) throw new Error(`publish answered ${response.status}`);
+  await until(async () => (await store.get<{ hash: string }>(`websub:hash:${topic.id}`))?.hash !== stale, `the publish of ${topic.id}`);
+}
+
+/**
+ * Resolves once no delivery job is left for (topic, callback). A job is only
+ * removed after its answer came back, so whatever it sent has been recorded by
+ * the subscriber: with no job and no subscription, nothing more can arrive.
+ */
+export async function settled(store: Store, topicId: string, callback: string): Promise<void> {
+  await until(async () => (await store.get(`websub:job:${topicId}:${callbackKey(callback)}`)) === null, `no pending delivery to ${callback}`);
+}
+
+/** Waits for a line of the server's output (the hub logs each outcome) to match. */
+export async function logged(server: { output: () => string }, pattern: RegExp, what: string, timeoutMs = 5000): Promise<void> {
+  await until(() => pattern.test(server.output()), what, timeoutMs);
+}
+
+/** The log line of a failed verification of `callback` (the hub logs a prefix of the callback key, never the URL). */
+export const notVerified = (mode: 'subscribe' | 'unsubscribe', callback: string) => new RegExp(`websub: ${mode} of ${callbackKey(callback).slice(0, 12)} to \\S+ not verified`);
+
+export const STARTUP_DONE = /websub: start-up publish done/;
 
 export async function websubKeys(store: Store): Promise<string[]> {
   return store.keys('websub:');

@@ -14,7 +14,7 @@ import { makeTestCerts, type TestCerts } from '../helpers/certs.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
 import { startSubscriber, type TestSubscriber } from '../helpers/subscriber.ts';
 import type { Store } from '../../src/lib/store/index.ts';
-import { ALL_TOPICS, hubEnv, isSubscribed, openStore, sleep, subscribe, until } from './helpers.ts';
+import { ALL_TOPICS, hubEnv, isSubscribed, logged, openStore, STARTUP_DONE, subscribe, until } from './helpers.ts';
 
 let certs: TestCerts;
 let sub: TestSubscriber;
@@ -72,6 +72,7 @@ after(async () => {
 
 it('one new review → exactly one notification per topic and subscriber, with the new content; a rebuild without changes → none', async () => {
   server = await startServer('small', env);
+  await logged(server, STARTUP_DONE, 'the first start-up publish');
   const paths = ['/s1', '/s2'];
   for (const path of paths) {
     for (const topic of ALL_TOPICS) {
@@ -80,14 +81,14 @@ it('one new review → exactly one notification per topic and subscriber, with t
       await until(() => isSubscribed(store, topic.id, callback), 'active');
     }
   }
-  await sleep(200);
   assert.equal(sub.notifications('/s1').length + sub.notifications('/s2').length, 0, 'nothing before the deploy');
   await server.stop();
 
   await builds;
   server = await startServer({ outDir: join(work, 'new') }, env);
   await sub.waitFor(() => paths.every((path) => sub.notifications(path).length === 3), 8000, 'one notification per topic');
-  await sleep(500);
+  // Logged once every start-up delivery is done: nothing more is on its way.
+  await logged(server, STARTUP_DONE, 'the start-up publish after the deploy');
   for (const path of paths) {
     const notes = sub.notifications(path);
     assert.equal(notes.length, 3, `${path}: one per topic`);
@@ -102,6 +103,7 @@ it('one new review → exactly one notification per topic and subscriber, with t
   await server.stop();
 
   server = await startServer({ outDir: join(work, 'again') }, env);
-  await sleep(1000);
+  await logged(server, STARTUP_DONE, 'the start-up publish after the rebuild');
+  assert.match(server.output(), /start-up publish done \(unchanged, unchanged, unchanged\)/);
   for (const path of paths) assert.equal(sub.notifications(path).length, 3, 'a rebuild of the same content notifies no one');
 });

@@ -4,8 +4,13 @@
  * keeps the connection on the checked addresses.
  */
 import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { checkAddress, checkCallbackSyntax, pinnedLookup, resolveTarget } from '../../src/lib/websub/ssrf.ts';
+import { createStore } from '../../src/lib/store/index.ts';
+import { DEFAULT_HUB_CONFIG } from '../../src/lib/websub/config.ts';
+import { createHub } from '../../src/lib/websub/hub.ts';
+import { checkAddress, checkCallbackSyntax, NON_PUBLIC_HOST, pinnedLookup, resolveTarget } from '../../src/lib/websub/ssrf.ts';
+import { tempDir, TOPICS } from './helpers.ts';
 
 const REFUSED: Array<[string, string]> = [
   ['0.0.0.0', 'this network'],
@@ -100,9 +105,17 @@ describe('resolveTarget', () => {
     assert.equal(result.target.servername, 'sub.example');
     assert.deepEqual(result.target.addresses.map((a) => a.address), ['93.184.216.34', '2606:2800:220:1::1']);
   });
-  it('refuses a name with one private address among public ones', async () => {
+  it('refuses a name with one private address among public ones, without telling which address or what kind', async () => {
     const result = await resolveTarget('https://mixed.example/cb', { allowLoopback: false, resolver: dns({ 'mixed.example': ['93.184.216.34', '10.1.2.3'] }) });
     assert.equal(result.ok, false);
+    if (result.ok) return;
+    assert.equal(result.reason, NON_PUBLIC_HOST);
+    assert.match(result.detail, /10\.1\.2\.3/, 'the detail (for the log) names it');
+  });
+  it("an IP literal: the refusal names the class of the caller's own address", async () => {
+    const result = await resolveTarget('https://10.0.0.7/cb', { allowLoopback: false });
+    assert.equal(!result.ok && result.kind, 'refused');
+    assert.match(!result.ok ? result.reason : '', /private/);
   });
   it('refuses a name resolving to the metadata address, and one that does not resolve', async () => {
     assert.equal((await resolveTarget('https://meta.example/', { allowLoopback: false, resolver: dns({ 'meta.example': ['169.254.169.254'] }) })).ok, false);
@@ -142,5 +155,32 @@ describe('pinnedLookup', () => {
     const only4 = pinnedLookup([{ address: '93.184.216.34', family: 4 }]) as unknown as (h: string, o: object, cb: (...a: unknown[]) => void) => void;
     const [error] = await new Promise<unknown[]>((resolve) => only4('x', { family: 6 }, (...args) => resolve(args)));
     assert.ok(error instanceof Error);
+  });
+});
+
+describe('the hub answers a refused callback host generically', () => {
+  it('400 without the resolved addresses or their class; the log has them', async () => {
+    const dir = tempDir('websub-ssrf-hub-');
+    const store = createStore({ dir, redisPrefix: 'test' });
+    const logged: string[] = [];
+    const resolver = async (host: string) => (host === 'internal.example' ? [{ address: '127.0.0.1', family: 4 }] : [{ address: '10.20.30.40', family: 4 }]);
+    const hub = createHub({ site: 'http://localhost:4321', store, content: async () => undefined, config: DEFAULT_HUB_CONFIG, resolver, log: (line) => logged.push(line) });
+    try {
+      for (const host of ['internal.example', 'corp.example']) {
+        const body = new URLSearchParams({ 'hub.mode': 'subscribe', 'hub.callback': `https://${host}/cb?token=t0ken`, 'hub.topic': TOPICS.atom.url });
+        const response = await hub.handle(new Request('http://localhost:4321/api/websub/hub', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body }), { address: '203.0.113.1' });
+        assert.equal(response.status, 400);
+        const text = await response.text();
+        assert.match(text, /does not resolve to a public address/);
+        assert.doesNotMatch(text, /127\.0\.0\.1|10\.20\.30\.40|loopback|private/);
+      }
+      assert.ok(logged.some((line) => line.includes('127.0.0.1')) && logged.some((line) => line.includes('10.20.30.40')), logged.join('\n'));
+      assert.ok(!logged.some((line) => line.includes('t0ken')), 'the callback query (it may hold a token) is not logged');
+      assert.deepEqual(await store.keys('websub:sub:'), []);
+    } finally {
+      await hub.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

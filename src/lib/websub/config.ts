@@ -27,11 +27,10 @@ export interface HubConfig {
   schedulerIntervalMs: number;
   /** Publish changed topics when the Node server starts listening. */
   publishOnStart: boolean;
-  /** Request body limit of the hub endpoint. */
-  maxBodyBytes: number;
   userAgent: string;
 }
 
+/** Request body limit of the hub endpoint (the Node route table and the handler itself); not a setting. */
 export const HUB_MAX_BODY_BYTES = 64 * 1024;
 
 export const DEFAULT_HUB_CONFIG: HubConfig = {
@@ -49,7 +48,6 @@ export const DEFAULT_HUB_CONFIG: HubConfig = {
   concurrency: 64,
   schedulerIntervalMs: 15_000,
   publishOnStart: true,
-  maxBodyBytes: HUB_MAX_BODY_BYTES,
   userAgent: 'CedarRidgeReviews-WebSubHub/1.0 (+https://www.w3.org/TR/websub/)',
 };
 
@@ -93,7 +91,6 @@ export function hubConfigFromEnv(env: Env = process.env): HubConfig {
     concurrency: Math.floor(number(env, 'WEBSUB_CONCURRENCY', d.concurrency, 1)),
     schedulerIntervalMs: number(env, 'WEBSUB_SCHEDULER_INTERVAL_MS', d.schedulerIntervalMs, 10),
     publishOnStart: flag(env, 'WEBSUB_PUBLISH_ON_START', d.publishOnStart),
-    maxBodyBytes: d.maxBodyBytes,
     userAgent: d.userAgent,
   };
   if (!(config.leaseMinSeconds <= config.leaseDefaultSeconds && config.leaseDefaultSeconds <= config.leaseMaxSeconds)) {

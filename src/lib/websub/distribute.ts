@@ -46,7 +46,7 @@ export class Distributor {
   async enqueueAll(topic: Topic, hash: string): Promise<DeliveryJob[]> {
     const { state, now } = this.#deps;
     const jobs = (await state.activeSubscriptions(topic.id)).map(
-      (sub): DeliveryJob => ({ id: newId(), topic_id: topic.id, callback_key: callbackKey(sub.callback), hash, due_at: now(), attempt: sub.failures }),
+      (sub): DeliveryJob => ({ id: newId(), topic_id: topic.id, callback_key: callbackKey(sub.callback), hash, due_at: now() }),
     );
     // Written in parallel batches: each write is a durable (fsync'd) file in the file store.
     for (let i = 0; i < jobs.length; i += 100) await Promise.all(jobs.slice(i, i + 100).map((job) => state.putJob(job)));
@@ -66,54 +66,67 @@ export class Distributor {
 
   async #deliver(job: DeliveryJob): Promise<DeliveryOutcome> {
     const { state, config, topics, now, log } = this.#deps;
-    {
-      const claimSeconds = Math.ceil((config.requestTimeoutMs * 3) / 1000) + 30;
-      if (!(await state.store.claim(`websub:deliver:${job.id}`, claimSeconds))) return 'skipped';
-      const topic = topics.byId(job.topic_id);
-      const sub = await state.getSubscription(job.topic_id, job.callback_key);
-      if (!topic || !sub) {
-        await state.finishJob(job);
-        return 'skipped';
-      }
-      const content = await this.#deps.content(topic.path).catch(() => undefined);
-      if (!content) {
-        // Our side failed, not the subscriber's: try again later without counting it.
-        log(`websub: content of ${topic.path} unavailable; delivery postponed`);
-        await state.putJob({ ...job, id: newId(), due_at: now() + (config.retryDelaysSeconds[0] ?? 60) * 1000 });
-        return 'skipped';
-      }
-      const headers: Record<string, string> = {
-        'content-type': content.contentType,
-        link: `<${topics.hub}>; rel="hub", <${topic.url}>; rel="self"`,
-      };
-      if (sub.secret) headers['x-hub-signature'] = `sha256=${createHmac('sha256', sub.secret).update(content.body).digest('hex')}`;
-      const result = await sendOutbound({ url: sub.callback, method: 'POST', headers, body: content.body }, this.#deps.outbound);
-
-      if (result.ok && result.status >= 200 && result.status <= 299) {
-        await state.finishJob(job);
-        if (sub.failures > 0) await this.#updateFailures(sub, 0);
-        return 'delivered';
-      }
-      if (result.ok && result.status === 410) {
-        await state.removeSubscription(sub.topic_id, job.callback_key);
-        log(`websub: ${topic.id} subscription ended: callback answered 410 Gone`);
-        return 'gone';
-      }
-      const failures = sub.failures + 1;
-      const why = result.ok ? `answered ${result.status}` : `${result.error}: ${result.message}`;
-      if (failures >= config.maxFailures) {
-        await state.removeSubscription(sub.topic_id, job.callback_key);
-        log(`websub: ${topic.id} subscription ended after ${failures} consecutive failed deliveries (last: ${why})`);
-        await sendDenied(sub.callback, topic.url, `delivery failed ${failures} consecutive times (last: ${why}); subscribe again`, this.#deps.outbound).catch(() => {});
-        return 'ended';
-      }
-      await this.#updateFailures(sub, failures);
-      const delay = config.retryDelaysSeconds[Math.min(failures - 1, config.retryDelaysSeconds.length - 1)]!;
-      const current = await state.getJob(job.topic_id, job.callback_key);
-      // A newer change may have queued its own job meanwhile: that one carries the retry.
-      if (!current || current.id === job.id) await state.putJob({ ...job, id: newId(), attempt: failures, due_at: now() + delay * 1000 });
-      return 'failed';
+    const claimSeconds = Math.ceil((config.requestTimeoutMs * 3) / 1000) + 30;
+    if (!(await state.store.claim(`websub:deliver:${job.id}`, claimSeconds))) return 'skipped';
+    const topic = topics.byId(job.topic_id);
+    const sub = await state.getSubscription(job.topic_id, job.callback_key);
+    if (!topic || !sub) {
+      await state.finishJob(job);
+      return 'skipped';
     }
+    const content = await this.#deps.content(topic.path).catch(() => undefined);
+    if (!content) {
+      // Our side failed, not the subscriber's: try again later without counting it.
+      log(`websub: content of ${topic.path} unavailable; delivery postponed`);
+      await this.#postpone(job);
+      return 'skipped';
+    }
+    const headers: Record<string, string> = {
+      'content-type': content.contentType,
+      link: `<${topics.hub}>; rel="hub", <${topic.url}>; rel="self"`,
+    };
+    if (sub.secret) headers['x-hub-signature'] = `sha256=${createHmac('sha256', sub.secret).update(content.body).digest('hex')}`;
+    const result = await sendOutbound({ url: sub.callback, method: 'POST', headers, body: content.body }, this.#deps.outbound);
+
+    if (result.ok && result.status >= 200 && result.status <= 299) {
+      await state.finishJob(job);
+      if (sub.failures > 0) await this.#updateFailures(sub, 0);
+      return 'delivered';
+    }
+    if (result.ok && result.status === 410) {
+      await state.removeSubscription(sub.topic_id, job.callback_key);
+      log(`websub: ${topic.id} subscription ${job.callback_key.slice(0, 12)} ended: callback answered 410 Gone`);
+      return 'gone';
+    }
+    if (!result.ok && result.error === 'busy') {
+      // Too many host lookups in this process: our side again, not counted.
+      log(`websub: ${topic.id} delivery to ${job.callback_key.slice(0, 12)} postponed (${result.detail ?? result.message})`);
+      await this.#postpone(job);
+      return 'skipped';
+    }
+    const failures = sub.failures + 1;
+    // `why` goes to the subscriber (hub.reason); `logged` may name resolved addresses and stays in the log.
+    const why = result.ok ? `answered ${result.status}` : `${result.error}: ${result.message}`;
+    const logged = result.ok ? why : `${result.error}: ${result.detail ?? result.message}`;
+    if (failures >= config.maxFailures) {
+      await state.removeSubscription(sub.topic_id, job.callback_key);
+      log(`websub: ${topic.id} subscription ${job.callback_key.slice(0, 12)} ended after ${failures} consecutive failed deliveries (last: ${logged})`);
+      await sendDenied(sub.callback, topic.url, `delivery failed ${failures} consecutive times (last: ${why}); subscribe again`, this.#deps.outbound).catch(() => {});
+      return 'ended';
+    }
+    await this.#updateFailures(sub, failures);
+    const delay = config.retryDelaysSeconds[Math.min(failures - 1, config.retryDelaysSeconds.length - 1)]!;
+    const current = await state.getJob(job.topic_id, job.callback_key);
+    // A newer change may have queued its own job meanwhile: that one carries the retry.
+    if (!current || current.id === job.id) await state.putJob({ ...job, id: newId(), due_at: now() + delay * 1000 });
+    return 'failed';
+  }
+
+  /** The same delivery again after the first retry delay, as a new job (a new claim). */
+  async #postpone(job: DeliveryJob): Promise<void> {
+    const { state, config, now } = this.#deps;
+    const current = await state.getJob(job.topic_id, job.callback_key);
+    if (!current || current.id === job.id) await state.putJob({ ...job, id: newId(), due_at: now() + (config.retryDelaysSeconds[0] ?? 60) * 1000 });
   }
 
   async #updateFailures(sub: Subscription, failures: number): Promise<void> {

@@ -5,16 +5,18 @@
  * then distribution of what changed), with body, rate and subscription
  * limits. See docs/websub.md.
  */
+import { toResponse } from '../http/answer.ts';
+import { preflightAnswer } from '../http/cors.ts';
+import { invalidRequest, jsonAnswer, methodNotAllowed, payloadTooLarge } from '../http/json.ts';
 import type { Store } from '../store/index.ts';
-import type { Clock, HubConfig } from './config.ts';
+import { HUB_MAX_BODY_BYTES, type Clock, type HubConfig } from './config.ts';
 import type { ContentSource } from './content.ts';
 import { Distributor, type Log } from './distribute.ts';
 import type { OutboundOptions } from './outbound.ts';
 import { Pool } from './pool.ts';
-import { publishTopic, type PublishOutcome } from './publish.ts';
+import { deliverPublished, preparePublish, publishTopic, type PublishOutcome } from './publish.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { parseHubForm, type HubRequest } from './request.ts';
-import { invalid, json, notAllowed, preflight, tooLarge } from './respond.ts';
 import { RetryScheduler } from './retries.ts';
 import { resolveTarget, type Resolver } from './ssrf.ts';
 import { callbackKey, HubState, newId } from './subscriptions.ts';
@@ -50,6 +52,17 @@ type Unsubscribe = Extract<HubRequest, { mode: 'unsubscribe' }>;
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 const ALLOWED = ['POST'];
 
+/**
+ * The subscription cap is checked exactly (every key of the topic listed and
+ * read, up to the cap's 10,000) only near it: a count taken less than this
+ * long ago, plus this process's own new subscriptions since, that is more than
+ * a tenth of the cap below it answers "room" without touching the store.
+ */
+const COUNT_FRESH_MS = 60_000;
+const COUNT_MARGIN = 0.1;
+
+const json = (body: unknown, status: number, headers: Record<string, string> = {}) => toResponse(jsonAnswer(body, { status, headers }));
+
 export function createHub(options: HubOptions): Hub {
   const { config, store } = options;
   const now = options.now ?? Date.now;
@@ -76,10 +89,24 @@ export function createHub(options: HubOptions): Hub {
 
   const topicOf = (url: string) => topics.byUrl(url) as Topic;
 
-  async function topicIsFull(topic: Topic, key: string): Promise<boolean> {
-    if (await state.getSubscription(topic.id, key)) return false;
-    return (await state.subscriptionKeys(topic.id)).length >= config.maxSubscriptionsPerTopic;
+  const counts = new Map<string, { count: number; at: number }>();
+  /** Whether one more subscription would pass the topic's cap. */
+  async function capReached(topic: Topic): Promise<boolean> {
+    const cap = config.maxSubscriptionsPerTopic;
+    const known = counts.get(topic.id);
+    if (known && now() - known.at < COUNT_FRESH_MS && known.count + Math.max(1, Math.ceil(cap * COUNT_MARGIN)) < cap) return false;
+    const count = (await state.subscriptionKeys(topic.id)).length;
+    counts.set(topic.id, { count, at: now() });
+    return count >= cap;
   }
+  /** The same for `key`'s subscription: re-subscribing is not "a new one". */
+  async function topicIsFull(topic: Topic, key: string): Promise<boolean> {
+    return !(await state.getSubscription(topic.id, key)) && capReached(topic);
+  }
+  const countNewSubscription = (topicId: string) => {
+    const known = counts.get(topicId);
+    if (known) known.count++;
+  };
 
   async function verifyAndApply(request: Subscribe | Unsubscribe, intentId: string): Promise<void> {
     const topic = topicOf(request.topic);
@@ -88,7 +115,7 @@ export function createHub(options: HubOptions): Hub {
     const outcome = await pool.run(() => verifyIntent({ mode: request.mode, callback: request.callback, topic: topic.url, leaseSeconds: lease }, outbound));
     if (!outcome.verified) {
       // A failed verification changes nothing: a new subscription is not made, an old one stays as it was.
-      log(`websub: ${request.mode} to ${topic.id} not verified (${outcome.detail})`);
+      log(`websub: ${request.mode} of ${key.slice(0, 12)} to ${topic.id} not verified (${outcome.detail})`);
       return;
     }
     // A later request for the same callback and topic wins, whatever order the verifications finish in.
@@ -97,7 +124,8 @@ export function createHub(options: HubOptions): Hub {
       await state.removeSubscription(topic.id, key);
       return;
     }
-    if (await topicIsFull(topic, key)) {
+    const isNew = !(await state.getSubscription(topic.id, key));
+    if (isNew && (await capReached(topic))) {
       await sendDenied(request.callback, topic.url, 'this topic has reached its subscription limit', outbound);
       return;
     }
@@ -112,6 +140,7 @@ export function createHub(options: HubOptions): Hub {
       expires_at: at + lease! * 1000,
       failures: 0,
     });
+    if (isNew) countNewSubscription(topic.id);
   }
 
   async function readForm(request: Request): Promise<URLSearchParams | Response> {
@@ -120,7 +149,7 @@ export function createHub(options: HubOptions): Hub {
       return json({ error: 'unsupported_media_type', message: `Send the hub's parameters as ${FORM_TYPE}.` }, 415);
     }
     const declared = Number(request.headers.get('content-length'));
-    if (Number.isFinite(declared) && declared > config.maxBodyBytes) return tooLarge(config.maxBodyBytes);
+    if (Number.isFinite(declared) && declared > HUB_MAX_BODY_BYTES) return payloadTooLarge(HUB_MAX_BODY_BYTES);
     const chunks: Uint8Array[] = [];
     let size = 0;
     if (request.body) {
@@ -129,9 +158,9 @@ export function createHub(options: HubOptions): Hub {
         const { done, value } = await reader.read();
         if (done) break;
         size += value.length;
-        if (size > config.maxBodyBytes) {
+        if (size > HUB_MAX_BODY_BYTES) {
           await reader.cancel().catch(() => {});
-          return tooLarge(config.maxBodyBytes);
+          return payloadTooLarge(HUB_MAX_BODY_BYTES);
         }
         chunks.push(value);
       }
@@ -140,8 +169,8 @@ export function createHub(options: HubOptions): Hub {
   }
 
   async function handle(request: Request, client: { address: string }): Promise<Response> {
-    if (request.method === 'OPTIONS') return preflight(request, ALLOWED);
-    if (request.method !== 'POST') return notAllowed(ALLOWED);
+    if (request.method === 'OPTIONS') return toResponse(preflightAnswer(request.headers, ALLOWED));
+    if (request.method !== 'POST') return toResponse(methodNotAllowed([...ALLOWED, 'OPTIONS']));
     const form = await readForm(request);
     if (form instanceof Response) return form;
 
@@ -156,7 +185,7 @@ export function createHub(options: HubOptions): Hub {
     }
 
     const parsed = parseHubForm(form, topics);
-    if (!parsed.ok) return invalid(parsed.issues);
+    if (!parsed.ok) return toResponse(invalidRequest(parsed.issues));
     const hubRequest = parsed.request;
 
     if (hubRequest.mode === 'publish') {
@@ -167,7 +196,11 @@ export function createHub(options: HubOptions): Hub {
     }
 
     const target = await resolveTarget(hubRequest.callback, { allowLoopback: config.allowLoopback, resolver: options.resolver, timeoutMs: config.requestTimeoutMs });
-    if (!target.ok) return invalid([{ code: 'custom', path: ['hub.callback'], message: `hub.callback is refused: ${target.reason}` }]);
+    if (!target.ok) {
+      // The answer never names resolved addresses (target.reason); the log may (target.detail). Only the host is logged: a callback's query may hold a token.
+      log(`websub: ${hubRequest.mode} refused: ${target.detail}`);
+      return toResponse(invalidRequest([{ code: 'custom', path: ['hub.callback'], message: `hub.callback is refused: ${target.reason}` }]));
+    }
 
     const topic = topicOf(hubRequest.topic);
     const key = callbackKey(hubRequest.callback);
@@ -188,9 +221,11 @@ export function createHub(options: HubOptions): Hub {
       return handle(request, client);
     },
     async publishChanged() {
-      const outcomes: PublishOutcome[] = [];
-      for (const topic of topics.all) outcomes.push(await publishTopic(topic, { state, content: options.content, distributor, log }));
-      return outcomes;
+      // Every topic's outbox first, then all deliveries at once through the pool: a hanging
+      // subscriber of one topic holds one slot, never the other topics' deliveries.
+      const deps = { state, content: options.content, distributor, log };
+      const prepared = await Promise.all(topics.all.map((topic) => preparePublish(topic, deps)));
+      return Promise.all(prepared.map((one) => deliverPublished(one, distributor)));
     },
     start: () => scheduler.start(),
     async idle() {

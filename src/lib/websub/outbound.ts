@@ -19,7 +19,8 @@ export interface OutboundRequest {
 
 export type OutboundResult =
   | { ok: true; status: number; body: Buffer; headers: Record<string, string | string[] | undefined> }
-  | { ok: false; error: 'refused' | 'timeout' | 'network'; message: string };
+  /** `message` may be told to the subscriber (hub.reason); `detail`, for the log, may name resolved addresses. */
+  | { ok: false; error: 'refused' | 'busy' | 'timeout' | 'network'; message: string; detail?: string };
 
 export interface OutboundOptions {
   allowLoopback: boolean;
@@ -31,7 +32,11 @@ export interface OutboundOptions {
 export async function sendOutbound(req: OutboundRequest, options: OutboundOptions): Promise<OutboundResult> {
   const deadline = Date.now() + options.timeoutMs;
   const checked = await resolveTarget(req.url, { allowLoopback: options.allowLoopback, resolver: options.resolver, timeoutMs: options.timeoutMs });
-  if (!checked.ok) return { ok: false, error: 'refused', message: checked.reason };
+  if (!checked.ok) {
+    if (checked.kind === 'busy') return { ok: false, error: 'busy', message: checked.reason, detail: checked.detail };
+    if (checked.kind === 'unresolved') return { ok: false, error: 'network', message: checked.reason, detail: checked.detail };
+    return { ok: false, error: 'refused', message: checked.reason, detail: checked.detail };
+  }
   const { target } = checked;
   const remaining = deadline - Date.now();
   if (remaining <= 0) return { ok: false, error: 'timeout', message: `no answer in ${options.timeoutMs} ms` };

@@ -1,57 +1,78 @@
 /**
  * Publishing: is a topic's content, as the site serves it now, different from
  * what the hub last distributed? Only then are subscribers notified, and only
- * by one instance (a claim on "topic + previous hash + new hash").
+ * by one instance: a claim on "topic + the last record (generation, time,
+ * hash) + new hash", so each transition is claimed once, including one that
+ * repeats an earlier transition (H0→H1→H0→H1 within the claim's lifetime).
  *
  * The very first time a topic is seen (no hash recorded, i.e. a fresh store)
  * the hash is recorded and nobody is notified: a fresh store has no
  * subscribers, and "unchanged content never notifies" must hold for a store
  * that was just created next to an old deployment.
+ *
+ * Two steps, so that several topics can be queued before any is delivered
+ * (the start-up publish): preparePublish writes the outbox and the new hash;
+ * deliverPublished sends.
  */
 import { createHash } from 'node:crypto';
 import type { Distributor, DeliveryOutcome, Log } from './distribute.ts';
 import type { ContentSource } from './content.ts';
-import type { HubState } from './subscriptions.ts';
+import type { DeliveryJob, HubState } from './subscriptions.ts';
 import type { Topic } from './topics.ts';
 
 export type PublishOutcome =
   | { topic: string; result: 'unchanged' | 'recorded' | 'unavailable' | 'elsewhere' }
   | { topic: string; result: 'distributed'; subscribers: number; outcomes: DeliveryOutcome[] };
 
+/** A prepared publish: nothing to send, or the jobs this instance must send. */
+export type PreparedPublish = { outcome: PublishOutcome; jobs?: never } | { outcome?: never; topic: Topic; jobs: DeliveryJob[] };
+
 /** How long the claim of one change holds: long enough for every instance to have started. */
 const PUBLISH_CLAIM_SECONDS = 120;
 
 export const contentHash = (body: Buffer): string => createHash('sha256').update(body).digest('hex');
 
-export async function publishTopic(
-  topic: Topic,
-  deps: { state: HubState; content: ContentSource; distributor: Distributor; log: Log },
-  options: { waitForDeliveries: boolean } = { waitForDeliveries: true },
-): Promise<PublishOutcome> {
+export interface PublishDeps {
+  state: HubState;
+  content: ContentSource;
+  distributor: Distributor;
+  log: Log;
+}
+
+/** Reads the topic, and if it changed and this instance wins the claim, writes the outbox and the new hash. */
+export async function preparePublish(topic: Topic, deps: PublishDeps, firstTry = true): Promise<PreparedPublish> {
   const { state, distributor } = deps;
   const content = await deps.content(topic.path).catch(() => undefined);
   if (!content) {
     deps.log(`websub: cannot read ${topic.path}; nothing published`);
-    return { topic: topic.url, result: 'unavailable' };
+    return { outcome: { topic: topic.url, result: 'unavailable' } };
   }
   const hash = contentHash(content.body);
   const last = await state.lastHash(topic.id);
-  if (last?.hash === hash) return { topic: topic.url, result: 'unchanged' };
+  if (last?.hash === hash) return { outcome: { topic: topic.url, result: 'unchanged' } };
   if (!last) {
-    await state.recordHash(topic.id, hash);
-    return { topic: topic.url, result: 'recorded' };
+    if ((await state.recordFirstHash(topic.id, hash)) || !firstTry) return { outcome: { topic: topic.url, result: 'recorded' } };
+    // Another instance recorded a first hash meanwhile: compare with that one.
+    return preparePublish(topic, deps, false);
   }
-  if (!(await state.store.claim(`websub:publish:${topic.id}:${last.hash}:${hash}`, PUBLISH_CLAIM_SECONDS))) {
-    return { topic: topic.url, result: 'elsewhere' };
+  const generation = last.generation ?? 0;
+  if (!(await state.store.claim(`websub:publish:${topic.id}:${generation}:${last.at}:${last.hash}:${hash}`, PUBLISH_CLAIM_SECONDS))) {
+    return { outcome: { topic: topic.url, result: 'elsewhere' } };
   }
   // The outbox first, then the hash: a crash in between re-sends at worst, never loses.
   const jobs = await distributor.enqueueAll(topic, hash);
-  await state.recordHash(topic.id, hash);
+  await state.recordHash(topic.id, hash, generation + 1);
   if (jobs.length > 0) deps.log(`websub: ${topic.id} changed; notifying ${jobs.length} subscriber(s)`);
-  const running = distributor.run(jobs);
-  if (!options.waitForDeliveries) {
-    running.catch((error: unknown) => deps.log(`websub: delivery failed: ${String(error)}`));
-    return { topic: topic.url, result: 'distributed', subscribers: jobs.length, outcomes: [] };
-  }
-  return { topic: topic.url, result: 'distributed', subscribers: jobs.length, outcomes: await running };
+  return { topic, jobs };
+}
+
+/** Sends what preparePublish queued; resolves when every delivery is done. */
+export async function deliverPublished(prepared: PreparedPublish, distributor: Distributor): Promise<PublishOutcome> {
+  if (prepared.outcome) return prepared.outcome;
+  const outcomes = await distributor.run(prepared.jobs);
+  return { topic: prepared.topic.url, result: 'distributed', subscribers: prepared.jobs.length, outcomes };
+}
+
+export async function publishTopic(topic: Topic, deps: PublishDeps): Promise<PublishOutcome> {
+  return deliverPublished(await preparePublish(topic, deps), deps.distributor);
 }

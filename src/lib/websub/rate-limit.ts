@@ -6,20 +6,21 @@
 import { isIP } from 'node:net';
 import type { Store } from '../store/index.ts';
 import type { Clock } from './config.ts';
+import { mappedV4, v6ToBigInt } from './ip.ts';
 
 export type RateVerdict = { ok: true } | { ok: false; retryAfterSeconds: number };
 
 export function clientKey(address: string): string {
-  let ip = address.trim();
-  if (ip.toLowerCase().startsWith('::ffff:') && isIP(ip.slice(7)) === 4) ip = ip.slice(7);
-  if (isIP(ip) === 6) {
-    const [head = '', rest] = ip.toLowerCase().split('::');
-    const groups = head ? head.split(':') : [];
-    const tail = rest === undefined ? [] : rest.split(':');
-    const full = [...groups, ...new Array<string>(Math.max(0, 8 - groups.length - tail.length)).fill('0'), ...tail];
-    return `v6-${full.slice(0, 4).join('-')}`;
+  const ip = address.trim();
+  const family = isIP(ip);
+  if (family === 4) return `v4-${ip}`;
+  if (family === 6) {
+    // An IPv4 client seen through a dual-stack socket is that IPv4 client.
+    const mapped = mappedV4(ip);
+    if (mapped) return `v4-${mapped}`;
+    return `v6-${(v6ToBigInt(ip) >> 64n).toString(16)}`;
   }
-  return isIP(ip) === 4 ? `v4-${ip}` : `other-${encodeURIComponent(ip).slice(0, 64)}`;
+  return `other-${encodeURIComponent(ip).slice(0, 64)}`;
 }
 
 export class RateLimiter {

@@ -27,10 +27,13 @@ export function createHubService(options: { site: string; env: Record<string, st
     async onListening() {
       hub.start();
       if (!config.publishOnStart) return;
-      for (const outcome of await hub.publishChanged()) {
+      const outcomes = await hub.publishChanged();
+      for (const outcome of outcomes) {
         if (outcome.result === 'distributed') console.log(`websub: published ${outcome.topic} to ${outcome.subscribers} subscriber(s)`);
         else if (outcome.result === 'recorded') console.log(`websub: recorded the first hash of ${outcome.topic}; nobody notified`);
       }
+      // Logged once every start-up delivery is done (operators and the tests wait for it).
+      console.log(`websub: start-up publish done (${outcomes.map((outcome) => outcome.result).join(', ')})`);
     },
     async close() {
       await hub.close();

@@ -6,9 +6,12 @@
  * just checked (a `lookup` that answers them), so a DNS answer that changes
  * between check and connect (rebinding) cannot reach an internal address.
  */
-import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import type { LookupFunction } from 'node:net';
+import { LookupBusyError, systemResolver, type ResolvedAddress, type Resolver } from './dns.ts';
+import { intToV4, v4ToInt, v6ToBigInt } from './ip.ts';
+
+export type { Resolver } from './dns.ts';
 
 export type AddressVerdict = { ok: true } | { ok: false; reason: string };
 
@@ -16,32 +19,6 @@ interface Range {
   base: bigint;
   bits: number;
   reason: string;
-}
-
-function v4ToInt(address: string): bigint {
-  const parts = address.split('.').map(Number);
-  return BigInt((((parts[0]! << 24) >>> 0) + (parts[1]! << 16) + (parts[2]! << 8) + parts[3]!) >>> 0);
-}
-
-/** An IPv6 address as a 128-bit integer (embedded dotted quads and `::` included). */
-export function v6ToBigInt(address: string): bigint {
-  let text = address.toLowerCase();
-  const zone = text.indexOf('%');
-  if (zone >= 0) text = text.slice(0, zone);
-  const lastColon = text.lastIndexOf(':');
-  const tail = text.slice(lastColon + 1);
-  if (tail.includes('.')) {
-    const v4 = v4ToInt(tail);
-    text = `${text.slice(0, lastColon + 1)}${(v4 >> 16n).toString(16)}:${(v4 & 0xffffn).toString(16)}`;
-  }
-  const [head, rest] = text.split('::') as [string, string | undefined];
-  const headGroups = head ? head.split(':') : [];
-  const restGroups = rest ? rest.split(':') : [];
-  const fill = rest === undefined ? [] : new Array<string>(8 - headGroups.length - restGroups.length).fill('0');
-  const groups = [...headGroups, ...fill, ...restGroups];
-  let value = 0n;
-  for (const group of groups) value = (value << 16n) + BigInt(parseInt(group || '0', 16));
-  return value;
 }
 
 const v4 = (cidr: string, reason: string): Range => {
@@ -117,8 +94,7 @@ export function checkAddress(address: string, allowLoopback = false): AddressVer
   // NAT64 (64:ff9b::/96) carries an IPv4 address that the gateway reaches: judge that one.
   if (value >> 32n === v6ToBigInt('64:ff9b::') >> 32n) {
     const embedded = value & 0xffffffffn;
-    const dotted = [24n, 16n, 8n, 0n].map((s) => String((embedded >> s) & 0xffn)).join('.');
-    const verdict = checkV4(dotted, false);
+    const verdict = checkV4(intToV4(embedded), false);
     return verdict.ok ? verdict : { ok: false, reason: `${address}: NAT64 address of ${verdict.reason}` };
   }
   const hit = V6_BLOCKED.find((range) => inRange(value, range, 128));
@@ -148,49 +124,63 @@ export function checkCallbackSyntax(raw: string): UrlVerdict {
   return { ok: true, url };
 }
 
-export type Resolver = (hostname: string) => Promise<Array<{ address: string; family: number }>>;
-
-export const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
-
 function literalHost(url: URL): string | undefined {
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
   return isIP(host) ? host : undefined;
 }
 
 /**
+ * Why a callback is refused. `reason` is what the subscriber may be told: for
+ * a host name it never says which addresses the name resolves to, nor what
+ * kind they are (that would make the hub an oracle for internal DNS); for an
+ * IP literal the address is the caller's own, so its class is named.
+ * `detail` is for the hub's log only.
+ */
+export type TargetRefusal = { ok: false; kind: 'syntax' | 'refused' | 'unresolved' | 'busy'; reason: string; detail: string };
+
+/**
+ * One answer for "resolves to a non-public address" and "does not resolve": two
+ * would tell a caller which internal names exist. The details go to the log only.
+ */
+export const NON_PUBLIC_HOST = "the callback's host does not resolve to a public address";
+export const UNRESOLVED_HOST = NON_PUBLIC_HOST;
+export const LOOKUPS_BUSY = 'the hub is checking too many callback hosts right now; try again later';
+
+/**
  * Resolves the URL's host and checks every address. One refused address
  * refuses the URL: an attacker's DNS may hand out a public and a private one.
+ * IP literals are checked without a lookup.
  */
 export async function resolveTarget(
   raw: string,
   options: { allowLoopback: boolean; resolver?: Resolver; timeoutMs?: number },
-): Promise<{ ok: true; target: CheckedTarget } | { ok: false; reason: string }> {
+): Promise<{ ok: true; target: CheckedTarget } | TargetRefusal> {
   const syntax = checkCallbackSyntax(raw);
-  if (!syntax.ok) return syntax;
+  if (!syntax.ok) return { ok: false, kind: 'syntax', reason: syntax.reason, detail: syntax.reason };
   const url = syntax.url;
   const literal = literalHost(url);
-  let found: Array<{ address: string; family: number }>;
-  if (literal) found = [{ address: literal, family: isIP(literal) }];
-  else {
-    const hostname = url.hostname.replace(/\.$/, '');
-    try {
-      found = await withTimeout((options.resolver ?? systemResolver)(hostname), options.timeoutMs ?? 10_000);
-    } catch {
-      return { ok: false, reason: `host ${url.hostname} does not resolve` };
-    }
+  if (literal) {
+    const verdict = checkAddress(literal, options.allowLoopback);
+    if (!verdict.ok) return { ok: false, kind: 'refused', reason: `the callback's host is a refused address: ${verdict.reason}`, detail: verdict.reason };
+    return { ok: true, target: { url, servername: '', addresses: [{ address: literal, family: isIP(literal) === 6 ? 6 : 4 }] } };
   }
-  if (found.length === 0) return { ok: false, reason: `host ${url.hostname} does not resolve` };
+  const hostname = url.hostname.replace(/\.$/, '');
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  let found: ResolvedAddress[];
+  try {
+    found = await withTimeout((options.resolver ?? systemResolver)(hostname, { timeoutMs }), timeoutMs);
+  } catch (error) {
+    if (error instanceof LookupBusyError) return { ok: false, kind: 'busy', reason: LOOKUPS_BUSY, detail: `host ${hostname}: ${error.message}` };
+    return { ok: false, kind: 'unresolved', reason: UNRESOLVED_HOST, detail: `host ${hostname} does not resolve: ${(error as Error).message}` };
+  }
+  if (found.length === 0) return { ok: false, kind: 'unresolved', reason: UNRESOLVED_HOST, detail: `host ${hostname} has no A or AAAA records` };
   for (const { address } of found) {
     const verdict = checkAddress(address, options.allowLoopback);
-    if (!verdict.ok) return { ok: false, reason: `host ${url.hostname} resolves to a refused address: ${verdict.reason}` };
+    if (!verdict.ok) return { ok: false, kind: 'refused', reason: NON_PUBLIC_HOST, detail: `host ${hostname} resolves to ${verdict.reason}` };
   }
   return {
     ok: true,
-    target: {
-      url,
-      servername: literal ? '' : url.hostname.replace(/\.$/, ''),
-      addresses: found.map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 })),
-    },
+    target: { url, servername: hostname, addresses: found.map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 })) },
   };
 }
 

@@ -35,13 +35,17 @@ export interface DeliveryJob {
   /** Hash of the content that made the job (the delivery sends what is current). */
   hash: string;
   due_at: number;
-  /** Failed attempts before this one. */
-  attempt: number;
 }
 
 export interface DistributedHash {
   hash: string;
   at: number;
+  /**
+   * Counts the distributions of this topic (absent in records from before it
+   * existed: read as 0). Part of the publish claim's key, so each transition
+   * is claimable once even when the content flips back and forth (H0→H1→H0→H1).
+   */
+  generation?: number;
 }
 
 export const callbackKey = (callback: string): string => createHash('sha256').update(callback).digest('hex').slice(0, 40);
@@ -74,7 +78,7 @@ export class HubState {
     await this.store.remove(`websub:job:${topicId}:${key}`);
   }
 
-  /** Callback keys of the live subscriptions of a topic (expired ones are left out, and purged from a file store). */
+  /** Callback keys of the live subscriptions of a topic (expired ones are left out; the store sweeps their records away). */
   async subscriptionKeys(topicId: string): Promise<string[]> {
     const prefix = `websub:sub:${topicId}:`;
     return (await this.store.keys(prefix)).map((key) => key.slice(prefix.length));
@@ -122,11 +126,16 @@ export class HubState {
     return this.store.get<DistributedHash>(`websub:hash:${topicId}`);
   }
 
-  async recordHash(topicId: string, hash: string): Promise<void> {
-    await this.store.set(`websub:hash:${topicId}`, { hash, at: this.#now() } satisfies DistributedHash);
+  /** The first hash of a topic, unless another instance recorded one first (then false). */
+  async recordFirstHash(topicId: string, hash: string): Promise<boolean> {
+    return this.store.setIfAbsent(`websub:hash:${topicId}`, { hash, at: this.#now(), generation: 0 } satisfies DistributedHash);
   }
 
-  /** Drops expired subscriptions (and their jobs) from the store. */
+  async recordHash(topicId: string, hash: string, generation = 0): Promise<void> {
+    await this.store.set(`websub:hash:${topicId}`, { hash, at: this.#now(), generation } satisfies DistributedHash);
+  }
+
+  /** Drops the jobs of expired subscriptions (the store itself sweeps expired records). */
   async purgeExpired(topicIds: string[]): Promise<void> {
     for (const topicId of topicIds) {
       const live = new Set(await this.subscriptionKeys(topicId));

@@ -31,7 +31,7 @@ export async function verifyIntent(
     { url: withParams(intent.callback, params), method: 'GET', keepBodyBytes: Buffer.byteLength(challenge) + 1 },
     outbound,
   );
-  if (!result.ok) return { verified: false, detail: `${result.error}: ${result.message}` };
+  if (!result.ok) return { verified: false, detail: `${result.error}: ${result.detail ?? result.message}` };
   if (result.status < 200 || result.status > 299) return { verified: false, detail: `answered ${result.status}` };
   if (result.body.toString('utf8') !== challenge) return { verified: false, detail: 'answered a body other than the challenge' };
   return { verified: true, detail: 'verified' };
