@@ -57,6 +57,33 @@ describe('home page', () => {
     await page.close();
   });
 
+  it('shows the insights as /insights.json has them: summary, aspects with their sentences, technicians, FAQ', async () => {
+    const insights = await (await fetch(`${content.url}/insights.json`)).json();
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${content.url}/`);
+    const summary = page.getByRole('region', { name: 'In short' });
+    assert.match((await summary.textContent()) ?? '', new RegExp(insights.summary.text.slice(0, 40).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+    const aspects = page.getByRole('region', { name: 'What customers say about each part of the job' });
+    const mentioned = insights.aspects.filter((a: { mentions: number }) => a.mentions > 0);
+    assert.equal(await aspects.getByRole('heading', { level: 3 }).count(), mentioned.length);
+    // Bars are decoration; their figures are text, for every reader.
+    const first = mentioned.sort((a: { mentions: number }, b: { mentions: number }) => b.mentions - a.mentions)[0];
+    const pct = Math.round((first.positive / first.mentions) * 100);
+    assert.match((await aspects.locator('li').first().textContent()) ?? '', new RegExp(`${pct}% positive`));
+    // "Why?" opens the sentences that carried the aspect, without JavaScript.
+    await aspects.locator('details summary').first().click();
+    const example = first.examples[0];
+    assert.ok(await aspects.locator('details[open] q').filter({ hasText: example.sentence.slice(0, 30) }).count());
+    const technicians = page.getByRole('table', { name: 'Technicians by number of reviews that name them' });
+    const top = [...insights.entities.technicians].sort((a, b) => b.review_count - a.review_count)[0];
+    assert.equal(await technicians.locator('tbody th').first().textContent(), top.name);
+    const faq = page.getByRole('region', { name: 'Frequently asked questions' });
+    assert.equal(await faq.getByRole('heading', { level: 3 }).count(), insights.faq.length);
+    assert.ok(insights.faq.length > 0);
+    await context.close();
+  });
+
   it('fits a phone screen without sideways scrolling', async () => {
     const context = await browser.newContext({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true });
     const page = await context.newPage();
