@@ -1,0 +1,111 @@
+/**
+ * Benchmark builds: generated content and a real `astro build` per size, in
+ * BUILDS_ROOT/N (content/, dist/, dist.cache/, meta.json). A build whose
+ * meta.json and server entry exist is reused unless `rebuild` is set; its
+ * generate and build times are then the ones recorded when it was made.
+ * The build is made the way test/helpers/builds.ts makes the test builds:
+ * env CONTENT_DIR, ASTRO_OUT_DIR, ASTRO_CACHE_DIR, then astro build.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { NODE, ROOT } from './processes.ts';
+
+export const GENERATOR = resolve(ROOT, 'scripts/generate-reviews.ts');
+const ASTRO_BIN = resolve(ROOT, 'node_modules/astro/bin/astro.mjs');
+
+export interface BuildInfo {
+  label: string;
+  /** Reviews in the build's reviews.json (the truth, whatever the generator made). */
+  reviews: number;
+  contentDir: string;
+  distDir: string;
+  generateMs: number | null;
+  buildMs: number;
+  reused: boolean;
+}
+
+interface Meta {
+  count: number | null;
+  seed: number;
+  contentDir: string;
+  generateMs: number | null;
+  buildMs: number;
+  madeAt: string;
+}
+
+/**
+ * The build for `count` generated reviews (seed 42), or, with `contentDir`,
+ * for an existing content folder (labelled by its folder name).
+ */
+export function ensureBuild(options: { buildsRoot: string; count?: number; contentDir?: string; rebuild: boolean; seed?: number; log: (line: string) => void }): BuildInfo {
+  const seed = options.seed ?? 42;
+  const label = options.contentDir ? `content-${sanitize(options.contentDir)}` : String(options.count);
+  const dir = resolve(options.buildsRoot, label);
+  const distDir = resolve(dir, 'dist');
+  const metaFile = resolve(dir, 'meta.json');
+  const contentDir = options.contentDir ? resolve(options.contentDir) : resolve(dir, 'content');
+  mkdirSync(options.buildsRoot, { recursive: true });
+  linkNodeModules(options.buildsRoot);
+
+  if (!options.rebuild && existsSync(metaFile) && existsSync(resolve(distDir, 'server/entry.mjs'))) {
+    const meta = JSON.parse(readFileSync(metaFile, 'utf8')) as Meta;
+    if (meta.seed === seed && meta.contentDir === contentDir) {
+      options.log(`  reusing the build in ${dir} (--rebuild to make it again)`);
+      return { label, reviews: reviewCount(distDir), contentDir, distDir, generateMs: meta.generateMs, buildMs: meta.buildMs, reused: true };
+    }
+  }
+
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  let generateMs: number | null = null;
+  if (!options.contentDir) {
+    if (!existsSync(GENERATOR)) {
+      throw new Error(`${GENERATOR} is missing: it generates the benchmark content. Pass --content DIR to benchmark an existing content folder.`);
+    }
+    options.log(`  generating ${options.count} reviews (seed ${seed}) into ${contentDir}`);
+    const started = performance.now();
+    run([GENERATOR, '--count', String(options.count), '--seed', String(seed), '--out', resolve(contentDir, 'reviews'), '--with-business'], {}, 'generating content');
+    generateMs = performance.now() - started;
+  }
+  options.log(`  building into ${distDir}`);
+  const started = performance.now();
+  run([ASTRO_BIN, 'build'], { CONTENT_DIR: contentDir, ASTRO_OUT_DIR: distDir, ASTRO_CACHE_DIR: `${distDir}.cache`, ASTRO_TELEMETRY_DISABLED: '1' }, 'astro build');
+  const buildMs = performance.now() - started;
+  const meta: Meta = { count: options.count ?? null, seed, contentDir, generateMs, buildMs, madeAt: new Date().toISOString() };
+  writeFileSync(metaFile, `${JSON.stringify(meta, null, 2)}\n`);
+  return { label, reviews: reviewCount(distDir), contentDir, distDir, generateMs, buildMs, reused: false };
+}
+
+/**
+ * A build's server chunks import packages by bare name (at build time, during
+ * prerendering, and at run time), resolved by walking up from the build
+ * folder. Outside the checkout that needs a node_modules above it: a link to
+ * the checkout's own.
+ */
+export function linkNodeModules(buildsRoot: string) {
+  const link = resolve(buildsRoot, 'node_modules');
+  const exists = (() => {
+    try {
+      return lstatSync(link).isSymbolicLink() || existsSync(link);
+    } catch {
+      return false;
+    }
+  })();
+  if (!exists) symlinkSync(resolve(ROOT, 'node_modules'), link, 'dir');
+}
+
+function run(args: string[], env: Record<string, string>, what: string) {
+  const result = spawnSync(NODE, args, { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  if (result.status !== 0) {
+    throw new Error(`${what} failed (exit ${result.status}):\n${(result.stdout + result.stderr).slice(-4000)}`);
+  }
+}
+
+function reviewCount(distDir: string): number {
+  return (JSON.parse(readFileSync(resolve(distDir, 'client/reviews.json'), 'utf8')) as { reviews: unknown[] }).reviews.length;
+}
+
+function sanitize(path: string): string {
+  return resolve(path).split('/').filter(Boolean).slice(-2).join('-').replace(/[^A-Za-z0-9._-]/g, '_');
+}
