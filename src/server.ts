@@ -11,7 +11,7 @@ import type { ApiContext } from './lib/api/context.ts';
 import { siteUrl } from './lib/config/site.ts';
 import { methodNotAllowed } from './lib/http/json.ts';
 import type { ReviewsDataset } from './lib/reviews/schema.ts';
-import { collapseLeadingSlashes, FORBIDDEN_METHODS, nodeHeaderReader, requestUrl } from './node/request.ts';
+import { collapseLeadingSlashes, FORBIDDEN_METHODS, nodeHeaderReader, requestTarget, requestUrl } from './node/request.ts';
 import { createNodeServices } from './node/dynamic-routes.ts';
 import { loadStaticFiles } from './node/static-files.ts';
 import { runWebHandler, sendAnswer } from './node/web-bridge.ts';
@@ -47,32 +47,44 @@ export async function startServer(options: ServerOptions) {
   const api: ApiContext = { site: options.site, dataset: JSON.parse(datasetFile.body.toString('utf8')) as ReviewsDataset };
   const services = await createNodeServices({ site: options.site, staticFiles, api, env: process.env });
 
-  const server = createServer(async (req, res) => {
+  // Static files and the read-only API are answered synchronously, without a URL object or a
+  // promise: they are most of the traffic. Everything else takes the general path.
+  const server = createServer((req, res) => {
     try {
       if (FORBIDDEN_METHODS.has(req.method ?? '')) {
         sendAnswer(methodNotAllowed(['GET', 'HEAD', 'OPTIONS']), res);
         return;
       }
       collapseLeadingSlashes(req);
-      const url = requestUrl(req, options.site);
-      const path = url.pathname;
-      if (await staticFiles.serve(req, res, path)) return;
-      const route = options.apiThroughAstro ? undefined : services.routes.find((r) => r.matches(path));
-      if (route) {
+      const target = requestTarget(req, options.site);
+      if (staticFiles.serve(req, res, target.path)) return;
+      const route = options.apiThroughAstro ? undefined : services.routes.find((r) => r.matches(target.path));
+      if (route?.answer) {
         const client = { address: req.socket.remoteAddress ?? 'unknown' };
-        if (route.answer) sendAnswer(route.answer({ method: req.method ?? 'GET', url, headers: nodeHeaderReader(req) }, client), res);
-        else await runWebHandler(req, res, url, (request) => route.handle(request, client), route.maxBodyBytes, route.tooLarge);
+        sendAnswer(route.answer({ method: req.method ?? 'GET', path: target.path, search: target.search, headers: nodeHeaderReader(req) }, client), res);
         return;
       }
-      await astroHandler(req, res);
+      void slowPath(req, res, route).catch((error: unknown) => failed(res, error));
     } catch (error) {
-      console.error('request failed:', error);
-      if (!res.headersSent) {
-        res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
-        res.end(`${JSON.stringify({ error: 'internal_error', message: 'The server could not answer this request.' })}\n`);
-      } else res.destroy();
+      failed(res, error);
     }
   });
+  const slowPath = async (req: IncomingMessage, res: ServerResponse, route: (typeof services.routes)[number] | undefined) => {
+    const url = requestUrl(req, options.site);
+    if (route) {
+      const client = { address: req.socket.remoteAddress ?? 'unknown' };
+      await runWebHandler(req, res, url, (request) => route.handle!(request, client), route.maxBodyBytes, route.tooLarge);
+      return;
+    }
+    await astroHandler(req, res);
+  };
+  const failed = (res: ServerResponse, error: unknown) => {
+    console.error('request failed:', error);
+    if (!res.headersSent) {
+      res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+      res.end(`${JSON.stringify({ error: 'internal_error', message: 'The server could not answer this request.' })}\n`);
+    } else res.destroy();
+  };
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);

@@ -47,6 +47,22 @@ export function nodeHeaderReader(req: IncomingMessage): { get(name: string): str
   };
 }
 
+/**
+ * The path and query string of the request line, cut without building a URL
+ * (the hot path). A path a URL parser would rewrite — dot segments,
+ * backslashes — goes through one, so every router sees the same path.
+ */
+export function requestTarget(req: IncomingMessage, fallbackOrigin: string): { path: string; search: string } {
+  const raw = req.url ?? '/';
+  const query = raw.indexOf('?');
+  const path = query < 0 ? raw : raw.slice(0, query);
+  if (path.startsWith('/') && !path.includes('/.') && !path.includes('\\') && !/[^\x21-\x7e]/.test(path)) {
+    return { path, search: query < 0 || query === raw.length - 1 ? '' : raw.slice(query) };
+  }
+  const url = requestUrl(req, fallbackOrigin);
+  return { path: url.pathname, search: url.search };
+}
+
 /** Methods the Fetch API refuses to build a Request with: answered 405 before any handler. */
 export const FORBIDDEN_METHODS: ReadonlySet<string> = new Set(['CONNECT', 'TRACE', 'TRACK']);
 

@@ -21,7 +21,7 @@ interface LoadedFile {
 
 export interface StaticFiles {
   /** Answers the request if its path is a static file; false when it is not ours. */
-  serve(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<boolean>;
+  serve(req: IncomingMessage, res: ServerResponse, pathname: string): boolean;
   /** The bytes and content type of a file as served (identity encoding). */
   read(pathname: string): { body: Buffer; contentType: string } | undefined;
 }
@@ -45,7 +45,7 @@ export function loadStaticFiles(clientDir: string): StaticFiles {
   }
 
   return {
-    async serve(req, res, pathname) {
+    serve(req, res, pathname) {
       const file = byPath.get(pathname);
       if (!file) return false;
       const method = req.method ?? 'GET';

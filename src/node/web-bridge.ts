@@ -59,7 +59,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-la
 
 /** Writes a lib handler's answer as it is: no Response object on the hot path. */
 export function sendAnswer(answer: ApiAnswer, res: ServerResponse): void {
-  const headers = answer.body ? { ...answer.headers, 'content-length': String(answer.body.byteLength) } : answer.headers;
+  const headers = answer.body && !('content-length' in answer.headers) ? { ...answer.headers, 'content-length': String(answer.body.byteLength) } : answer.headers;
   res.writeHead(answer.status, headers);
   res.end(res.req?.method === 'HEAD' || !answer.body ? undefined : answer.body);
 }

@@ -16,6 +16,9 @@ export interface CachedBody {
   body: Uint8Array;
   etag: string;
   lastModified: string;
+  /** The headers of the 200 and of the 304, made once: a hit copies nothing. */
+  ok: Record<string, string>;
+  notModified: Record<string, string>;
 }
 
 /** A bounded map in recency order: Map keeps insertion order, so the first key is the least recent. */
@@ -54,19 +57,19 @@ export class BodyCache {
 
 export function jsonBody(value: unknown, lastModifiedInstant: string): CachedBody {
   const body = textBytes(`${JSON.stringify(value)}\n`);
-  return { body, etag: `"${createHash('sha256').update(body).digest('base64url')}"`, lastModified: httpDate(lastModifiedInstant) };
-}
-
-export function conditionalJsonAnswer(request: ApiRequest, cached: CachedBody): ApiAnswer {
-  const headers: Record<string, string> = {
+  const etag = `"${createHash('sha256').update(body).digest('base64url')}"`;
+  const lastModified = httpDate(lastModifiedInstant);
+  const notModified: Record<string, string> = {
     'content-type': JSON_TYPE,
-    etag: cached.etag,
-    'last-modified': cached.lastModified,
+    etag,
+    'last-modified': lastModified,
     'cache-control': CONTENT_CACHE,
     ...CORS_HEADERS,
   };
-  if (isNotModified(request.headers, { etag: cached.etag, lastModified: cached.lastModified })) {
-    return { status: 304, headers, body: null };
-  }
-  return { status: 200, headers, body: cached.body };
+  return { body, etag, lastModified, notModified, ok: { ...notModified, 'content-length': String(body.byteLength) } };
+}
+
+export function conditionalJsonAnswer(request: ApiRequest, cached: CachedBody): ApiAnswer {
+  if (isNotModified(request.headers, cached)) return { status: 304, headers: cached.notModified, body: null };
+  return { status: 200, headers: cached.ok, body: cached.body };
 }

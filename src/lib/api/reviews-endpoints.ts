@@ -23,33 +23,42 @@ function cacheFor(context: ApiContext): BodyCache {
 }
 
 export function searchEndpoint(request: ApiRequest, context: ApiContext): ApiAnswer {
-  const parsed = fromSearchParams(request.url.searchParams);
-  if (!parsed.ok) return invalidRequest(parsed.issues);
   const cache = cacheFor(context);
-  const key = `search:${canonicalKey(parsed.value)}`;
-  let cached = cache.get(key);
+  // A query string seen before was valid then and is valid now: answer it without parsing again.
+  const rawKey = `search?${request.search}`;
+  let cached = cache.get(rawKey);
   if (!cached) {
-    const result = searchReviews(getReviewIndex(context.dataset), parsed.value);
-    cached = jsonBody(result, lastModifiedOf(result.reviews, context));
-    cache.set(key, cached);
+    const parsed = fromSearchParams(new URLSearchParams(request.search));
+    if (!parsed.ok) return invalidRequest(parsed.issues);
+    // The same query written another way (order, defaults) shares one body and one ETag.
+    const key = `search:${canonicalKey(parsed.value)}`;
+    cached = cache.get(key);
+    if (!cached) {
+      const result = searchReviews(getReviewIndex(context.dataset), parsed.value);
+      cached = jsonBody(result, lastModifiedOf(result.reviews, context));
+      cache.set(key, cached);
+    }
+    cache.set(rawKey, cached);
   }
   return conditionalJsonAnswer(request, cached);
 }
 
 export function sinceEndpoint(request: ApiRequest, context: ApiContext, rawDate: string): ApiAnswer {
-  const parsed = validate(sinceDate, rawDate);
-  if (!parsed.ok) return invalidRequest(parsed.issues.map((issue) => ({ ...issue, path: ['date'], message: `date: ${issue.message}` })));
-  if (request.url.search !== '') {
-    const names = [...new Set(request.url.searchParams.keys())];
-    return invalidRequest(names.map((name) => ({ code: 'unrecognized_keys', path: [name], message: `unknown parameter "${name}": this endpoint takes none` })));
-  }
   const cache = cacheFor(context);
-  const key = `since:${parsed.value}`;
-  let cached: CachedBody | undefined = cache.get(key);
+  const key = `since:${rawDate}`;
+  let cached: CachedBody | undefined = request.search === '' ? cache.get(key) : undefined;
   if (!cached) {
+    const parsed = validate(sinceDate, rawDate);
+    if (!parsed.ok) return invalidRequest(parsed.issues.map((issue) => ({ ...issue, path: ['date'], message: `date: ${issue.message}` })));
+    if (request.search !== '') {
+      const names = [...new Set(new URLSearchParams(request.search).keys())];
+      if (names.length > 0) {
+        return invalidRequest(names.map((name) => ({ code: 'unrecognized_keys', path: [name], message: `unknown parameter "${name}": this endpoint takes none` })));
+      }
+    }
     const result = reviewsSince(getReviewIndex(context.dataset), parsed.value);
     cached = jsonBody(result, lastModifiedOf(result.reviews, context));
-    cache.set(key, cached);
+    if (request.search === '') cache.set(key, cached);
   }
   return conditionalJsonAnswer(request, cached);
 }

@@ -15,7 +15,7 @@ export const SEARCH_PATH = '/api/reviews/search';
 export const SINCE_PREFIX = '/api/reviews/since/';
 
 export function answerApi(request: ApiRequest, context: ApiContext): ApiAnswer {
-  const path = request.url.pathname.replace(/\/+$/, '');
+  const path = request.path.length > 1 && request.path.endsWith('/') ? request.path.replace(/\/+$/, '') : request.path;
   if (path === SEARCH_PATH) return readOnly(request, () => searchEndpoint(request, context));
   if (path.startsWith(SINCE_PREFIX)) {
     const segment = path.slice(SINCE_PREFIX.length);
@@ -28,7 +28,7 @@ export function answerApi(request: ApiRequest, context: ApiContext): ApiAnswer {
       });
     }
   }
-  return notFound(`No API endpoint lives at ${request.url.pathname}. See /openapi.json for the endpoints.`);
+  return notFound(`No API endpoint lives at ${request.path}. See /openapi.json for the endpoints.`);
 }
 
 export function handleApiRequest(request: Request, context: ApiContext): Response {

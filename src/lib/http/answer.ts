@@ -11,10 +11,17 @@ export interface ApiAnswer {
   body: Uint8Array | null;
 }
 
-/** The request as an API handler reads it: Web Headers and Node's both fit. */
+/**
+ * The request as an API handler reads it: Web Headers and Node's both fit. The
+ * path and the raw query string are enough; the Node entry cuts them from the
+ * request line without building a URL.
+ */
 export interface ApiRequest {
   method: string;
-  url: URL;
+  /** The URL's path, percent-encoded as sent. */
+  path: string;
+  /** The query string with its `?`, or '' when there is none. */
+  search: string;
   headers: { get(name: string): string | null };
 }
 
@@ -23,7 +30,8 @@ export function toResponse(answer: ApiAnswer): Response {
 }
 
 export function fromRequest(request: Request): ApiRequest {
-  return { method: request.method, url: new URL(request.url), headers: request.headers };
+  const url = new URL(request.url);
+  return { method: request.method, path: url.pathname, search: url.search, headers: request.headers };
 }
 
 const encoder = new TextEncoder();
