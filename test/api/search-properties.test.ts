@@ -7,16 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import fc from 'fast-check';
 import { startServer, type RunningServer } from '../helpers/server.ts';
-
-interface Review {
-  id: string;
-  date: string;
-  rating: number;
-  title?: string;
-  text: string;
-  technicians: string[];
-  services: string[];
-}
+import type { Review } from '../helpers/types.ts';
 
 let server: RunningServer;
 let reviews: Review[];

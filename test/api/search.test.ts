@@ -6,17 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startServer, type RunningServer } from '../helpers/server.ts';
-
-interface Review {
-  id: string;
-  date: string;
-  updated: string;
-  rating: number;
-  title?: string;
-  text: string;
-  technicians: string[];
-  services: string[];
-}
+import type { Review } from '../helpers/types.ts';
 
 let server: RunningServer;
 let reviews: Review[];

@@ -5,38 +5,23 @@
  */
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import { after, before, it } from 'node:test';
-import { makeTestCerts, type TestCerts } from '../helpers/certs.ts';
-import { startServer, type RunningServer } from '../helpers/server.ts';
-import { startSubscriber, type TestSubscriber } from '../helpers/subscriber.ts';
+import type { RunningServer } from '../helpers/server.ts';
+import type { TestSubscriber } from '../helpers/subscriber.ts';
 import type { Store } from '../../src/lib/store/index.ts';
-import { forgetDistributedContent, freePort, hubEnv, hubPost, isSubscribed, openStore, publish, publishChange, settled, subscribe, tempDir, TOPICS, unsubscribe, until, HUB_URL } from './helpers.ts';
+import { forgetDistributedContent, freePort, hubFixture, hubPost, isSubscribed, publish, publishChange, settled, subscribe, TOPICS, unsubscribe, until, HUB_URL } from './helpers.ts';
 
-let certs: TestCerts;
-let sub: TestSubscriber;
-let server: RunningServer;
-let store: Store;
-let storeDir: string;
-
-before(async () => {
-  certs = makeTestCerts();
-  sub = await startSubscriber(certs);
-  storeDir = tempDir('websub-astro-');
-  const port = await freePort();
-  server = await startServer(
-    'content',
-    hubEnv(certs, storeDir, { API_THROUGH_ASTRO: 'true', PORT: String(port), WEBSUB_CONTENT_ORIGIN: `http://127.0.0.1:${port}` }),
-  );
-  store = openStore({ STORE_DIR: storeDir });
+const hub = hubFixture({
+  build: 'content',
+  storeDir: 'websub-astro-',
+  env: async () => {
+    const port = await freePort();
+    return { API_THROUGH_ASTRO: 'true', PORT: String(port), WEBSUB_CONTENT_ORIGIN: `http://127.0.0.1:${port}` };
+  },
 });
-after(async () => {
-  await server?.stop();
-  await sub?.close();
-  await store?.close();
-  certs?.remove();
-  rmSync(storeDir, { recursive: true, force: true });
-});
+let sub: TestSubscriber, server: RunningServer, store: Store;
+before(async () => ({ sub, server, store } = await hub.open()));
+after(() => hub.close());
 
 it('subscribe → verify → notify with the content as served, signed; unsubscribe → none', async () => {
   const callback = sub.url('/astro', 'keep=me');

@@ -1,12 +1,15 @@
 /** Shared pieces of the WebSub tests: the hub's form, topics, the store the server uses, waiting. */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { siteLinks } from '../../src/lib/feeds/links.ts';
 import { createStore, type Store } from '../../src/lib/store/index.ts';
 import { callbackKey } from '../../src/lib/websub/subscriptions.ts';
 import { DEFAULT_SITE_URL } from '../../src/lib/config/site.ts';
-import type { TestCerts } from '../helpers/certs.ts';
+import type { BuildName } from '../helpers/builds.ts';
+import { makeTestCerts, type TestCerts } from '../helpers/certs.ts';
+import { startServer, type RunningServer } from '../helpers/server.ts';
+import { startSubscriber, type TestSubscriber } from '../helpers/subscriber.ts';
 
 const links = siteLinks(DEFAULT_SITE_URL);
 export const TOPICS = {
@@ -131,4 +134,54 @@ export async function freePort(): Promise<number> {
       probe.close(() => resolve(port));
     });
   });
+}
+
+export interface HubFixtureOptions {
+  /** The folder of the store: a temporary one named from this prefix, or the one the function gives. */
+  storeDir: string | (() => string);
+  /** Settings over hubEnv's (a function is called when the server's environment is made, after the store folder). */
+  env?: Record<string, string> | (() => Promise<Record<string, string>>);
+  /** Starts a server on this build with `env`; without one the test starts (and stops) its own servers with `env`. */
+  build?: BuildName;
+}
+
+export interface HubFixture {
+  certs: TestCerts;
+  sub: TestSubscriber;
+  storeDir: string;
+  env: Record<string, string>;
+  /** Undefined unless `build` was given. */
+  server: RunningServer;
+  store: Store;
+}
+
+/**
+ * What a hub test through the real server sets up: test certificates, a
+ * subscriber, a store folder, the server's environment (hubEnv), the server
+ * (with `build`) and the store it uses, opened from the test. The caller
+ * registers the two steps, `before(async () => ({ sub, server, store } = await hub.open()))`
+ * and `after(() => hub.close())`; `close` undoes whatever `open` got to, in the
+ * reverse order: server, subscriber, store, certificates, store folder.
+ */
+export function hubFixture(options: HubFixtureOptions): { open: () => Promise<HubFixture>; close: () => Promise<void> } {
+  const opened: Partial<HubFixture> = {};
+  return {
+    async open() {
+      opened.certs = makeTestCerts();
+      opened.sub = await startSubscriber(opened.certs);
+      opened.storeDir = typeof options.storeDir === 'string' ? tempDir(options.storeDir) : options.storeDir();
+      const extra = typeof options.env === 'function' ? await options.env() : options.env;
+      opened.env = hubEnv(opened.certs, opened.storeDir, extra);
+      if (options.build) opened.server = await startServer(options.build, opened.env);
+      opened.store = openStore({ STORE_DIR: opened.storeDir });
+      return opened as HubFixture;
+    },
+    async close() {
+      await opened.server?.stop();
+      await opened.sub?.close();
+      await opened.store?.close();
+      opened.certs?.remove();
+      if (opened.storeDir) rmSync(opened.storeDir, { recursive: true, force: true });
+    },
+  };
 }

@@ -7,37 +7,19 @@
  */
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { makeTestCerts, type TestCerts } from '../helpers/certs.ts';
-import { startServer, type RunningServer } from '../helpers/server.ts';
-import { startSubscriber, type TestSubscriber } from '../helpers/subscriber.ts';
+import type { RunningServer } from '../helpers/server.ts';
+import type { TestSubscriber } from '../helpers/subscriber.ts';
 import type { Store } from '../../src/lib/store/index.ts';
 import { callbackKey } from '../../src/lib/websub/subscriptions.ts';
 import {
-  hubEnv, hubPost, isSubscribed, logged, notVerified, openStore, publish, publishChange, settled, subscribe, tempDir, TOPICS, unsubscribe, until, websubKeys, HUB_URL,
+  hubFixture, hubPost, isSubscribed, logged, notVerified, publish, publishChange, settled, subscribe, TOPICS, unsubscribe, until, websubKeys, HUB_URL,
 } from './helpers.ts';
 
-let certs: TestCerts;
-let sub: TestSubscriber;
-let server: RunningServer;
-let store: Store;
-let storeDir: string;
-
-before(async () => {
-  certs = makeTestCerts();
-  sub = await startSubscriber(certs);
-  storeDir = tempDir('websub-hub-');
-  server = await startServer('content', hubEnv(certs, storeDir, { WEBSUB_CONCURRENCY: '2' }));
-  store = openStore({ STORE_DIR: storeDir });
-});
-after(async () => {
-  await server?.stop();
-  await sub?.close();
-  await store?.close();
-  certs?.remove();
-  rmSync(storeDir, { recursive: true, force: true });
-});
+const hub = hubFixture({ build: 'content', storeDir: 'websub-hub-', env: { WEBSUB_CONCURRENCY: '2' } });
+let sub: TestSubscriber, server: RunningServer, store: Store;
+before(async () => ({ sub, server, store } = await hub.open()));
+after(() => hub.close());
 
 /** Subscribes and waits until the hub holds the verified subscription. */
 async function subscribed(path: string, topic: { id: string; url: string } = TOPICS.atom, extra: Record<string, string> = {}, query?: string) {

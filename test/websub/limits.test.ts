@@ -5,37 +5,20 @@
  * hub.mode=denied, nothing is stored).
  */
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
 import { after, before, it } from 'node:test';
-import { makeTestCerts, type TestCerts } from '../helpers/certs.ts';
-import { startServer, type RunningServer } from '../helpers/server.ts';
-import { startSubscriber, type TestSubscriber } from '../helpers/subscriber.ts';
+import type { RunningServer } from '../helpers/server.ts';
+import type { TestSubscriber } from '../helpers/subscriber.ts';
 import type { Store } from '../../src/lib/store/index.ts';
-import { hubEnv, isSubscribed, openStore, publish, subscribe, tempDir, TOPICS, until } from './helpers.ts';
+import { hubFixture, isSubscribed, publish, subscribe, TOPICS, until } from './helpers.ts';
 
-let certs: TestCerts;
-let sub: TestSubscriber;
-let server: RunningServer;
-let store: Store;
-let storeDir: string;
-
-before(async () => {
-  certs = makeTestCerts();
-  sub = await startSubscriber(certs);
-  storeDir = tempDir('websub-limits-');
-  server = await startServer(
-    'small',
-    hubEnv(certs, storeDir, { WEBSUB_SUBSCRIBE_RATE_LIMIT: '4', WEBSUB_PUBLISH_RATE_LIMIT: '2', WEBSUB_RATE_WINDOW_SECONDS: '3600', WEBSUB_MAX_SUBSCRIPTIONS_PER_TOPIC: '1' }),
-  );
-  store = openStore({ STORE_DIR: storeDir });
+const hub = hubFixture({
+  build: 'small',
+  storeDir: 'websub-limits-',
+  env: { WEBSUB_SUBSCRIBE_RATE_LIMIT: '4', WEBSUB_PUBLISH_RATE_LIMIT: '2', WEBSUB_RATE_WINDOW_SECONDS: '3600', WEBSUB_MAX_SUBSCRIPTIONS_PER_TOPIC: '1' },
 });
-after(async () => {
-  await server?.stop();
-  await sub?.close();
-  await store?.close();
-  certs?.remove();
-  rmSync(storeDir, { recursive: true, force: true });
-});
+let sub: TestSubscriber, server: RunningServer, store: Store;
+before(async () => ({ sub, server, store } = await hub.open()));
+after(() => hub.close());
 
 it('a topic at its subscription cap: the next subscriber gets 202 then hub.mode=denied, and nothing is stored', async () => {
   const first = sub.url('/first');

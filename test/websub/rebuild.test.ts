@@ -10,13 +10,11 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { join } from 'node:path';
 import { after, before, it } from 'node:test';
 import { ASTRO_BIN, BUILDS, buildEnv, NODE, ROOT, TEST_BUILDS_DIR } from '../helpers/builds.ts';
-import { makeTestCerts, type TestCerts } from '../helpers/certs.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
-import { startSubscriber, type TestSubscriber } from '../helpers/subscriber.ts';
+import type { TestSubscriber } from '../helpers/subscriber.ts';
 import type { Store } from '../../src/lib/store/index.ts';
-import { ALL_TOPICS, hubEnv, isSubscribed, logged, openStore, STARTUP_DONE, subscribe, until } from './helpers.ts';
+import { ALL_TOPICS, hubFixture, isSubscribed, logged, STARTUP_DONE, subscribe, until } from './helpers.ts';
 
-let certs: TestCerts;
 let sub: TestSubscriber;
 let store: Store;
 let work: string;
@@ -46,14 +44,18 @@ function build(contentDir: string, outDir: string): Promise<void> {
   });
 }
 
+// No server of the fixture's: the test starts its own, on three builds, with `env`.
+const hub = hubFixture({
+  storeDir: () => {
+    // Inside the project: the server bundle resolves its packages from the project's node_modules.
+    mkdirSync(TEST_BUILDS_DIR, { recursive: true });
+    work = mkdtempSync(join(TEST_BUILDS_DIR, 'websub-rebuild-'));
+    return join(work, 'store');
+  },
+});
+
 before(async () => {
-  certs = makeTestCerts();
-  sub = await startSubscriber(certs);
-  // Inside the project: the server bundle resolves its packages from the project's node_modules.
-  mkdirSync(TEST_BUILDS_DIR, { recursive: true });
-  work = mkdtempSync(join(TEST_BUILDS_DIR, 'websub-rebuild-'));
-  env = hubEnv(certs, join(work, 'store'));
-  store = openStore({ STORE_DIR: join(work, 'store') });
+  ({ sub, store, env } = await hub.open());
   // The new content: the small fixture plus one review, built twice (the second is "a rebuild without changes").
   const content = join(work, 'content');
   cpSync(BUILDS.small.contentDir, content, { recursive: true });
@@ -64,10 +66,8 @@ before(async () => {
 });
 after(async () => {
   await server?.stop();
-  await sub?.close();
-  await store?.close();
-  certs?.remove();
-  rmSync(work, { recursive: true, force: true });
+  await hub.close();
+  if (work) rmSync(work, { recursive: true, force: true });
 });
 
 it('one new review → exactly one notification per topic and subscriber, with the new content; a rebuild without changes → none', async () => {

@@ -4,37 +4,30 @@
  * Leases expire: an expired subscription gets nothing and is no longer listed.
  */
 import assert from 'node:assert/strict';
-import { readdirSync, rmSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { after, before, it } from 'node:test';
-import { makeTestCerts, type TestCerts } from '../helpers/certs.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
-import { startSubscriber, type TestSubscriber } from '../helpers/subscriber.ts';
+import type { TestSubscriber } from '../helpers/subscriber.ts';
 import type { Store } from '../../src/lib/store/index.ts';
 import { createHash } from 'node:crypto';
 import { callbackKey } from '../../src/lib/websub/subscriptions.ts';
-import { hubEnv, isSubscribed, logged, openStore, publish, publishChange, settled, STARTUP_DONE, subscribe, tempDir, TOPICS, until } from './helpers.ts';
+import { hubFixture, isSubscribed, logged, publish, publishChange, settled, STARTUP_DONE, subscribe, TOPICS, until } from './helpers.ts';
 
-let certs: TestCerts;
+// No server of the fixture's: the tests start and stop their own on `env`.
+const hub = hubFixture({
+  storeDir: 'websub-restart-',
+  // Retries 2 s apart, so one is still pending when the server stops; leases as short as 1 s.
+  env: { WEBSUB_RETRY_DELAYS: '2,2', WEBSUB_LEASE_MIN_SECONDS: '1', WEBSUB_LEASE_DEFAULT_SECONDS: '60', WEBSUB_LEASE_MAX_SECONDS: '120' },
+});
 let sub: TestSubscriber;
 let server: RunningServer | undefined;
 let store: Store;
 let storeDir: string;
 let env: Record<string, string>;
-
-before(async () => {
-  certs = makeTestCerts();
-  sub = await startSubscriber(certs);
-  storeDir = tempDir('websub-restart-');
-  // Retries 2 s apart, so one is still pending when the server stops; leases as short as 1 s.
-  env = hubEnv(certs, storeDir, { WEBSUB_RETRY_DELAYS: '2,2', WEBSUB_LEASE_MIN_SECONDS: '1', WEBSUB_LEASE_DEFAULT_SECONDS: '60', WEBSUB_LEASE_MAX_SECONDS: '120' });
-  store = openStore({ STORE_DIR: storeDir });
-});
+before(async () => ({ sub, store, storeDir, env } = await hub.open()));
 after(async () => {
   await server?.stop();
-  await sub?.close();
-  await store?.close();
-  certs?.remove();
-  rmSync(storeDir, { recursive: true, force: true });
+  await hub.close();
 });
 
 it('subscriptions and a pending retry survive a restart; the retry is sent when due', async () => {
