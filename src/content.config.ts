@@ -7,7 +7,8 @@
 import { defineCollection } from 'astro:content';
 import { resolve } from 'node:path';
 import { loadContent } from './lib/content/load.ts';
-import { loadEditorial } from './lib/insights/editorial.ts';
+import { buildInsights, loadEditorial } from './lib/insights/index.ts';
+import { buildDataset } from './lib/reviews/dataset.ts';
 import { contentDir } from './lib/config/site.ts';
 import { business, review } from './lib/reviews/schema.ts';
 
@@ -43,17 +44,21 @@ const businessCollection = defineCollection({
   schema: business,
 });
 
-// The insights' editorial FAQ and summary (content/insights/), validated by their own loader;
-// kept in the data store so on-demand routes never read content files at request time.
-const editorial = defineCollection({
+// insights.json, computed here from the reviews and the editorial FAQ and summary
+// (content/insights/): the NLP runs once, at build time, and the result sits in the data
+// store, so neither pages nor on-demand routes (MCP's get_insights) recompute it or read
+// content files at request time. A stale figure in the summary fails the build here.
+const insights = defineCollection({
   loader: {
-    name: 'roofing-reviews:editorial',
-    load: async ({ store }) => {
-      const loaded = loadEditorial(resolve(contentDir()));
+    name: 'roofing-reviews:insights',
+    load: async ({ store, logger }) => {
+      const content = load();
+      const dataset = buildDataset(content.business, content.reviews);
+      const data = buildInsights(dataset, loadEditorial(resolve(contentDir())), (message) => logger.warn(message));
       store.clear();
-      store.set({ id: 'editorial', data: { faq: loaded.faq, summary: loaded.summary } });
+      store.set({ id: 'insights', data: data as unknown as Record<string, unknown> });
     },
   },
 });
 
-export const collections = { reviews, business: businessCollection, editorial };
+export const collections = { reviews, business: businessCollection, insights };

@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ApiContext } from './lib/api/context.ts';
 import { siteUrl } from './lib/config/site.ts';
-import { methodNotAllowed } from './lib/http/json.ts';
+import { jsonAnswer, methodNotAllowed } from './lib/http/json.ts';
 import type { ReviewsDataset } from './lib/reviews/schema.ts';
 import { collapseLeadingSlashes, FORBIDDEN_METHODS, nodeHeaderReader, requestTarget, requestUrl } from './node/request.ts';
 import { createNodeServices } from './node/dynamic-routes.ts';
@@ -80,10 +80,8 @@ export async function startServer(options: ServerOptions) {
   };
   const failed = (res: ServerResponse, error: unknown) => {
     console.error('request failed:', error);
-    if (!res.headersSent) {
-      res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
-      res.end(`${JSON.stringify({ error: 'internal_error', message: 'The server could not answer this request.' })}\n`);
-    } else res.destroy();
+    if (!res.headersSent) sendAnswer(jsonAnswer({ error: 'internal_error', message: 'The server could not answer this request.' }, { status: 500 }), res);
+    else res.destroy();
   };
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolveListen, reject) => {

@@ -1,21 +1,13 @@
 /**
- * insights.json as Astro code sees it: computed once per process from the
- * reviews dataset and the editorial FAQ and summary (the `editorial` collection,
- * loaded from `content/insights/`). A stale
- * figure in the summary fails the build (ContentError); unknown names in
- * review text are logged as warnings.
+ * insights.json as Astro code sees it: computed at build time by the content
+ * layer (the `insights` collection in src/content.config.ts) and read from the
+ * data store here, at build time and in on-demand routes alike.
  */
 import { getEntry } from 'astro:content';
-import { buildInsights, EMPTY_EDITORIAL, type Editorial } from '../lib/insights/index.ts';
 import type { InsightsDataset } from '../lib/insights/schema.ts';
-import { getDataset } from './dataset.ts';
 
-let cached: Promise<InsightsDataset> | undefined;
-
-export function getInsights(): Promise<InsightsDataset> {
-  cached ??= (async () => {
-    const editorial = (await getEntry('editorial', 'editorial'))?.data as Editorial | undefined;
-    return buildInsights(await getDataset(), editorial ?? EMPTY_EDITORIAL);
-  })();
-  return cached;
+export async function getInsights(): Promise<InsightsDataset> {
+  const entry = await getEntry('insights', 'insights');
+  if (!entry) throw new Error('the insights collection is empty: the content layer did not run');
+  return entry.data as unknown as InsightsDataset;
 }

@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { getInsights } from '../data/insights.ts';
-import { toJsonBody } from '../lib/reviews/dataset.ts';
+import { toJsonBody } from '../lib/http/json.ts';
 
 export const prerender = true;
 

@@ -67,7 +67,9 @@ describe('data files', () => {
         await first.arrayBuffer();
         const lastModified = first.headers.get('last-modified') as string;
         assert.ok(lastModified, 'data files carry Last-Modified');
-        const { updated } = JSON.parse(readFileSync(resolve(BUILDS.content.outDir, 'client/reviews.json'), 'utf8'));
+        // A dataset's own `updated` (insights.json's includes its editorial FAQ and summary); the feeds take the reviews'.
+        const source = path === '/insights.json' ? 'client/insights.json' : 'client/reviews.json';
+        const { updated } = JSON.parse(readFileSync(resolve(BUILDS.content.outDir, source), 'utf8'));
         assert.equal(lastModified, new Date(updated).toUTCString());
         const notModified = await fetch(server.url + path, { headers: conditional({ 'if-modified-since': lastModified }) });
         assert.equal(notModified.status, 304);

@@ -13,7 +13,8 @@ import { createLinker } from '../../src/lib/insights/entities.ts';
 import { analyseInsights, buildInsights, EMPTY_EDITORIAL, insightsDataset, loadEditorial } from '../../src/lib/insights/index.ts';
 import { splitSentences } from '../../src/lib/insights/sentences.ts';
 import { buildTopics, keyphrases } from '../../src/lib/insights/topics.ts';
-import { buildDataset, toJsonBody } from '../../src/lib/reviews/dataset.ts';
+import { toJsonBody } from '../../src/lib/http/json.ts';
+import { buildDataset } from '../../src/lib/reviews/dataset.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const fixture = (name: string) => resolve(ROOT, 'test/fixtures', name);

@@ -5,11 +5,11 @@
  * inside a process, so serialised bodies are kept in a small LRU: a repeated
  * query costs a map lookup, not a search and a hash.
  */
-import { createHash } from 'node:crypto';
 import { textBytes, type ApiAnswer, type ApiRequest } from '../http/answer.ts';
 import { httpDate, isNotModified } from '../http/conditional.ts';
 import { CORS_HEADERS } from '../http/cors.ts';
-import { JSON_TYPE } from '../http/json.ts';
+import { JSON_TYPE, toJsonBody } from '../http/json.ts';
+import { strongEtag } from '../http/etag.ts';
 import { CONTENT_CACHE } from '../static/manifest.ts';
 
 export interface CachedBody {
@@ -21,9 +21,14 @@ export interface CachedBody {
   notModified: Record<string, string>;
 }
 
-/** A bounded map in recency order: Map keeps insertion order, so the first key is the least recent. */
+/**
+ * A bounded map in recency order (Map keeps insertion order, so the first key
+ * is the least recent), with a bounded table of aliases: other spellings of a
+ * key (a raw query string) that point to it without holding the body twice.
+ */
 export class BodyCache {
   readonly #entries = new Map<string, CachedBody>();
+  readonly #aliases = new Map<string, string>();
   #bytes = 0;
   readonly maxEntries: number;
   readonly maxBytes: number;
@@ -42,9 +47,26 @@ export class BodyCache {
     return hit;
   }
 
+  /** The body under `alias` (another spelling of a key), if that key is still cached. */
+  getByAlias(alias: string): CachedBody | undefined {
+    const key = this.#aliases.get(alias);
+    return key === undefined ? undefined : this.get(key);
+  }
+
+  alias(alias: string, key: string): void {
+    this.#aliases.delete(alias);
+    this.#aliases.set(alias, key);
+    if (this.#aliases.size > this.maxEntries * 4) this.#aliases.delete(this.#aliases.keys().next().value as string);
+  }
+
   set(key: string, value: CachedBody): void {
     // A body bigger than a quarter of the budget (a since of everything at 100k reviews) is not kept.
     if (value.body.byteLength > this.maxBytes / 4) return;
+    const previous = this.#entries.get(key);
+    if (previous) {
+      this.#entries.delete(key);
+      this.#bytes -= previous.body.byteLength;
+    }
     this.#entries.set(key, value);
     this.#bytes += value.body.byteLength;
     for (const [oldest, entry] of this.#entries) {
@@ -56,8 +78,8 @@ export class BodyCache {
 }
 
 export function jsonBody(value: unknown, lastModifiedInstant: string): CachedBody {
-  const body = textBytes(`${JSON.stringify(value)}\n`);
-  const etag = `"${createHash('sha256').update(body).digest('base64url')}"`;
+  const body = textBytes(toJsonBody(value));
+  const etag = strongEtag(body);
   const lastModified = httpDate(lastModifiedInstant);
   const notModified: Record<string, string> = {
     'content-type': JSON_TYPE,

@@ -7,7 +7,8 @@ import type { ApiAnswer, ApiRequest } from '../http/answer.ts';
 import { invalidRequest } from '../http/json.ts';
 import { newestUpdated } from '../reviews/dataset.ts';
 import { getReviewIndex } from '../reviews/index.ts';
-import { fromSearchParams, sinceDate, validate, type SearchQuery } from '../reviews/query.ts';
+import { validate } from '../http/issues.ts';
+import { fromSearchParams, sinceDate, type SearchQuery } from '../reviews/query.ts';
 import type { Review } from '../reviews/schema.ts';
 import { searchReviews } from '../reviews/search.ts';
 import { reviewsSince } from '../reviews/since.ts';
@@ -25,8 +26,8 @@ function cacheFor(context: ApiContext): BodyCache {
 export function searchEndpoint(request: ApiRequest, context: ApiContext): ApiAnswer {
   const cache = cacheFor(context);
   // A query string seen before was valid then and is valid now: answer it without parsing again.
-  const rawKey = `search?${request.search}`;
-  let cached = cache.get(rawKey);
+  const rawKey = `search${request.search}`;
+  let cached = cache.getByAlias(rawKey);
   if (!cached) {
     const parsed = fromSearchParams(new URLSearchParams(request.search));
     if (!parsed.ok) return invalidRequest(parsed.issues);
@@ -38,7 +39,7 @@ export function searchEndpoint(request: ApiRequest, context: ApiContext): ApiAns
       cached = jsonBody(result, lastModifiedOf(result.reviews, context));
       cache.set(key, cached);
     }
-    cache.set(rawKey, cached);
+    cache.alias(rawKey, key);
   }
   return conditionalJsonAnswer(request, cached);
 }

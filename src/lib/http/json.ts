@@ -2,15 +2,18 @@
  * JSON responses and the error shapes of the interface: `{ error, issues }` for
  * a 400, `{ error, message }` otherwise. Every body ends with a newline.
  */
-import { textBytes, type ApiAnswer } from './answer.ts';
+import { textBytes, toResponse, type ApiAnswer } from './answer.ts';
 import { CORS_HEADERS } from './cors.ts';
+import type { Issue } from './issues.ts';
+
+export type { Issue };
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
-export interface Issue {
-  code: string;
-  path: (string | number)[];
-  message: string;
+
+/** Serialises a JSON body the way every endpoint does: compact, with a final newline. */
+export function toJsonBody(value: unknown): string {
+  return `${JSON.stringify(value)}\n`;
 }
 
 /** An error or other uncached JSON answer (no-store: errors are not worth a CDN's memory). */
@@ -18,13 +21,12 @@ export function jsonAnswer(body: unknown, init: { status?: number; headers?: Rec
   return {
     status: init.status ?? 200,
     headers: { 'content-type': JSON_TYPE, 'cache-control': 'no-store', ...CORS_HEADERS, ...init.headers },
-    body: textBytes(`${JSON.stringify(body)}\n`),
+    body: textBytes(toJsonBody(body)),
   };
 }
 
 export function jsonResponse(body: unknown, init: { status?: number; headers?: Record<string, string> } = {}): Response {
-  const answer = jsonAnswer(body, init);
-  return new Response(answer.body as BodyInit, { status: answer.status, headers: answer.headers });
+  return toResponse(jsonAnswer(body, init));
 }
 
 export function invalidRequest(issues: Issue[]): ApiAnswer {

@@ -9,6 +9,7 @@
 import { ASPECTS, CONTEXT_CUES, NOT_ASPECT_TERMS, type AspectId } from './lexicon.ts';
 import { PhraseTrie } from './phrases.ts';
 import { polarityOf, scoreSentence, type Polarity, type ScoredSentence } from './polarity.ts';
+import { round3 } from './round.ts';
 import { splitSentences, type Sentence } from './sentences.ts';
 
 export interface AspectMention {
@@ -97,7 +98,7 @@ export function detectAspects(scored: ScoredSentence): AspectMention[] {
   return [...found.entries()]
     .sort((a, b) => (ASPECT_ORDER.get(a[0]) ?? 0) - (ASPECT_ORDER.get(b[0]) ?? 0))
     .map(([aspect, { scores, terms }]) => {
-      const score = round(scores.reduce((s, x) => s + x, 0) / scores.length);
+      const score = round3(scores.reduce((s, x) => s + x, 0) / scores.length);
       return { aspect, score, polarity: polarityOf(score), terms };
     });
 }
@@ -117,7 +118,7 @@ export function analyseSentence(sentence: Sentence): SentenceAnalysis {
   const scored = scoreSentence(sentence);
   return {
     text: sentence.text,
-    score: round(scored.score),
+    score: round3(scored.score),
     polarity: scored.polarity,
     mixed: scored.mixed,
     aspects: detectAspects(scored),
@@ -127,8 +128,4 @@ export function analyseSentence(sentence: Sentence): SentenceAnalysis {
 /** Every sentence of a review text, in order, with its aspects. */
 export function analyseText(text: string): SentenceAnalysis[] {
   return splitSentences(text).map(analyseSentence);
-}
-
-function round(value: number): number {
-  return Math.round(value * 1000) / 1000;
 }

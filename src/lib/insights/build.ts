@@ -2,17 +2,17 @@
  * insights.json from the reviews dataset and the editorial files: one pure
  * function, no clock. Same dataset and editorial → the same bytes.
  */
+import { roundTo } from '../reviews/dataset.ts';
 import type { ReviewsDataset } from '../reviews/schema.ts';
 import { analyseSentence, type SentenceAnalysis } from './aspects.ts';
 import { ASPECT_FIGURE_PREFIX, checkFigures, type Editorial } from './editorial.ts';
 import { createLinker } from './entities.ts';
 import { ASPECTS, type AspectId } from './lexicon.ts';
 import { polarityOf } from './polarity.ts';
+import { round3 } from './round.ts';
 import type { AspectSummary, Entity, InsightsDataset } from './schema.ts';
 import { splitSentences, winkValence } from './sentences.ts';
 import { buildTopics, keyphrases } from './topics.ts';
-
-export { loadEditorial, EMPTY_EDITORIAL, type Editorial } from './editorial.ts';
 
 /** A capitalised name in a review's text that is no known technician. */
 export interface InsightsWarning {
@@ -213,7 +213,7 @@ function summariseEntity(id: string, name: string, reviews: readonly ReviewAnaly
     id,
     name,
     review_count: reviews.length,
-    average_rating: reviews.length === 0 ? 0 : round2(ratingSum / reviews.length),
+    average_rating: reviews.length === 0 ? 0 : roundTo(ratingSum / reviews.length, 2),
     sentiment: reviews.length === 0 ? 0 : round3(sentimentSum / reviews.length),
     aspects: ASPECTS.filter((a) => tallies.has(a.id)).map((a) => {
       const t = tallies.get(a.id)!;
@@ -241,7 +241,7 @@ export function computeFigures(dataset: ReviewsDataset, aspects: readonly Aspect
 
 function generatedSummary(dataset: ReviewsDataset, figures: Record<string, number>): InsightsDataset['summary'] {
   const count = figures.review_count;
-  const average = round2(figures.average_rating);
+  const average = roundTo(figures.average_rating, 2);
   const five = Math.round(figures.percent_five_star);
   const text =
     count === 0
@@ -252,10 +252,4 @@ function generatedSummary(dataset: ReviewsDataset, figures: Record<string, numbe
 
 function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-function round2(value: number): number {
-  return Math.round((value + Number.EPSILON) * 100) / 100;
-}
-function round3(value: number): number {
-  return Math.round(value * 1000) / 1000;
 }

@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { FrontmatterError, parseMarkdown } from '../content/frontmatter.ts';
 import { ContentError, fieldName, type ContentProblem } from '../content/problems.ts';
+import { roundTo } from '../reviews/dataset.ts';
 import { isoDate, utcInstant } from '../reviews/schema.ts';
 import { ASPECT_IDS } from './lexicon.ts';
 
@@ -149,11 +150,6 @@ export function decimalsOf(value: number): number {
   const text = String(value);
   const dot = text.indexOf('.');
   return dot === -1 ? 0 : text.length - dot - 1;
-}
-
-export function roundTo(value: number, decimals: number): number {
-  const factor = 10 ** decimals;
-  return Math.round((value + Number.EPSILON) * factor) / factor;
 }
 
 /** The number as it may appear in prose: "163", "1,204", "4.52", "61" (a "%" or "percent" may follow). */

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { analyseText } from './aspects.ts';
 import { ASPECT_IDS, type AspectId } from './lexicon.ts';
 import type { Polarity } from './polarity.ts';
+import { round3 } from './round.ts';
 
 export interface LabelledSentence {
   id: string;
@@ -87,7 +88,7 @@ function counts(tp: number, fp: number, fn: number): AspectCounts {
   const precision = tp + fp === 0 ? 1 : tp / (tp + fp);
   const recall = tp + fn === 0 ? 1 : tp / (tp + fn);
   const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
-  return { tp, fp, fn, precision: round(precision), recall: round(recall), f1: round(f1) };
+  return { tp, fp, fn, precision: round3(precision), recall: round3(recall), f1: round3(f1) };
 }
 
 function signPolarity(score: number, threshold: number): Polarity {
@@ -147,8 +148,8 @@ export function evaluateLabelled(set: readonly LabelledSentence[], scorer?: Sent
     sentences: set.length,
     aspect: counts(tp, fp, fn),
     perAspect: Object.fromEntries(ASPECT_IDS.map((id) => [id, counts(per[id].tp, per[id].fp, per[id].fn)])) as Record<AspectId, AspectCounts>,
-    aspectPolarity: { correct: polarityCorrect, total: polarityTotal, accuracy: round(polarityTotal === 0 ? 0 : polarityCorrect / polarityTotal) },
-    sentencePolarity: { correct: sentenceCorrect, total: set.length, accuracy: round(set.length === 0 ? 0 : sentenceCorrect / set.length) },
+    aspectPolarity: { correct: polarityCorrect, total: polarityTotal, accuracy: round3(polarityTotal === 0 ? 0 : polarityCorrect / polarityTotal) },
+    sentencePolarity: { correct: sentenceCorrect, total: set.length, accuracy: round3(set.length === 0 ? 0 : sentenceCorrect / set.length) },
     confusion,
     errors,
   };
@@ -179,7 +180,7 @@ export function evaluateBinary(set: readonly BinarySentence[], scorer: SentenceS
     if (score === 0) undecided += 1;
     else if ((score > 0 ? 1 : 0) === item.class) correct += 1;
   }
-  return { total: set.length, correct, undecided, accuracy: round(set.length === 0 ? 0 : correct / set.length) };
+  return { total: set.length, correct, undecided, accuracy: round3(set.length === 0 ? 0 : correct / set.length) };
 }
 
 /** Our scorer as a SentenceScorer: the contrast-weighted score, averaged over the text's sentences. */
@@ -187,8 +188,4 @@ export function oursScore(text: string): number {
   const analyses = analyseText(text);
   if (analyses.length === 0) return 0;
   return analyses.reduce((s, a) => s + a.score, 0) / analyses.length;
-}
-
-function round(value: number): number {
-  return Math.round(value * 1000) / 1000;
 }

@@ -11,6 +11,7 @@
  * "water") never become topics of their own. Ties break by length, then
  * alphabetically: same reviews, same topics.
  */
+import { round3 } from './round.ts';
 import type { Sentence } from './sentences.ts';
 
 /** Nouns every roofing review uses: as a topic on their own they say nothing. */
@@ -181,7 +182,7 @@ export function buildTopics(reviews: readonly TopicInput[], options: TopicOption
       label: phrase[0].toUpperCase() + phrase.slice(1),
       keywords,
       review_count: ids.size,
-      share: total === 0 ? 0 : Math.round((ids.size / total) * 1000) / 1000,
+      share: total === 0 ? 0 : round3(ids.size / total),
       by_year: sortedYears,
     };
   });

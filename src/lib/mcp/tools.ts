@@ -14,7 +14,8 @@ import { z } from 'zod';
 import { siteLinks } from '../feeds/links.ts';
 import { toolJsonSchema } from './json-schema.ts';
 import { getReviewIndex } from '../reviews/index.ts';
-import { searchQuery, sinceDate, validate, type QueryIssue, type SearchQuery } from '../reviews/query.ts';
+import { validate, type Issue } from '../http/issues.ts';
+import { searchQuery, sinceDate, type SearchQuery } from '../reviews/query.ts';
 import { searchResponse, sinceResponse } from '../reviews/responses.ts';
 import { aggregateRating, business, review, type ReviewsDataset } from '../reviews/schema.ts';
 import { searchReviews } from '../reviews/search.ts';
@@ -230,6 +231,6 @@ function errorResult(value: object): CallToolResult {
 }
 
 /** The REST API's 400 body, as the text of an error result. */
-function invalidArguments(issues: QueryIssue[]): CallToolResult {
+function invalidArguments(issues: Issue[]): CallToolResult {
   return errorResult({ error: 'invalid_request', issues });
 }

@@ -54,8 +54,3 @@ export function roundTo(value: number, decimals: number): number {
   const factor = 10 ** decimals;
   return Math.round((value + Number.EPSILON) * factor) / factor;
 }
-
-/** Serialises a JSON body the way every endpoint does: compact, with a final newline. */
-export function toJsonBody(value: unknown): string {
-  return `${JSON.stringify(value)}\n`;
-}

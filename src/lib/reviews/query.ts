@@ -6,6 +6,7 @@
  * them, so both front doors validate the same thing the same way.
  */
 import { z } from 'zod';
+import { validate, type Issue, type Parsed } from '../http/issues.ts';
 import { isoDate } from './schema.ts';
 
 export const MAX_QUERY_LENGTH = 200;
@@ -41,14 +42,6 @@ export const SEARCH_PARAMETERS = Object.keys(searchQuery.shape) as (keyof Search
 /** The date of GET /api/reviews/since/{date} and of the reviews_since tool. */
 export const sinceDate = isoDate.describe('Reviews dated on or after this day (YYYY-MM-DD) are returned.');
 
-export interface QueryIssue {
-  code: string;
-  path: (string | number)[];
-  message: string;
-}
-
-export type Parsed<T> = { ok: true; value: T } | { ok: false; issues: QueryIssue[] };
-
 const NUMERIC = new Set<string>(['rating', 'min_rating', 'limit']);
 const NUMBER_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
@@ -57,7 +50,7 @@ const NUMBER_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
  * here, each naming the parameter; everything else is the schema's to judge.
  */
 export function fromSearchParams(params: URLSearchParams): Parsed<SearchQuery> {
-  const issues: QueryIssue[] = [];
+  const issues: Issue[] = [];
   const input: Record<string, unknown> = {};
   const seen = new Map<string, number>();
   for (const [name, value] of params) {
@@ -82,23 +75,4 @@ export function fromSearchParams(params: URLSearchParams): Parsed<SearchQuery> {
   if (issues.length === 0) return validated;
   // Report the schema's findings on the other parameters too: one round trip shows every problem.
   return { ok: false, issues: [...issues, ...(validated.ok ? [] : validated.issues)] };
-}
-
-export function validate<T>(schema: z.ZodType<T>, input: unknown): Parsed<T> {
-  const result = schema.safeParse(input);
-  if (result.success) return { ok: true, value: result.data };
-  return { ok: false, issues: toIssues(result.error) };
-}
-
-/** zod's issues in the interface's shape: code, path, message (and nothing internal). */
-export function toIssues(error: z.ZodError): QueryIssue[] {
-  return error.issues.map((issue) => {
-    const path = issue.path.map((key) => (typeof key === 'number' ? key : String(key)));
-    if (issue.code === 'unrecognized_keys') {
-      return { code: issue.code, path: [...path, ...issue.keys], message: `unknown parameter${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}` };
-    }
-    const name = path.join('.');
-    const message = name && !issue.message.startsWith(name) ? `${name}: ${issue.message}` : issue.message;
-    return { code: issue.code, path, message };
-  });
 }

@@ -4,10 +4,10 @@
  * precompressed variants (.br, .gz) sit beside the file. Written once after
  * the build so the server never hashes or compresses at request time.
  */
-import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { strongEtag } from '../http/etag.ts';
 import { contentTypeFor, isCompressible } from './content-types.ts';
 
 export const MANIFEST_FILE = 'static-manifest.json';
@@ -37,13 +37,10 @@ export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
  */
 export const CONTENT_CACHE = 'public, max-age=60, s-maxage=300, stale-while-revalidate=600';
 
-export function strongEtag(bytes: Uint8Array): string {
-  return `"${createHash('sha256').update(bytes).digest('base64url')}"`;
-}
 
 export function writeStaticManifest(clientDir: string): StaticManifest {
   const manifest: StaticManifest = {};
-  const lastModified = datasetLastModified(clientDir);
+  const reviewsUpdated = ownUpdated(readFileSync(join(clientDir, 'reviews.json')));
   for (const absolute of listFiles(clientDir)) {
     const file = relative(clientDir, absolute).split(sep).join('/');
     if (file === MANIFEST_FILE || file.endsWith('.br') || file.endsWith('.gz')) continue;
@@ -62,7 +59,7 @@ export function writeStaticManifest(clientDir: string): StaticManifest {
       size: bytes.length,
       cacheControl: file.startsWith('_astro/') ? IMMUTABLE_CACHE : CONTENT_CACHE,
       encodings,
-      ...(lastModified && DATA_PATHS.includes(`/${file}`) ? { lastModified } : {}),
+      ...(DATA_PATHS.includes(`/${file}`) ? lastModifiedOf(bytes, reviewsUpdated) : {}),
     };
     for (const path of urlPathsFor(file)) manifest[path] = entry;
   }
@@ -70,10 +67,20 @@ export function writeStaticManifest(clientDir: string): StaticManifest {
   return manifest;
 }
 
-function datasetLastModified(clientDir: string): string | undefined {
+/**
+ * A data file's own newest change when it states one (reviews.json, and
+ * insights.json, whose editorial FAQ and summary change on their own); the
+ * feeds carry the reviews' date, the content they are made of.
+ */
+function lastModifiedOf(bytes: Buffer, reviewsUpdated: string | undefined): { lastModified?: string } {
+  const updated = ownUpdated(bytes) ?? reviewsUpdated;
+  return updated ? { lastModified: new Date(updated).toUTCString() } : {};
+}
+
+function ownUpdated(bytes: Buffer): string | undefined {
   try {
-    const { updated } = JSON.parse(readFileSync(join(clientDir, 'reviews.json'), 'utf8')) as { updated?: string };
-    return updated ? new Date(updated).toUTCString() : undefined;
+    const { updated } = JSON.parse(bytes.toString('utf8')) as { updated?: unknown };
+    return typeof updated === 'string' && !Number.isNaN(Date.parse(updated)) ? updated : undefined;
   } catch {
     return undefined;
   }

@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
 import { getDataset } from '../../data/dataset.ts';
 import { jsonFeed } from '../../lib/feeds/json-feed.ts';
-import { toJsonBody } from '../../lib/reviews/dataset.ts';
+import { toJsonBody } from '../../lib/http/json.ts';
 
 export const prerender = true;
 
