@@ -76,7 +76,7 @@ async function main() {
   for (const url of urls) {
     await state.putSubscription({ callback: url, topic: topic.url, topic_id: topic.id, secret: 'bench-secret', lease_seconds: 86400, verified_at: Date.now(), expires_at: Date.now() + 86_400_000, failures: 0 });
   }
-  await state.recordHash(topic.id, 'initial');
+  await state.recordHash(topic.id, 'initial', 0);
 
   let peakRss = process.memoryUsage().rss;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 20);
@@ -86,7 +86,7 @@ async function main() {
     await Promise.all(urls.map((url) => pool.run(() => post(url, body))));
   };
   const viaHub = async () => {
-    await state.recordHash(topic.id, `stale-${Math.random()}`);
+    await state.recordHash(topic.id, `stale-${Math.random()}`, 0);
     const [outcome] = (await hub.publishChanged()).filter((o) => o.topic === topic.url);
     if (outcome?.result !== 'distributed' || outcome.outcomes.some((o) => o !== 'delivered')) throw new Error(`hub round failed: ${JSON.stringify(outcome).slice(0, 300)}`);
   };

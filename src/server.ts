@@ -45,7 +45,7 @@ export async function startServer(options: ServerOptions) {
   const datasetFile = staticFiles.read('/reviews.json');
   if (!datasetFile) throw new Error(`no reviews.json in ${options.distDir}/client: run the build first`);
   const api: ApiContext = { site: options.site, dataset: JSON.parse(datasetFile.body.toString('utf8')) as ReviewsDataset };
-  const services = await createNodeServices({ site: options.site, staticFiles, api, env: process.env });
+  const services = await createNodeServices({ site: options.site, host: options.host, staticFiles, api, env: process.env });
 
   // Static files and the read-only API are answered synchronously, without a URL object or a
   // promise: they are most of the traffic. Everything else takes the general path.

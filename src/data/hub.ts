@@ -10,16 +10,17 @@
 import { hubConfigFromEnv } from '../lib/websub/config.ts';
 import { httpContentSource } from '../lib/websub/content.ts';
 import { createHubService, type HubService } from '../lib/websub/service.ts';
+import { astroSite, getStore } from './site.ts';
 
 let service: HubService | undefined;
 
 export function getHub(): HubService {
   if (!service) {
     const env = process.env;
-    const site = import.meta.env.SITE.replace(/\/$/, '');
+    const site = astroSite();
     const config = hubConfigFromEnv(env);
     const origin = env.WEBSUB_CONTENT_ORIGIN?.trim() || site;
-    service = createHubService({ site, env, content: httpContentSource(origin, config.requestTimeoutMs, config.userAgent) });
+    service = createHubService({ site, env, config, store: getStore(), content: httpContentSource(origin, config.requestTimeoutMs, config.userAgent) });
     service.hub.start();
   }
   return service;

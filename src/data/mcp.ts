@@ -15,9 +15,9 @@
 import { insightsDataset } from '../lib/insights/schema.ts';
 import { BIND_HOST_ENV } from '../lib/mcp/config.ts';
 import { createMcpService } from '../lib/mcp/service.ts';
-import { createStore, storeConfigFromEnv } from '../lib/store/index.ts';
 import { getDataset } from './dataset.ts';
 import { getInsights } from './insights.ts';
+import { astroSite, getStore } from './site.ts';
 
 let handler: Promise<(request: Request) => Promise<Response>> | undefined;
 
@@ -26,11 +26,11 @@ export function getMcpHandler(): Promise<(request: Request) => Promise<Response>
     const env = process.env;
     return createMcpService({
       content: {
-        site: import.meta.env.SITE.replace(/\/$/, ''),
+        site: astroSite(),
         dataset: await getDataset(),
         insights: { schema: insightsDataset, data: (await getInsights()) as unknown as Record<string, unknown> },
       },
-      store: createStore(storeConfigFromEnv(env)),
+      store: getStore(),
       env,
       bindHost: env[BIND_HOST_ENV],
     });

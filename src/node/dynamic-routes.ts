@@ -43,6 +43,8 @@ export interface NodeServices {
 
 export interface ServiceOptions {
   site: string;
+  /** The address the server listens on: a loopback one lets /mcp answer the loopback Host names. */
+  host: string;
   staticFiles: StaticFiles;
   api: ApiContext;
   env: Record<string, string | undefined>;
@@ -50,13 +52,13 @@ export interface ServiceOptions {
 
 export async function createNodeServices(options: ServiceOptions): Promise<NodeServices> {
   const closers: Array<() => Promise<void>> = [];
-  // The MCP endpoint: sessions are signed with a key shared through the store, so any instance serves them.
-  const mcpStore = createStore(storeConfigFromEnv(options.env));
-  closers.push(() => mcpStore.close());
+  // One store for the process: MCP sessions and the hub's state (one Redis connection, one sweep).
+  const store = createStore(storeConfigFromEnv(options.env));
+  closers.push(() => store.close());
   const insightsFile = options.staticFiles.read('/insights.json');
-  // Where this process listens (as src/server.ts: HOST, default localhost); loopback allows the loopback Host names.
-  // The Astro route reads it from the environment when it serves /mcp in this process (API_THROUGH_ASTRO=true).
-  const mcpBindHost = options.env.HOST ?? 'localhost';
+  // Loopback allows the loopback Host names. The Astro route reads the address from the
+  // environment when it serves /mcp in this process (API_THROUGH_ASTRO=true).
+  const mcpBindHost = options.host;
   process.env[BIND_HOST_ENV] = mcpBindHost;
   const mcp = await createMcpService({
     content: {
@@ -64,18 +66,18 @@ export async function createNodeServices(options: ServiceOptions): Promise<NodeS
       dataset: options.api.dataset,
       insights: insightsFile ? { schema: insightsDataset, data: JSON.parse(insightsFile.body.toString('utf8')) as Record<string, unknown> } : undefined,
     },
-    store: mcpStore,
+    store,
     env: options.env,
     bindHost: mcpBindHost,
   });
   // The WebSub hub: topic content straight from the static files in memory, exactly as served.
-  const websub = createHubService({ site: options.site, env: options.env, content: staticContentSource((path) => options.staticFiles.read(path)) });
-  closers.push(() => websub.close());
+  const websub = createHubService({ site: options.site, env: options.env, store, content: staticContentSource((path) => options.staticFiles.read(path)) });
+  closers.unshift(() => websub.close());
   const routes: DynamicRoute[] = [
     // MCP over streamable HTTP (before the /api/ catch-all). Past 1 MiB the table answers 413 itself.
     { matches: (path) => path === '/mcp' || path === '/mcp/', maxBodyBytes: MCP_MAX_BODY_BYTES, tooLarge: mcpPayloadTooLarge, handle: (request) => mcp(request) },
     // The WebSub hub (before the /api/ catch-all). Past 64 KiB the table answers 413 itself.
-    { matches: (path) => path === '/api/websub/hub', maxBodyBytes: HUB_MAX_BODY_BYTES, handle: (request, client) => websub.hub.handle(request, client) },
+    { matches: (path) => path === '/api/websub/hub' || path === '/api/websub/hub/', maxBodyBytes: HUB_MAX_BODY_BYTES, handle: (request, client) => websub.hub.handle(request, client) },
     // The REST API: search, since, and JSON 404/405 for the rest of /api/*.
     { matches: (path) => path.startsWith('/api/'), maxBodyBytes: 0, answer: (request) => answerApi(request, options.api) },
   ];

@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { createDnsResolver, LookupBusyError } from '../../src/lib/websub/dns.ts';
 import { mappedV4, v6ToBigInt } from '../../src/lib/websub/ip.ts';
 import { clientKey } from '../../src/lib/websub/rate-limit.ts';
-import { NON_PUBLIC_HOST, resolveTarget, UNRESOLVED_HOST } from '../../src/lib/websub/ssrf.ts';
+import { NON_PUBLIC_HOST, resolveTarget } from '../../src/lib/websub/ssrf.ts';
 
 /** name → A and AAAA records; names starting with "silent" are never answered. */
 const ZONE: Record<string, { a?: string[]; aaaa?: string[] }> = {
@@ -88,7 +88,7 @@ describe('c-ares resolver', () => {
       assert.match(result.detail, /10\.1\.2\.3|127\.0\.0\.1/);
     }
     const unknown = await resolveTarget('https://nothing.test/cb', { allowLoopback: false, resolver, timeoutMs: 2000 });
-    assert.equal(!unknown.ok && unknown.reason, UNRESOLVED_HOST);
+    assert.equal(!unknown.ok && unknown.reason, NON_PUBLIC_HOST);
     const good = await resolveTarget('https://public.test/cb', { allowLoopback: false, resolver, timeoutMs: 2000 });
     assert.equal(good.ok && good.target.servername, 'public.test');
   });

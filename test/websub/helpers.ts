@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { siteLinks } from '../../src/lib/feeds/links.ts';
 import { createStore, type Store } from '../../src/lib/store/index.ts';
-import { callbackKey } from '../../src/lib/websub/subscriptions.ts';
+import { callbackKey, type DistributedHash } from '../../src/lib/websub/subscriptions.ts';
 import { DEFAULT_SITE_URL } from '../../src/lib/config/site.ts';
 import type { BuildName } from '../helpers/builds.ts';
 import { makeTestCerts, type TestCerts } from '../helpers/certs.ts';
@@ -84,7 +84,7 @@ export async function isSubscribed(store: Store, topicId: string, callback: stri
  */
 export async function forgetDistributedContent(store: Store): Promise<string> {
   const stale = `stale-${Date.now()}-${Math.random()}`;
-  for (const topic of ALL_TOPICS) await store.set(`websub:hash:${topic.id}`, { hash: stale, at: 0 });
+  for (const topic of ALL_TOPICS) await store.set(`websub:hash:${topic.id}`, { hash: stale, at: 0, generation: 0 } satisfies DistributedHash);
   return stale;
 }
 

@@ -43,10 +43,10 @@ export class Distributor {
   }
 
   /** Queues one job per active subscription of the topic (first attempt due now) and returns them. */
-  async enqueueAll(topic: Topic, hash: string): Promise<DeliveryJob[]> {
+  async enqueueAll(topic: Topic): Promise<DeliveryJob[]> {
     const { state, now } = this.#deps;
     const jobs = (await state.activeSubscriptions(topic.id)).map(
-      (sub): DeliveryJob => ({ id: newId(), topic_id: topic.id, callback_key: callbackKey(sub.callback), hash, due_at: now() }),
+      (sub): DeliveryJob => ({ id: newId(), topic_id: topic.id, callback_key: callbackKey(sub.callback), due_at: now() }),
     );
     // Written in parallel batches: each write is a durable (fsync'd) file in the file store.
     for (let i = 0; i < jobs.length; i += 100) await Promise.all(jobs.slice(i, i + 100).map((job) => state.putJob(job)));

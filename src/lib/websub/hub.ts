@@ -16,7 +16,7 @@ import type { OutboundOptions } from './outbound.ts';
 import { Pool } from './pool.ts';
 import { deliverPublished, preparePublish, publishTopic, type PublishOutcome } from './publish.ts';
 import { RateLimiter } from './rate-limit.ts';
-import { parseHubForm, type HubRequest } from './request.ts';
+import { createHubFormParser, type HubRequest } from './request.ts';
 import { RetryScheduler } from './retries.ts';
 import { resolveTarget, type Resolver } from './ssrf.ts';
 import { callbackKey, HubState, newId } from './subscriptions.ts';
@@ -40,8 +40,6 @@ export interface Hub {
   publishChanged(): Promise<PublishOutcome[]>;
   /** Starts the retry scheduler. */
   start(): void;
-  /** Resolves when no background work (verification, delivery) is left. */
-  idle(): Promise<void>;
   close(): Promise<void>;
   readonly topics: TopicRegistry;
 }
@@ -68,20 +66,17 @@ export function createHub(options: HubOptions): Hub {
   const now = options.now ?? Date.now;
   const log = options.log ?? ((message: string) => console.log(message));
   const topics = topicRegistry(options.site);
+  const parseForm = createHubFormParser(topics);
   const state = new HubState(store, now);
   const pool = new Pool(config.concurrency);
   const outbound: OutboundOptions = { allowLoopback: config.allowLoopback, timeoutMs: config.requestTimeoutMs, userAgent: config.userAgent, resolver: options.resolver };
   const distributor = new Distributor({ state, topics, content: options.content, config, outbound, pool, now, log });
   const scheduler = new RetryScheduler({ state, distributor, topicIds: topics.all.map((t) => t.id), intervalMs: config.schedulerIntervalMs, now, log });
   const limiter = new RateLimiter(store, now, config.rateWindowSeconds);
-  const background = new Set<Promise<unknown>>();
   let closed = false;
 
   const inBackground = (task: () => Promise<unknown>) => {
-    const running = task()
-      .catch((error: unknown) => log(`websub: background task failed: ${String(error)}`))
-      .finally(() => background.delete(running));
-    background.add(running);
+    task().catch((error: unknown) => log(`websub: background task failed: ${String(error)}`));
   };
 
   const clampLease = (requested: number | undefined) =>
@@ -184,7 +179,7 @@ export function createHub(options: HubOptions): Hub {
       );
     }
 
-    const parsed = parseHubForm(form, topics);
+    const parsed = parseForm(form);
     if (!parsed.ok) return toResponse(invalidRequest(parsed.issues));
     const hubRequest = parsed.request;
 
@@ -228,12 +223,6 @@ export function createHub(options: HubOptions): Hub {
       return Promise.all(prepared.map((one) => deliverPublished(one, distributor)));
     },
     start: () => scheduler.start(),
-    async idle() {
-      while (background.size > 0 || pool.pending > 0) {
-        await Promise.all([...background]);
-        await pool.idle();
-      }
-    },
     async close() {
       closed = true;
       await scheduler.stop();

@@ -7,7 +7,6 @@ export class Pool {
   readonly #size: number;
   #running = 0;
   readonly #queue: Array<() => void> = [];
-  readonly #idle: Array<() => void> = [];
 
   constructor(size: number) {
     this.#size = Math.max(1, size);
@@ -21,23 +20,11 @@ export class Pool {
           .then(resolve, reject)
           .finally(() => {
             this.#running--;
-            const next = this.#queue.shift();
-            if (next) next();
-            else if (this.#running === 0) for (const done of this.#idle.splice(0)) done();
+            this.#queue.shift()?.();
           });
       };
       if (this.#running < this.#size) start();
       else this.#queue.push(start);
     });
-  }
-
-  /** Resolves once nothing runs or waits. */
-  idle(): Promise<void> {
-    if (this.#running === 0 && this.#queue.length === 0) return Promise.resolve();
-    return new Promise((resolve) => this.#idle.push(resolve));
-  }
-
-  get pending(): number {
-    return this.#running + this.#queue.length;
   }
 }

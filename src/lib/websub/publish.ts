@@ -55,12 +55,12 @@ export async function preparePublish(topic: Topic, deps: PublishDeps, firstTry =
     // Another instance recorded a first hash meanwhile: compare with that one.
     return preparePublish(topic, deps, false);
   }
-  const generation = last.generation ?? 0;
+  const { generation } = last;
   if (!(await state.store.claim(`websub:publish:${topic.id}:${generation}:${last.at}:${last.hash}:${hash}`, PUBLISH_CLAIM_SECONDS))) {
     return { outcome: { topic: topic.url, result: 'elsewhere' } };
   }
   // The outbox first, then the hash: a crash in between re-sends at worst, never loses.
-  const jobs = await distributor.enqueueAll(topic, hash);
+  const jobs = await distributor.enqueueAll(topic);
   await state.recordHash(topic.id, hash, generation + 1);
   if (jobs.length > 0) deps.log(`websub: ${topic.id} changed; notifying ${jobs.length} subscriber(s)`);
   return { topic, jobs };

@@ -1,29 +1,37 @@
 /**
- * The hub with its settings and store, as a host runs it: the Node entry
+ * The hub with its settings, as a host runs it: the Node entry
  * (src/node/dynamic-routes.ts) and the Astro route (src/data/hub.ts) each make
- * one. `onListening` is the post-deploy step: once the new content is live,
- * publish each topic whose content differs from what was last distributed,
- * and start the retry scheduler.
+ * one, over a store they own (and close). `onListening` is the post-deploy
+ * step: once the new content is live, publish each topic whose content
+ * differs from what was last distributed, and start the retry scheduler.
  */
-import { createStore, storeConfigFromEnv } from '../store/index.ts';
+import type { Store } from '../store/index.ts';
 import { hubConfigFromEnv, type HubConfig } from './config.ts';
 import type { ContentSource } from './content.ts';
 import { createHub, type Hub } from './hub.ts';
 
 export interface HubService {
   hub: Hub;
-  config: HubConfig;
   onListening(): Promise<void>;
+  /** Stops the hub; the store stays open (its owner closes it). */
   close(): Promise<void>;
 }
 
-export function createHubService(options: { site: string; env: Record<string, string | undefined>; content: ContentSource }): HubService {
-  const config = hubConfigFromEnv(options.env);
-  const store = createStore(storeConfigFromEnv(options.env));
-  const hub = createHub({ site: options.site, store, content: options.content, config });
+export interface HubServiceOptions {
+  site: string;
+  env: Record<string, string | undefined>;
+  content: ContentSource;
+  /** Owned by the caller: the service never closes it. */
+  store: Store;
+  /** Default: hubConfigFromEnv(env). */
+  config?: HubConfig;
+}
+
+export function createHubService(options: HubServiceOptions): HubService {
+  const config = options.config ?? hubConfigFromEnv(options.env);
+  const hub = createHub({ site: options.site, store: options.store, content: options.content, config });
   return {
     hub,
-    config,
     async onListening() {
       hub.start();
       if (!config.publishOnStart) return;
@@ -37,7 +45,6 @@ export function createHubService(options: { site: string; env: Record<string, st
     },
     async close() {
       await hub.close();
-      await store.close();
     },
   };
 }

@@ -143,7 +143,6 @@ export type TargetRefusal = { ok: false; kind: 'syntax' | 'refused' | 'unresolve
  * would tell a caller which internal names exist. The details go to the log only.
  */
 export const NON_PUBLIC_HOST = "the callback's host does not resolve to a public address";
-export const UNRESOLVED_HOST = NON_PUBLIC_HOST;
 export const LOOKUPS_BUSY = 'the hub is checking too many callback hosts right now; try again later';
 
 /**
@@ -171,9 +170,9 @@ export async function resolveTarget(
     found = await withTimeout((options.resolver ?? systemResolver)(hostname, { timeoutMs }), timeoutMs);
   } catch (error) {
     if (error instanceof LookupBusyError) return { ok: false, kind: 'busy', reason: LOOKUPS_BUSY, detail: `host ${hostname}: ${error.message}` };
-    return { ok: false, kind: 'unresolved', reason: UNRESOLVED_HOST, detail: `host ${hostname} does not resolve: ${(error as Error).message}` };
+    return { ok: false, kind: 'unresolved', reason: NON_PUBLIC_HOST, detail: `host ${hostname} does not resolve: ${(error as Error).message}` };
   }
-  if (found.length === 0) return { ok: false, kind: 'unresolved', reason: UNRESOLVED_HOST, detail: `host ${hostname} has no A or AAAA records` };
+  if (found.length === 0) return { ok: false, kind: 'unresolved', reason: NON_PUBLIC_HOST, detail: `host ${hostname} has no A or AAAA records` };
   for (const { address } of found) {
     const verdict = checkAddress(address, options.allowLoopback);
     if (!verdict.ok) return { ok: false, kind: 'refused', reason: NON_PUBLIC_HOST, detail: `host ${hostname} resolves to ${verdict.reason}` };

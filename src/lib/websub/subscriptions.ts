@@ -27,13 +27,12 @@ export interface Subscription {
   failures: number;
 }
 
+/** One pending delivery; it sends the topic's content as served when it is sent. */
 export interface DeliveryJob {
   /** New for every attempt: the key of the claim that makes one instance send it. */
   id: string;
   topic_id: string;
   callback_key: string;
-  /** Hash of the content that made the job (the delivery sends what is current). */
-  hash: string;
   due_at: number;
 }
 
@@ -41,11 +40,11 @@ export interface DistributedHash {
   hash: string;
   at: number;
   /**
-   * Counts the distributions of this topic (absent in records from before it
-   * existed: read as 0). Part of the publish claim's key, so each transition
-   * is claimable once even when the content flips back and forth (H0→H1→H0→H1).
+   * Counts the distributions of this topic (0 for the first hash). Part of the
+   * publish claim's key, so each transition is claimable once even when the
+   * content flips back and forth (H0→H1→H0→H1).
    */
-  generation?: number;
+  generation: number;
 }
 
 export const callbackKey = (callback: string): string => createHash('sha256').update(callback).digest('hex').slice(0, 40);
@@ -131,7 +130,7 @@ export class HubState {
     return this.store.setIfAbsent(`websub:hash:${topicId}`, { hash, at: this.#now(), generation: 0 } satisfies DistributedHash);
   }
 
-  async recordHash(topicId: string, hash: string, generation = 0): Promise<void> {
+  async recordHash(topicId: string, hash: string, generation: number): Promise<void> {
     await this.store.set(`websub:hash:${topicId}`, { hash, at: this.#now(), generation } satisfies DistributedHash);
   }
 

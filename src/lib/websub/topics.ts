@@ -1,6 +1,7 @@
 /**
  * The hub's topics: exactly the three of the seed, by URL (src/lib/feeds/links.ts)
- * with the path the site serves them at and a short id for store keys.
+ * with the path the site serves them at (the URL's, as links.ts puts every
+ * address at the site's root) and a short id for store keys.
  */
 import { siteLinks } from '../feeds/links.ts';
 
@@ -19,11 +20,8 @@ export interface TopicRegistry {
 
 export function topicRegistry(site: string): TopicRegistry {
   const links = siteLinks(site);
-  const all: Topic[] = [
-    { id: 'atom', url: links.atomFeed, path: '/feed.xml' },
-    { id: 'json-feed', url: links.jsonFeed, path: '/api/feed.json' },
-    { id: 'reviews', url: links.reviewsJson, path: '/reviews.json' },
-  ];
+  const topic = (id: Topic['id'], url: string): Topic => ({ id, url, path: new URL(url).pathname });
+  const all: Topic[] = [topic('atom', links.atomFeed), topic('json-feed', links.jsonFeed), topic('reviews', links.reviewsJson)];
   const normalise = (url: string) => {
     try {
       return new URL(url).href;

@@ -23,8 +23,8 @@ export interface VerificationOutcome {
 export async function verifyIntent(
   intent: { mode: 'subscribe' | 'unsubscribe'; callback: string; topic: string; leaseSeconds?: number },
   outbound: OutboundOptions,
-  challenge: string = newChallenge(),
 ): Promise<VerificationOutcome> {
+  const challenge = newChallenge();
   const params: Record<string, string> = { 'hub.mode': intent.mode, 'hub.topic': intent.topic, 'hub.challenge': challenge };
   if (intent.mode === 'subscribe' && intent.leaseSeconds !== undefined) params['hub.lease_seconds'] = String(intent.leaseSeconds);
   const result: OutboundResult = await sendOutbound(
