@@ -84,6 +84,18 @@ describe('home page', () => {
     await context.close();
   });
 
+  it('shows dates as people read them, with the ISO date for machines', async () => {
+    const dataset = await (await fetch(`${content.url}/reviews.json`)).json();
+    const page = await browser.newPage();
+    await page.goto(`${content.url}/`);
+    const time = page.locator('article.review .meta time').first();
+    assert.equal(await time.getAttribute('datetime'), dataset.reviews[0].date);
+    const [year, month, day] = dataset.reviews[0].date.split('-').map(Number);
+    const expected = new Date(Date.UTC(year, month - 1, day)).toLocaleDateString('en-US', { timeZone: 'UTC', month: 'long', day: 'numeric', year: 'numeric' });
+    assert.equal(await time.textContent(), expected);
+    await page.close();
+  });
+
   it('fits a phone screen without sideways scrolling', async () => {
     const context = await browser.newContext({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true });
     const page = await context.newPage();

@@ -14,6 +14,7 @@ import { z } from 'zod';
 import { siteLinks } from '../feeds/links.ts';
 import { FEED_SIZE } from '../feeds/entries.ts';
 import { JSON_FEED_VERSION } from '../feeds/json-feed.ts';
+import { CORS_HEADERS, PREFLIGHT_MAX_AGE } from '../http/cors.ts';
 import { errorResponse, messageError } from '../http/errors-schema.ts';
 import { insightsDataset } from '../insights/schema.ts';
 import { MCP_MAX_BODY_BYTES } from '../mcp/http-handler.ts';
@@ -285,10 +286,10 @@ const HEADERS: Record<string, JsonObject> = {
   NoStore: { description: 'Errors are not cached.', schema: { type: 'string', const: 'no-store' } },
   Vary: { description: 'Static files are served precompressed (br, gzip) as Accept-Encoding asks.', schema: { type: 'string', const: 'Accept-Encoding' } },
   AccessControlAllowOrigin: { description: 'Every GET is open to every origin.', schema: { type: 'string', const: '*' } },
-  AccessControlExposeHeaders: { description: 'Browser code may read the validators.', schema: { type: 'string', const: 'ETag, Last-Modified, Retry-After' } },
+  AccessControlExposeHeaders: { description: 'Browser code may read the validators.', schema: { type: 'string', const: CORS_HEADERS['access-control-expose-headers'] } },
   Allow: { description: 'The methods this path accepts.', schema: { type: 'string' }, example: 'GET, HEAD, OPTIONS' },
   AccessControlAllowMethods: { description: 'Same as Allow.', schema: { type: 'string' }, example: 'GET, HEAD, OPTIONS' },
-  AccessControlMaxAge: { description: 'Seconds a browser may cache the preflight.', schema: { type: 'string', const: '86400' } },
+  AccessControlMaxAge: { description: 'Seconds a browser may cache the preflight.', schema: { type: 'string', const: PREFLIGHT_MAX_AGE } },
   RetryAfter: { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 1 } },
   McpSessionId: { description: 'The session id: send it as Mcp-Session-Id on every later request. Valid on every instance and across restarts until it expires or DELETE /mcp ends it.', schema: { type: 'string' } },
 };

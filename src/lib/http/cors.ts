@@ -9,7 +9,7 @@ export const CORS_HEADERS: Readonly<Record<string, string>> = {
 
 import type { ApiAnswer } from './answer.ts';
 
-const PREFLIGHT_MAX_AGE = '86400';
+export const PREFLIGHT_MAX_AGE = '86400';
 
 /** The answer to an OPTIONS preflight for a resource that allows `methods`. */
 export function preflightAnswer(requestHeaders: { get(name: string): string | null }, methods: readonly string[]): ApiAnswer {

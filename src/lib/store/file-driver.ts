@@ -20,7 +20,7 @@ export function keyToPath(base: string, key: string): string {
   return join(base, ...segments);
 }
 
-export function pathToKey(base: string, path: string): string {
+function pathToKey(base: string, path: string): string {
   return relative(base, path).split(sep).map(decodeURIComponent).join(':');
 }
 
@@ -60,7 +60,7 @@ async function listFiles(dir: string): Promise<string[]> {
   }
   const out: string[] = [];
   for (const entry of entries) {
-    if (entry.name.startsWith('.')) continue; // .claims and other bookkeeping are not keys
+    if (entry.name.startsWith('.')) continue; // hidden files are not keys
     const path = join(dir, entry.name);
     if (entry.isDirectory()) out.push(...(await listFiles(path)));
     else if (entry.isFile() && !entry.name.endsWith('.tmp')) out.push(path);

@@ -7,11 +7,11 @@
  * listed or not, short-lived keys (rate windows, ended sessions) included,
  * outlives its expiry by more than one sweep.
  */
-import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createStorage } from 'unstorage';
-import { atomicFileDriver, keyToPath, pathToKey } from './file-driver.ts';
+import { atomicFileDriver, keyToPath } from './file-driver.ts';
 import { unwrap, wrap, type Store } from './store.ts';
 import { liveKeys, unstorageStore } from './unstorage-store.ts';
 
@@ -39,9 +39,8 @@ export function fileStore(dir: string, now: () => number, options: FileStoreOpti
     });
 
   const sweep = async () => {
-    for (const key of await listKeys(base)) {
-      const raw = await readRaw(pathOf(key));
-      if (raw !== null && unwrap(raw, now()) === null) await removeIfExpired(key);
+    for (const { key, value } of await basic.entries('')) {
+      if (value !== null && unwrap(value, now()) === null) await removeIfExpired(key);
     }
   };
   const timer = setInterval(() => void sweep().catch(() => {}), options.sweepIntervalMs ?? SWEEP_INTERVAL_MS);
@@ -89,13 +88,6 @@ async function readRaw(path: string): Promise<string | null> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'EISDIR') return null;
     throw error;
   }
-}
-
-async function listKeys(base: string): Promise<string[]> {
-  const entries = await readdir(base, { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries
-    .filter((entry) => entry.isFile() && !entry.name.endsWith('.tmp'))
-    .map((entry) => pathToKey(base, join(entry.parentPath, entry.name)));
 }
 
 /** Runs `step` holding the lock of one key's file: `<file>.lock/`, made by mkdir. */

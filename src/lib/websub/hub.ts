@@ -5,6 +5,7 @@
  * then distribution of what changed), with body, rate and subscription
  * limits. See docs/websub.md.
  */
+import { readLimitedText } from '../http/body.ts';
 import { toResponse } from '../http/answer.ts';
 import { preflightAnswer } from '../http/cors.ts';
 import { invalidRequest, jsonAnswer, methodNotAllowed, payloadTooLarge } from '../http/json.ts';
@@ -143,24 +144,8 @@ export function createHub(options: HubOptions): Hub {
     if (type !== null && type.split(';')[0]!.trim().toLowerCase() !== FORM_TYPE) {
       return json({ error: 'unsupported_media_type', message: `Send the hub's parameters as ${FORM_TYPE}.` }, 415);
     }
-    const declared = Number(request.headers.get('content-length'));
-    if (Number.isFinite(declared) && declared > HUB_MAX_BODY_BYTES) return payloadTooLarge(HUB_MAX_BODY_BYTES);
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    if (request.body) {
-      const reader = request.body.getReader();
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        size += value.length;
-        if (size > HUB_MAX_BODY_BYTES) {
-          await reader.cancel().catch(() => {});
-          return payloadTooLarge(HUB_MAX_BODY_BYTES);
-        }
-        chunks.push(value);
-      }
-    }
-    return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+    const text = await readLimitedText(request, HUB_MAX_BODY_BYTES);
+    return text === null ? payloadTooLarge(HUB_MAX_BODY_BYTES) : new URLSearchParams(text);
   }
 
   async function handle(request: Request, client: { address: string }): Promise<Response> {
