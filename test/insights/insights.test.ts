@@ -56,6 +56,47 @@ describe('polarity and aspects on tricky sentences', () => {
     });
   }
 
+  // Negations that intensify: "can't … enough", "couldn't be happier", "nothing but".
+  const idioms: Array<[string, Record<string, string>]> = [
+    ['We can\'t thank Rick enough for the quick tarp job.', { timeliness: 'positive' }],
+    ['I can\'t recommend this crew enough.', { professionalism: 'positive' }],
+    ['Honestly, I can\'t say enough good things about the office staff.', { communication: 'positive' }],
+    ['We couldn\'t be happier with the new gutters.', { workmanship: 'positive' }],
+    ['Couldn\'t have asked for a better foreman.', { professionalism: 'positive' }],
+    ['The cleanup could not have been worse.', { cleanup: 'negative' }],
+    ['Our neighbors have nothing but praise for the crew, but the office never called back.', { professionalism: 'positive', communication: 'negative' }],
+  ];
+  for (const [text, expected] of idioms) {
+    it(`intensifying negation: ${text}`, () => {
+      const got = aspectsOf(text);
+      for (const [aspect, polarity] of Object.entries(expected)) assert.equal(got[aspect], polarity, `${aspect} in ${JSON.stringify(got)}`);
+    });
+  }
+
+  // Repair and diagnosis verbs: the damage words after them describe the roof as the company found it.
+  const repairs: Array<[string, Record<string, string>]> = [
+    ['They replaced the cracked flashing and the rotten decking around the chimney.', { workmanship: 'positive' }],
+    ['Tommy found a loose ridge cap and reattached it in an hour.', { workmanship: 'positive' }],
+    ['The inspector showed us the worn shingles and the missing ridge cap.', { workmanship: 'neutral' }],
+    ['They came out to repair the leaking valley.', { workmanship: 'neutral' }],
+    ['Paid $900 for two skylights.', { price: 'neutral' }],
+    // ...but not when the damage is the present state or the crew's own doing
+    ['They replaced the vent boot and it is still loose.', { workmanship: 'negative' }],
+    ['The crew cracked a skylight and never mentioned it.', { safety: 'negative' }],
+  ];
+  for (const [text, expected] of repairs) {
+    it(`repair clause: ${text}`, () => {
+      const got = aspectsOf(text);
+      for (const [aspect, polarity] of Object.entries(expected)) assert.equal(got[aspect], polarity, `${aspect} in ${JSON.stringify(got)}`);
+    });
+  }
+
+  it('takes an aspect\'s polarity from its own clause when the sentence has a contrast', () => {
+    const got = aspectsOf('Scheduling was slower than we had hoped, but the cleanup was spotless.');
+    assert.equal(got.timeliness, 'negative');
+    assert.equal(got.cleanup, 'positive');
+  });
+
   it('calls a sentence with a clear positive and a clear negative clause mixed and neutral overall', () => {
     const [sentence] = analyseText('Great roof, terrible communication.');
     assert.equal(sentence.mixed, true);
@@ -165,6 +206,29 @@ describe('insights document', () => {
     const jamal = doc.entities.technicians.find((t) => t.id === 'jamal-whitaker')!;
     assert.equal(jamal.review_count, 1);
     assert.ok(jamal.aspects.some((a) => a.id === 'estimate_insurance'));
+  });
+
+  it('prefers examples whose polarity agrees with the review\'s stars among candidates of similar strength', () => {
+    const dataset = datasetOf(fixture('content-small'));
+    const [template] = dataset.reviews;
+    const review = (id: string, rating: number, text: string) => ({ ...template, id, rating, title: undefined, text });
+    const doc = buildInsights(
+      {
+        ...dataset,
+        reviews: [
+          // slightly stronger, but a positive sentence in a one-star review
+          review('a-one-star', 1, 'The price was very fair. Then the skylight leaked for a month and nobody came.'),
+          review('b-five-star', 5, 'The price was fair.'),
+        ],
+      },
+      EMPTY_EDITORIAL,
+      () => {},
+    );
+    const price = doc.aspects.find((a) => a.id === 'price')!;
+    const positive = price.examples.filter((e) => e.polarity === 'positive');
+    assert.equal(positive.length, 2);
+    assert.ok(positive[0].score < positive[1].score, 'the one-star sentence is stronger');
+    assert.equal(positive[0].review_id, 'b-five-star');
   });
 
   it('keeps the example sentence that carried each aspect', () => {

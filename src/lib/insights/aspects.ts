@@ -3,7 +3,7 @@
  * by a lexicon term (lexicon.ts); its polarity is the score of the smallest
  * piece of the sentence that holds an opinion: the term's segment (between
  * commas), else its clause (between contrast markers), else the whole sentence
- * (unless the sentence is mixed). Each result keeps the terms that matched and
+ * (only when the sentence has no contrast and is not mixed). Each result keeps the terms that matched and
  * the sentence, so an editor can see why "cleanup" came out negative.
  */
 import { ASPECTS, CONTEXT_CUES, NOT_ASPECT_TERMS, type AspectId } from './lexicon.ts';
@@ -75,9 +75,11 @@ export function detectAspects(scored: ScoredSentence): AspectMention[] {
       const segment = segmentOf(match.start);
       let score = segment?.score ?? 0;
       if (polarityOf(score) === 'neutral') score = clause.score;
-      if (polarityOf(score) === 'neutral' && !scored.mixed) score = scored.score;
       // A weak term with no opinion anywhere near it names nothing ("the roof was original").
-      if (match.value.weak && polarityOf(score) === 'neutral' && !scored.mixed) continue;
+      if (match.value.weak && polarityOf(score) === 'neutral' && polarityOf(scored.score) === 'neutral' && !scored.mixed) continue;
+      // Without a contrast the sentence's opinion is the term's; with one, the other clause's opinion is by
+      // definition not this clause's ("a bit slower than I'd hoped, but very detailed": timeliness is negative).
+      if (polarityOf(score) === 'neutral' && !scored.mixed && scored.clauses.length === 1) score = scored.score;
       const aspects = match.value.aspects.filter(
         (aspect) => !match.value.contextual.includes(aspect) || hasCue(tokens, clause.start, clause.end, match.start, match.end, cueSets.get(aspect)),
       );

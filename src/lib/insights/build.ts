@@ -27,6 +27,19 @@ export interface InsightsResult {
 }
 
 const EXAMPLES_PER_POLARITY = 2;
+/**
+ * When examples are chosen, a sentence whose polarity disagrees with its
+ * review's star rating (a positive sentence from a 1–2 star review, a negative
+ * one from a 4–5 star review) ranks as if this much weaker (on the -1..1
+ * scale): among candidates of similar strength the one the rating agrees
+ * with is shown; a much stronger one still wins. 3-star reviews are neutral.
+ */
+export const RATING_DISAGREEMENT_PENALTY = 0.2;
+
+/** +1 for 4–5 stars, -1 for 1–2, 0 for 3. */
+function ratingDirection(rating: number): number {
+  return rating >= 4 ? 1 : rating <= 2 ? -1 : 0;
+}
 
 interface ReviewAnalysis {
   id: string;
@@ -160,7 +173,7 @@ export function formatWarnings(warnings: readonly InsightsWarning[]): string {
 
 function summariseAspects(reviews: readonly ReviewAnalysis[]): AspectSummary[] {
   const tallies = new Map<AspectId, AspectTally>(ASPECTS.map((a) => [a.id, emptyTally()]));
-  const candidates = new Map<AspectId, Array<AspectSummary['examples'][number] & { date: string }>>(ASPECTS.map((a) => [a.id, []]));
+  const candidates = new Map<AspectId, Array<AspectSummary['examples'][number] & { date: string; rating: number }>>(ASPECTS.map((a) => [a.id, []]));
   for (const review of reviews) {
     for (const sentence of review.sentences) {
       for (const mention of sentence.aspects) {
@@ -172,6 +185,7 @@ function summariseAspects(reviews: readonly ReviewAnalysis[]): AspectSummary[] {
           score: mention.score,
           terms: mention.terms,
           date: review.date,
+          rating: review.rating,
         });
       }
     }
@@ -179,8 +193,11 @@ function summariseAspects(reviews: readonly ReviewAnalysis[]): AspectSummary[] {
   return ASPECTS.map((definition) => {
     const t = tallies.get(definition.id)!;
     const all = candidates.get(definition.id)!;
-    const order = (a: { score: number; date: string; review_id: string; sentence: string }, b: typeof a, sign: number) =>
-      sign * (a.score - b.score) || (a.date < b.date ? 1 : a.date > b.date ? -1 : 0) || cmp(a.review_id, b.review_id) || cmp(a.sentence, b.sentence);
+    // Strength of a candidate as an example of its polarity (sign: -1 for positive, 1 for negative), less the rating penalty.
+    const strength = (c: { score: number; rating: number }, sign: number) =>
+      -sign * c.score - (ratingDirection(c.rating) === sign ? RATING_DISAGREEMENT_PENALTY : 0);
+    const order = (a: { score: number; rating: number; date: string; review_id: string; sentence: string }, b: typeof a, sign: number) =>
+      strength(b, sign) - strength(a, sign) || (a.date < b.date ? 1 : a.date > b.date ? -1 : 0) || cmp(a.review_id, b.review_id) || cmp(a.sentence, b.sentence);
     const positive = all.filter((c) => c.polarity === 'positive').sort((a, b) => order(a, b, -1)).slice(0, EXAMPLES_PER_POLARITY);
     const negative = all.filter((c) => c.polarity === 'negative').sort((a, b) => order(a, b, 1)).slice(0, EXAMPLES_PER_POLARITY);
     return {
@@ -191,7 +208,7 @@ function summariseAspects(reviews: readonly ReviewAnalysis[]): AspectSummary[] {
       neutral: t.neutral,
       negative: t.negative,
       score: t.mentions === 0 ? 0 : round3(t.sum / t.mentions),
-      examples: [...positive, ...negative].map(({ date: _date, ...example }) => example),
+      examples: [...positive, ...negative].map(({ date: _date, rating: _rating, ...example }) => example),
     };
   });
 }

@@ -243,6 +243,12 @@ export const DOMAIN_VALENCE: Readonly<Record<string, number>> = {
   itemized: 1.5, 'line by line': 1.5, harness: 1, harnesses: 1, 'drop zone': 0, apologize: 1, apologized: 1, smoke: -2, smoked: -2,
   'loud music': -2, music: 0, finish: 1, finished: 1, 'no cost': 2, 'stop return': -2.5, 'stopped returning': -2.5,
   'stop answer': -2.5, 'stopped answering': -2.5, 'stop respond': -2.5,
+  // climbing is not a price rise; rooms and shingle colours are not opinions
+  'go up into': 0, 'go up onto': 0, 'go up on': 0, 'go up the ladder': 0, 'go up in the attic': 0, 'master bath': 0,
+  'master bathroom': 0, 'master bedroom': 0, 'master suite': 0, charcoal: 0, 'weathered wood': 0, slate: 0,
+  // showing the customer the roof is the transparency reviewers praise
+  'show us photo': 1.5, 'show us picture': 1.5, 'show me photo': 1.5, 'show me picture': 1.5, 'send us photo': 1.5,
+  'send photo': 1.5, 'send us picture': 1.5,
   // overall verdicts people write in reviews
   avoid: -3, beware: -3, letdown: -3, disappointed: -3, 'never again': -3, 'five star': 3, 'zero star': -3, 'would not recommend': -3,
   recommend: 2, 'highly recommend': 3, 'go back': 1, 'hire again': 2.5, 'use them again': 2.5, 'call them again': 2,
@@ -266,7 +272,8 @@ export const FIXED_EXPRESSIONS: Readonly<Record<string, number>> = {
   'want to love': -2, 'wanted to love': -2, 'not bad': 1.5, 'not too bad': 1.5, 'not so bad': 1.5, 'not disappoint': 2,
   'not disappointed': 2, 'not regret': 2.5, 'not hesitate': 2.5, 'not wait to': 2, 'can not wait': 2, 'would recommend': 2.5,
   'will recommend': 2.5, 'will be back': 2, 'will come back': 2, 'not be back': -2.5, 'not come back': -2.5, 'not go back': -2.5,
-  'not return': -2.5, 'no hesitation': 2, 'without hesitation': 2, 'not be return': -2.5, 'no longer': -0.5, 'not worth it': -2.5, 'waste of money': -3, 'waste of time': -3,
+  'not return': -2.5, 'nothing but praise': 3, 'nothing but good': 3, 'nothing but great': 3, 'nothing but positive': 3,
+  'nothing but compliment': 3, 'nothing but nice': 3, 'no need': 0.5, 'not need': 0.5, 'no hesitation': 2, 'without hesitation': 2, 'not be return': -2.5, 'no longer': -0.5, 'not worth it': -2.5, 'waste of money': -3, 'waste of time': -3,
 };
 
 /** Words that flip the valence of what follows, up to NEGATION_WINDOW words or the end of the clause. */
@@ -313,6 +320,58 @@ export const RESOLVERS: ReadonlySet<string> = new Set([
   'fix', 'fixed', 'stop', 'stopped', 'gone', 'solve', 'solved', 'resolve', 'resolved', 'repair', 'repaired', 'seal', 'sealed',
   'finally', 'replace', 'replaced', 'reseal', 'resealed', 'patch', 'patched', 'redo', 'redid', 'redone', 'catch', 'caught', 'find', 'found', 'spot', 'spotted', 'prevent', 'prevented',
 ]);
+
+/**
+ * Verbs of repair and diagnosis that resolve only the condition words that
+ * follow them (REPAIR_CONDITION_WINDOW words of the same segment): "replaced a
+ * rotted section", "rehung the gutter that was pulling away", "found a loose
+ * boot". Together with RESOLVERS they describe the state the roof was in
+ * before the company came, not a complaint about the company.
+ */
+export const REPAIR_VERBS: ReadonlySet<string> = new Set([
+  ...RESOLVERS, 'rehang', 'rehung', 'reattach', 'reattached', 're-nail', 're-nailed', 'renail', 'renailed', 'resecure', 'resecured',
+  'secure', 'secured', 'tighten', 'tightened', 'swap', 'swapped', 'rebuild', 'rebuilt', 'reflash', 'reflashed', 'remove', 'removed',
+  'tear out', 'tore out', 'rip out', 'ripped out', 'restore', 'restored', 'reinforce', 'reinforced', 'straighten', 'straightened',
+]);
+/** Verbs of inspection: the conditions they report are findings, neither praise nor complaint. */
+export const DIAGNOSIS_VERBS: ReadonlySet<string> = new Set([
+  'inspect', 'inspected', 'diagnose', 'diagnosed', 'notice', 'noticed', 'point out', 'pointed out', 'identify', 'identified',
+  'discover', 'discovered', 'explain', 'explained', 'show', 'showed', 'shown', 'photograph', 'photographed', 'document', 'documented',
+]);
+/**
+ * Words for the physical state of a roof, gutter or deck (damage, wear) that a
+ * repair or diagnosis verb before them describes as the pre-existing
+ * condition. After a repair verb each counts REPAIRED_CONDITION_VALENCE (a
+ * problem found and fixed); after a diagnosis verb, 0.
+ */
+export const CONDITION_WORDS: ReadonlySet<string> = new Set([
+  'rot', 'rotted', 'rotten', 'rotting', 'soft', 'loose', 'crack', 'cracked', 'broken', 'damaged', 'damage', 'worn', 'missing',
+  'exposed', 'curl', 'curling', 'curled', 'lifting', 'lift', 'pull away', 'pulling', 'sag', 'sagging', 'buckle', 'buckled', 'torn',
+  'rusted', 'rusty', 'brittle', 'deteriorate', 'deteriorated', 'failing', 'failed', 'fail', 'bad', 'leak', 'leaking', 'leaky', 'drip',
+  'dripping', 'stain', 'hole', 'moss', 'exposed nail', 'nail head', 'mold', 'mould', 'water damage', 'soft spot', 'dented', 'bent', 'split', 'blown off',
+]);
+export const REPAIRED_CONDITION_VALENCE = 1;
+export const REPAIR_CONDITION_WINDOW = 8;
+/** Words after which a state is the present one again, not the repaired one ("replaced it and it's still loose"). */
+export const REPAIR_SCOPE_STOPPERS: ReadonlySet<string> = new Set(['still', 'again', 'already', 'now', 'since', 'after', 'later', 'yet']);
+
+/**
+ * Negations that intensify instead of negating: "I can't stress enough how
+ * good…", "can't recommend them enough", "can't thank Jamal enough". A
+ * negated modal (can/could) followed, within the negation window, by one of
+ * these verbs and then "enough" negates nothing: the opinion after it is
+ * strengthened, or, when there is none, the phrase itself is praise.
+ */
+export const PRAISE_VERBS: ReadonlySet<string> = new Set([
+  'stress', 'say', 'recommend', 'thank', 'praise', 'emphasize', 'emphasise', 'speak', 'express', 'rave', 'tell', 'compliment',
+]);
+export const PRAISE_ENOUGH_VALENCE = 3;
+/** "couldn't be happier", "couldn't ask for better", "could not have been worse": a negated can/could before a comparative is not flipped. */
+export const COMPARATIVES: ReadonlySet<string> = new Set([
+  'better', 'happier', 'more', 'worse', 'nicer', 'easier', 'smoother', 'best', 'less',
+]);
+/** Verbs that state an expectation as the reference of a comparison: "slower than I'd hoped" carries no hope. */
+export const EXPECTATION_VERBS: ReadonlySet<string> = new Set(['hope', 'hoped', 'expect', 'expected', 'like', 'liked', 'want', 'wanted', 'anticipate', 'anticipated', 'plan', 'planned']);
 
 /** Problems a resolver can resolve: "they found the leak", "the drip stopped", "fixed the soft spot". */
 export const PROBLEM_WORDS: ReadonlySet<string> = new Set([

@@ -6,11 +6,16 @@
  *    ("leak" -3, "sloppy" -3, "on time" +2); else wink-nlp's general English
  *    lexicon, probed once per distinct word.
  * 2. Negation: "not", "n't", "never", "no", "nobody", "without", ... flip the
- *    next NEGATION_WINDOW words of the same clause ("didn't clean up" < 0).
+ *    next NEGATION_WINDOW words of the same clause ("didn't clean up" < 0),
+ *    except negations that intensify ("can't stress enough how good",
+ *    "couldn't be happier").
  * 3. Intensifiers and downtoners scale the next sentiment word ("very late",
  *    "a bit pricey").
  * 4. Resolvers turn a problem into good news in the same clause ("the leak is
- *    finally gone", "fixed the drip") unless they are negated themselves.
+ *    finally gone", "fixed the drip") unless they are negated themselves or
+ *    in the infinitive ("to fix a leak": a purpose, the problem counts 0).
+ *    Condition words after a repair verb ("replaced a rotted section") are a
+ *    found-and-fixed problem (+1); after a diagnosis verb, findings (0).
  * 5. Contrast markers split the sentence into clauses: the clause after "but"
  *    counts 1.5×, the one before 0.5×; a clause opened by "although" 0.5×.
  *    Commas and semicolons split clauses further into segments, so "great roof,
@@ -19,7 +24,11 @@
  */
 import {
   BARE_NEGATION_VALENCE,
+  COMPARATIVES,
+  CONDITION_WORDS,
   CONTRAST_MARKERS,
+  DIAGNOSIS_VERBS,
+  EXPECTATION_VERBS,
   DOMAIN_VALENCE,
   FIXED_EXPRESSIONS,
   INTENSIFIERS,
@@ -27,7 +36,13 @@ import {
   NEGATION_STOPPERS,
   NEGATION_WINDOW,
   NEGATORS,
+  PRAISE_ENOUGH_VALENCE,
+  PRAISE_VERBS,
   PROBLEM_WORDS,
+  REPAIR_CONDITION_WINDOW,
+  REPAIR_SCOPE_STOPPERS,
+  REPAIR_VERBS,
+  REPAIRED_CONDITION_VALENCE,
   RESOLVERS,
 } from './lexicon.ts';
 import { PhraseTrie } from './phrases.ts';
@@ -75,6 +90,11 @@ const domainTrie = new PhraseTrie<number>();
 for (const [phrase, value] of Object.entries(DOMAIN_VALENCE)) domainTrie.add(phrase, value);
 const contrastTrie = new PhraseTrie<'after' | 'before'>();
 for (const [phrase, kind] of Object.entries(CONTRAST_MARKERS)) contrastTrie.add(phrase, kind);
+const repairTrie = new PhraseTrie<'repair' | 'diagnosis'>();
+for (const verb of REPAIR_VERBS) repairTrie.add(verb, 'repair');
+for (const verb of DIAGNOSIS_VERBS) repairTrie.add(verb, 'diagnosis');
+const conditionTrie = new PhraseTrie<true>();
+for (const word of CONDITION_WORDS) conditionTrie.add(word, true);
 const intensifierTrie = new PhraseTrie<number>();
 for (const [phrase, factor] of Object.entries(INTENSIFIERS)) intensifierTrie.add(phrase, factor);
 
@@ -102,13 +122,14 @@ export function scoreSentence(sentence: Sentence): ScoredSentence {
   const problem = new Array<boolean>(n).fill(false);
   const problemPart = new Array<boolean>(n).fill(false);
 
-  // Contrast markers → clause boundaries.
-  const markers = contrastTrie.scan(tokens);
+  // Contrast markers → clause boundaries ("but" inside a fixed expression such as "nothing but praise" is none).
+  const fixedMatches = fixedTrie.scan(tokens);
+  const markers = contrastTrie.scan(tokens).filter((m) => !fixedMatches.some((f) => m.start < f.end && f.start < m.end));
   const markerAt = new Array<boolean>(n).fill(false);
   for (const m of markers) for (let i = m.start; i < m.end; i += 1) markerAt[i] = true;
 
   // 1. Valences: fixed expressions, then the domain lexicon, then wink's general lexicon.
-  for (const m of fixedTrie.scan(tokens)) {
+  for (const m of fixedMatches) {
     valences[m.start] = m.value;
     for (let i = m.start; i < m.end; i += 1) {
       fixed[i] = true;
@@ -136,6 +157,11 @@ export function scoreSentence(sentence: Sentence): ScoredSentence {
     const token = tokens[i];
     if (consumed[i] || token.punct || token.stop || markerAt[i]) continue;
     if (NEGATORS.has(token.lemma) || NEGATORS.has(token.normal)) continue;
+    // Forms of the commonest verbs ("went", "got") and capitalised names mid-sentence ("Charcoal", a shingle colour) carry no opinion.
+    if (COMMON_VERBS.has(token.lemma) && token.pos === 'VERB') continue;
+    if (i > 0 && token.pos === 'PROPN' && /^\p{Lu}/u.test(token.text) && !/^\p{Lu}+$/u.test(token.text)) continue;
+    // "slower than I'd hoped": the expectation is the yardstick, not an opinion.
+    if ((EXPECTATION_VERBS.has(token.lemma) || EXPECTATION_VERBS.has(token.normal)) && thanBefore(tokens, i)) continue;
     // The lemma is probed only for inflected adjectives and verbs ("loved" → "love"): common
     // base verbs ("go", "get") carry spurious single-word scores in wink's pattern lexicon.
     const inflected = token.lemma !== token.normal && (token.pos === 'ADJ' || token.pos === 'VERB') && !COMMON_VERBS.has(token.lemma);
@@ -151,6 +177,7 @@ export function scoreSentence(sentence: Sentence): ScoredSentence {
     if (fixed[i] || consumed[i] || !(NEGATORS.has(token.lemma) || NEGATORS.has(token.normal))) continue;
     // "never been so rude", "never seen such a mess": an emphatic "never" strengthens instead.
     if (token.lemma === 'never' && tokens.slice(i + 1, i + 4).some((t) => EMPHATIC.has(t.lemma))) continue;
+    if (intensifyingNegation(tokens, i, valences, markerAt)) continue;
     let words = 0;
     let window = NEGATION_WINDOW;
     let opinion = false;
@@ -184,7 +211,23 @@ export function scoreSentence(sentence: Sentence): ScoredSentence {
 
   // 4. Resolvers: a non-negated "fixed", "gone", "stopped" in the clause turns its problems into good news.
   const boundaries = clauseBoundaries(markers, n);
-  const resolverAt = (i: number) => isResolver(tokens, i) && !negated[i] && !problemPart[i];
+  // Set when a rule above found an opinion word and judged it no opinion: wink's sentence score must not bring it back.
+  let neutralised = false;
+  const resolverAt = (i: number) => isResolver(tokens, i) && !negated[i] && !problemPart[i] && !isInfinitive(tokens, i);
+  // "to fix a leak", "came out to repair the flashing": a purpose, not a result; the problem is neither praise nor complaint.
+  for (let i = 0; i < n; i += 1) {
+    if (!isResolver(tokens, i) || !isInfinitive(tokens, i) || negated[i]) continue;
+    for (let j = i + 1; j < Math.min(n, i + 1 + REPAIR_CONDITION_WINDOW); j += 1) {
+      if (tokens[j].punct || markerAt[j]) break;
+      if (problem[j] && valences[j] < 0) {
+        valences[j] = 0;
+        problem[j] = false;
+        neutralised = true;
+      }
+    }
+  }
+  // "replaced a rotted section", "found a loose boot", "inspected … two cracked pipe boots": the condition before the company came.
+  if (repairedConditions(tokens, valences, negated, problem, markerAt)) neutralised = true;
   let problemBefore = false;
   for (const [start, end] of boundaries) {
     let resolved = -1;
@@ -233,7 +276,7 @@ export function scoreSentence(sentence: Sentence): ScoredSentence {
 
   // No lexicon word fired: fall back on wink's own sentence score, which knows
   // multi-word patterns ("would not go back") the word-by-word pass does not.
-  if (weighted === 0 && sentence.winkScore !== 0) weighted = sentence.winkScore * 2.5;
+  if (weighted === 0 && !neutralised && sentence.winkScore !== 0) weighted = sentence.winkScore * 2.5;
   const score = normalise(weighted);
   const strong = clauses.flatMap((c) => c.segments.map((s) => s.score)).concat(clauses.map((c) => c.score));
   const mixed = strong.some((s) => s >= MIXED_THRESHOLD) && strong.some((s) => s <= -MIXED_THRESHOLD);
@@ -253,6 +296,103 @@ function isResolver(tokens: readonly Token[], i: number): boolean {
     for (let j = Math.max(0, i - 2); j < i; j += 1) if (FIRST_PERSON.has(tokens[j].normal)) return false;
   }
   return true;
+}
+
+/** "to fix", "to repair": an infinitive resolver states a purpose. */
+function isInfinitive(tokens: readonly Token[], i: number): boolean {
+  return i > 0 && tokens[i - 1].normal === 'to';
+}
+
+/** "than I'd hoped", "than we expected": the expectation verb is the reference of a comparison. */
+function thanBefore(tokens: readonly Token[], i: number): boolean {
+  for (let j = i - 1; j >= Math.max(0, i - 4); j -= 1) {
+    if (tokens[j].normal === 'than') return true;
+    if (tokens[j].punct || !tokens[j].stop) return false;
+  }
+  return false;
+}
+
+/**
+ * Negations that intensify: "can't stress/say/recommend/thank … enough" (the
+ * negator's scope holds a praise verb, then "enough") and "couldn't be
+ * happier", "couldn't ask for better", "could not have been worse" (a negated
+ * can/could before a comparative). Neither flips anything; the first makes the
+ * next opinion stronger, or is praise itself when none follows.
+ */
+function intensifyingNegation(tokens: readonly Token[], i: number, valences: number[], markerAt: boolean[]): boolean {
+  const n = tokens.length;
+  const modal = i > 0 && (tokens[i - 1].lemma === 'can' || tokens[i - 1].normal === 'could' || tokens[i - 1].normal === 'ca') || tokens[i].normal === 'cannot';
+  if (!modal) return false;
+  let praise = -1;
+  for (let j = i + 1; j < Math.min(n, i + 1 + NEGATION_WINDOW + 2); j += 1) {
+    if (markerAt[j] || (tokens[j].punct && tokens[j].normal !== '-')) break;
+    if (PRAISE_VERBS.has(tokens[j].lemma) || PRAISE_VERBS.has(tokens[j].normal)) praise = j;
+    if (tokens[j].normal === 'enough' && praise >= 0) {
+      for (let k = praise; k <= j; k += 1) valences[k] = 0;
+      let opinion = -1;
+      for (let k = j + 1; k < n; k += 1) {
+        if (markerAt[k] || (tokens[k].punct && tokens[k].normal !== '-')) break;
+        if (valences[k] !== 0) {
+          opinion = k;
+          break;
+        }
+      }
+      if (opinion >= 0) valences[opinion] *= 1.5;
+      else valences[i] = PRAISE_ENOUGH_VALENCE;
+      return true;
+    }
+    if (COMPARATIVES.has(tokens[j].normal) && j <= i + 4) return true;
+  }
+  return false;
+}
+
+/**
+ * Condition words ("rotted", "loose", "cracked", "pulling away") within
+ * REPAIR_CONDITION_WINDOW words after a repair or diagnosis verb in the same
+ * segment describe the roof as the company found it: after a repair verb a
+ * found-and-fixed problem (+1, or the problem word's own flipped value when it
+ * is a resolvable problem and is not already flipped), after a diagnosis verb
+ * nothing. "still", "again", "now" end the scope: "replaced it and it's still loose".
+ */
+function repairedConditions(tokens: readonly Token[], valences: number[], negated: boolean[], problem: boolean[], markerAt: boolean[]): boolean {
+  const n = tokens.length;
+  let changed = false;
+  for (const verb of repairTrie.scan(tokens)) {
+    if (negated[verb.start] || isInfinitive(tokens, verb.start)) continue;
+    if (verb.value === 'repair' && (foundByCustomer(tokens, verb.start))) continue;
+    let words = 0;
+    // A repair reaches the next few words of its segment; a diagnosis the rest of its clause (what was found, listed).
+    const window = verb.value === 'repair' ? REPAIR_CONDITION_WINDOW : Infinity;
+    for (let j = verb.end; j < n && words < window; j += 1) {
+      if (markerAt[j]) break;
+      if (tokens[j].punct && verb.value === 'repair' && tokens[j].normal !== '-') break;
+      if (tokens[j].punct) continue;
+      words += 1;
+      if (REPAIR_SCOPE_STOPPERS.has(tokens[j].normal)) break;
+      const m = conditionTrie.longestAt(tokens, j);
+      if (!m) continue;
+      // "the crew cracked a skylight": a damage verb after its subject is an act, not a condition.
+      const before = tokens[m.start - 1];
+      if (tokens[m.start].pos === 'VERB' && before && (before.pos === 'PRON' || before.pos === 'NOUN' || before.pos === 'PROPN')) continue;
+      for (let k = m.start; k < m.end; k += 1) {
+        if (valences[k] >= 0 || negated[k]) continue;
+        // Resolvable problems keep the resolver rule (step 4); the rest become a found-and-fixed problem or a finding.
+        if (verb.value === 'repair' && problem[k]) continue;
+        valences[k] = verb.value === 'repair' ? REPAIRED_CONDITION_VALENCE : 0;
+        problem[k] = false;
+        changed = true;
+      }
+      j = m.end - 1;
+    }
+  }
+  return changed;
+}
+
+function foundByCustomer(tokens: readonly Token[], i: number): boolean {
+  const t = tokens[i];
+  if (!(DISCOVERY.has(t.lemma) || DISCOVERY.has(t.normal))) return false;
+  for (let j = Math.max(0, i - 2); j < i; j += 1) if (FIRST_PERSON.has(tokens[j].normal)) return true;
+  return false;
 }
 
 /** A problem word flipped to positive by a resolver is not flipped back by a negator that only reached the problem. */
