@@ -11,8 +11,8 @@ import type { ApiContext } from './context.ts';
 import { searchEndpoint, sinceEndpoint } from './reviews-endpoints.ts';
 
 const READ_METHODS = ['GET', 'HEAD'] as const;
-export const SEARCH_PATH = '/api/reviews/search';
-export const SINCE_PREFIX = '/api/reviews/since/';
+const SEARCH_PATH = '/api/reviews/search';
+const SINCE_PREFIX = '/api/reviews/since/';
 
 export function answerApi(request: ApiRequest, context: ApiContext): ApiAnswer {
   const path = request.path.length > 1 && request.path.endsWith('/') ? request.path.replace(/\/+$/, '') : request.path;

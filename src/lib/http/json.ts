@@ -6,8 +6,6 @@ import { textBytes, toResponse, type ApiAnswer } from './answer.ts';
 import { CORS_HEADERS } from './cors.ts';
 import type { Issue } from './issues.ts';
 
-export type { Issue };
-
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
 
@@ -25,10 +23,6 @@ export function jsonAnswer(body: unknown, init: { status?: number; headers?: Rec
   };
 }
 
-export function jsonResponse(body: unknown, init: { status?: number; headers?: Record<string, string> } = {}): Response {
-  return toResponse(jsonAnswer(body, init));
-}
-
 export function invalidRequest(issues: Issue[]): ApiAnswer {
   return jsonAnswer({ error: 'invalid_request', issues }, { status: 400 });
 }
@@ -43,5 +37,5 @@ export function methodNotAllowed(allowed: readonly string[]): ApiAnswer {
 }
 
 export function payloadTooLarge(limitBytes: number): Response {
-  return jsonResponse({ error: 'payload_too_large', message: `The request body may be at most ${limitBytes} bytes.` }, { status: 413 });
+  return toResponse(jsonAnswer({ error: 'payload_too_large', message: `The request body may be at most ${limitBytes} bytes.` }, { status: 413 }));
 }

@@ -57,7 +57,7 @@ export function mcpConfigFromEnv(env: Record<string, string | undefined>, site: 
 }
 
 /** `localhost`, `127.x.x.x`, `::1` (bracketed or not): addresses no other machine reaches. */
-export function isLoopback(bindHost: string | undefined): boolean {
+function isLoopback(bindHost: string | undefined): boolean {
   if (!bindHost) return false;
   const host = bindHost.trim().toLowerCase().replace(/^\[|\]$/g, '');
   return host === 'localhost' || host === '::1' || /^127(?:\.\d{1,3}){3}$/.test(host);
