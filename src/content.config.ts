@@ -3,62 +3,64 @@
  * `content/` folder through src/lib/content (schemas in editor-schema.ts) so
  * that cross-references are checked across files and every problem is reported
  * at once, with the file, the field and what is wrong.
+ *
+ * In `astro dev` the collections follow Astro's file watcher (see
+ * src/lib/content/live-content.ts): an added, changed or removed file is read
+ * again and the page reloads; a mistake is shown in the dev overlay until it
+ * is fixed. In a build a mistake fails the build.
  */
 import { defineCollection } from 'astro:content';
+import type { LoaderContext } from 'astro/loaders';
 import { resolve } from 'node:path';
+import { contentDir } from './lib/config/site.ts';
+import { liveContent, type ContentSnapshot } from './lib/content/live-content.ts';
 import { loadContent } from './lib/content/load.ts';
 import { buildInsights, loadEditorial } from './lib/insights/index.ts';
 import { buildDataset } from './lib/reviews/dataset.ts';
-import { contentDir } from './lib/config/site.ts';
 import { business, review } from './lib/reviews/schema.ts';
 
-let pending: ReturnType<typeof loadContent> | undefined;
-function load() {
-  // Both collections come from one pass over the folder.
-  pending ??= loadContent(resolve(contentDir()));
-  return pending;
+const content = liveContent(resolve(contentDir()), (dir, warn) => {
+  const loaded = loadContent(dir);
+  // insights.json is computed here, from the reviews and the editorial FAQ and summary
+  // (content/insights/): the NLP runs once, at build time, and the result sits in the data
+  // store, so neither pages nor on-demand routes (MCP's get_insights) recompute it or read
+  // content files at request time.
+  const insights = buildInsights(buildDataset(loaded.business, loaded.reviews), loadEditorial(dir), warn);
+  return { ...loaded, insights };
+});
+
+type Snapshot = ContentSnapshot<typeof content>;
+
+/** A loader that fills its collection from the shared snapshot, again on every content change in dev. */
+function snapshotLoader(name: string, fill: (store: LoaderContext['store'], snapshot: Snapshot, context: LoaderContext) => void) {
+  return {
+    name: `roofing-reviews:${name}`,
+    load: async (context: LoaderContext) => {
+      await content.follow(context, (snapshot) => {
+        context.store.clear();
+        fill(context.store, snapshot, context);
+      });
+    },
+  };
 }
 
 const reviews = defineCollection({
-  loader: {
-    name: 'roofing-reviews:reviews',
-    load: async ({ store }) => {
-      pending = undefined;
-      const content = load();
-      store.clear();
-      for (const entry of content.reviews) store.set({ id: entry.id, data: entry });
-    },
-  },
+  loader: snapshotLoader('reviews', (store, snapshot, { logger }) => {
+    for (const entry of snapshot.reviews) store.set({ id: entry.id, data: entry });
+    if (snapshot.unpublished.length > 0) {
+      logger.info(`${snapshot.unpublished.length} review file(s) marked verified: false, not published: ${snapshot.unpublished.join(', ')}`);
+    }
+  }),
   schema: review,
 });
 
 const businessCollection = defineCollection({
-  loader: {
-    name: 'roofing-reviews:business',
-    load: async ({ store }) => {
-      const content = load();
-      store.clear();
-      store.set({ id: 'business', data: content.business });
-    },
-  },
+  loader: snapshotLoader('business', (store, snapshot) => store.set({ id: 'business', data: snapshot.business })),
   schema: business,
 });
 
-// insights.json, computed here from the reviews and the editorial FAQ and summary
-// (content/insights/): the NLP runs once, at build time, and the result sits in the data
-// store, so neither pages nor on-demand routes (MCP's get_insights) recompute it or read
-// content files at request time. A stale figure in the summary fails the build here.
 const insights = defineCollection({
-  loader: {
-    name: 'roofing-reviews:insights',
-    load: async ({ store, logger }) => {
-      const content = load();
-      const dataset = buildDataset(content.business, content.reviews);
-      const data = buildInsights(dataset, loadEditorial(resolve(contentDir())), (message) => logger.warn(message));
-      store.clear();
-      store.set({ id: 'insights', data: data as unknown as Record<string, unknown> });
-    },
-  },
+  loader: snapshotLoader('insights', (store, snapshot) => store.set({ id: 'insights', data: snapshot.insights as unknown as Record<string, unknown> })),
 });
 
 export const collections = { reviews, business: businessCollection, insights };

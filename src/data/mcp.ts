@@ -21,6 +21,9 @@ import { astroSite, getStore } from './site.ts';
 
 let handler: Promise<(request: Request) => Promise<Response>> | undefined;
 
+// In `astro dev`, an editor's content change gives the next request a server over the new content.
+import.meta.hot?.on('astro:content-changed', () => (handler = undefined));
+
 export function getMcpHandler(): Promise<(request: Request) => Promise<Response>> {
   handler ??= (async () => {
     const env = process.env;

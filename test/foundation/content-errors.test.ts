@@ -64,8 +64,8 @@ describe('each kind of editor mistake, alone', () => {
     ['rating as text', VALID.replace('rating: 4', 'rating: four'), 'rating', /whole number/],
     ['impossible date', VALID.replace('2024-03-01', '2025-02-30'), 'date', /not a real calendar date/],
     ['date in another format', VALID.replace('2024-03-01', '03/01/2024'), 'date', /YYYY-MM-DD/],
-    ['unverified', VALID.replace('verified: true', 'verified: false'), 'verified', /only verified reviews/],
-    ['verified missing', VALID.replace('verified: true\n', ''), 'verified', /only verified reviews|required/],
+    ['verified missing', VALID.replace('verified: true\n', ''), 'verified', /required/],
+    ['verified as text', VALID.replace('verified: true', 'verified: yes'), 'verified', /must be true \(published\) or false \(not published\)/],
     ['missing author', VALID.replace('author: Pat R.\n', ''), 'author', /required/],
     ['unknown field', VALID.replace('source: google', 'source: google\nstars: 4'), '(file)', /unknown field "stars"/],
     ['reply before the review', VALID.replace('verified: true', 'verified: true\nresponse:\n  date: 2024-02-01\n  text: Thanks!'), 'response.date', /before the review/],
@@ -87,6 +87,23 @@ describe('each kind of editor mistake, alone', () => {
       assert.match(problems[0]?.message ?? '', message);
     });
   }
+
+  it('verified: false is not a mistake: the file is checked, and not published', () => {
+    const dir = folderWith(VALID.replace('verified: true', 'verified: false'));
+    const loaded = loadContent(dir);
+    assert.deepEqual(loaded.reviews.map((r) => r.id), ['ok']);
+    assert.deepEqual(loaded.unpublished, ['a-review']);
+    const broken = folderWith(VALID.replace('verified: true', 'verified: false').replace('rating: 4', 'rating: 9'));
+    assert.deepEqual(problemsOf(broken).map((p) => p.field), ['rating'], 'an unpublished file is still checked');
+  });
+
+  it('a reply without `updated` makes the reply date the last change', () => {
+    const withReply = VALID.replace('verified: true', 'verified: true\nresponse:\n  date: 2024-03-05\n  text: Thanks, Pat!');
+    const [review] = loadContent(folderWith(withReply)).reviews.filter((r) => r.id === 'a-review');
+    assert.equal(review?.updated, '2024-03-05T00:00:00Z');
+    const stale = withReply.replace('rating: 4', 'rating: 4\nupdated: 2024-03-02T00:00:00Z');
+    assert.deepEqual(problemsOf(folderWith(stale)).map((p) => p.field), ['updated'], 'an explicit updated before the reply is still a mistake');
+  });
 
   it('a file name that is not a slug', () => {
     const problems = problemsOf(folderWith(VALID, 'Not_A_Slug'));
@@ -114,7 +131,7 @@ describe('a folder full of mistakes', () => {
     ['reviews/unknown-area.md', 'service_area'],
     ['reviews/unknown-service.md', 'services[0]'],
     ['reviews/unknown-technician.md', 'technicians[1]'],
-    ['reviews/unverified.md', 'verified'],
+    ['reviews/verified-missing.md', 'verified'],
   ];
 
   it('the loader reports every problem, not just the first', () => {

@@ -11,6 +11,7 @@ import { ContentError } from '../../src/lib/content/problems.ts';
 import { analyseText } from '../../src/lib/insights/aspects.ts';
 import { createLinker } from '../../src/lib/insights/entities.ts';
 import { analyseInsights, buildInsights, EMPTY_EDITORIAL, insightsDataset, loadEditorial } from '../../src/lib/insights/index.ts';
+import { fillPlaceholders } from '../../src/lib/insights/figures.ts';
 import { splitSentences } from '../../src/lib/insights/sentences.ts';
 import { buildTopics, keyphrases } from '../../src/lib/insights/topics.ts';
 import { toJsonBody } from '../../src/lib/http/json.ts';
@@ -239,36 +240,44 @@ describe('insights document', () => {
 });
 
 describe('editorial content', () => {
-  it('fails the build on a stale figure, naming the file, the figure and both values', () => {
-    const dir = fixture('insights-stale');
-    const editorial = loadEditorial(dir);
-    assert.throws(
-      () => buildInsights(datasetOf(dir), editorial, () => {}),
-      (error: unknown) => {
-        assert.ok(error instanceof ContentError);
-        assert.equal(error.problems.length, 1, error.message);
-        assert.equal(error.problems[0].file, 'insights/summary.md');
-        assert.equal(error.problems[0].field, 'figures.average_rating');
-        assert.match(error.problems[0].message, /4\.5.*3\.3/);
-        return true;
-      },
+  it('fills every placeholder from the reviews, rounded as asked, and lists what it quoted', () => {
+    const dir = fixture('insights-placeholders');
+    const dataset = datasetOf(dir);
+    const doc = buildInsights(dataset, loadEditorial(dir), () => {});
+    const mean = dataset.reviews.reduce((s, r) => s + r.rating, 0) / dataset.reviews.length;
+    const fives = dataset.reviews.filter((r) => r.rating === 5).length;
+    const low = dataset.reviews.filter((r) => r.rating <= 2).length;
+    const percent = (n: number) => String(Math.round((n / dataset.reviews.length) * 100));
+    assert.equal(
+      doc.summary.text,
+      `${dataset.reviews.length} customers have reviewed us, with an average rating of ${Math.round(mean * 100) / 100} (${Math.round(mean * 10) / 10} rounded) out of 5; ${percent(fives)}% give five stars. We have served {roughly 1,000} homes.`,
     );
-  });
-
-  it('passes once the figure and the text are brought up to date', () => {
-    const dir = fixture('insights-stale');
-    const editorial = loadEditorial(dir);
-    const summary = { ...editorial.summary!, figures: { ...editorial.summary!.figures, average_rating: 3.3 }, text: editorial.summary!.text.replace('4.5', '3.3') };
-    const doc = buildInsights(datasetOf(dir), { ...editorial, summary }, () => {});
-    assert.equal(doc.summary.figures.average_rating, 3.3);
+    assert.deepEqual(doc.summary.highlights, [`${percent(low)}% give one or two stars.`]);
+    assert.deepEqual(Object.keys(doc.summary.figures), ['review_count', 'average_rating', 'percent_five_star', 'percent_one_or_two_star']);
+    assert.equal(doc.summary.figures.review_count, dataset.reviews.length);
     assert.equal(doc.faq[0].question, 'Do you tarp roofs after storms?');
   });
 
-  it('fails when a declared figure is not quoted in the text', () => {
-    const dir = fixture('insights-stale');
+  it('a review added or removed changes the figures and never fails the build', () => {
+    const dir = fixture('insights-placeholders');
     const editorial = loadEditorial(dir);
-    const summary = { ...editorial.summary!, figures: { review_count: 3, average_rating: 3.33 } };
-    assert.throws(() => buildInsights(datasetOf(dir), { ...editorial, summary }, () => {}), /figures\.average_rating: 3\.33 is declared but the summary text/);
+    const dataset = datasetOf(dir);
+    const fewer = { ...dataset, reviews: dataset.reviews.slice(1) };
+    const more = { ...dataset, reviews: [...dataset.reviews, { ...dataset.reviews[0], id: 'zz-copy', rating: 1 }] };
+    for (const variant of [fewer, more]) {
+      const doc = buildInsights(variant, editorial, () => {});
+      assert.equal(doc.summary.figures.review_count, variant.reviews.length);
+      assert.match(doc.summary.text, new RegExp(`^${variant.reviews.length} customers`));
+    }
+  });
+
+  it('groups thousands and writes whole figures without decimals', () => {
+    const filled = fillPlaceholders('{review_count} reviews, {average_rating} / {average_rating:0} / {percent_five_star:1}%', {
+      review_count: 12045,
+      average_rating: 4.1,
+      percent_five_star: 61.2345,
+    });
+    assert.equal(filled.text, '12,045 reviews, 4.1 / 4 / 61.2%');
   });
 
   it('reports every mistake in the editorial files at once, with file and field', () => {
@@ -279,7 +288,6 @@ describe('editorial content', () => {
         const found = error.problems.map((p) => `${p.file}: ${p.field}`);
         for (const expected of [
           'insights/summary.md: updated',
-          'insights/summary.md: figures.review_count',
           'insights/summary.md: (file)',
           'insights/summary.md: (body)',
           'insights/faq.md: (body)',
@@ -287,6 +295,15 @@ describe('editorial content', () => {
           'insights/faq.md: question 2',
         ]) {
           assert.ok(found.includes(expected), `${expected} in\n${error.message}`);
+        }
+        const messages = error.problems.filter((p) => p.file === 'insights/summary.md').map((p) => `${p.field}: ${p.message}`);
+        for (const expected of [
+          /^\(file\): unknown fields "figures", "colour": figures are no longer declared; write each number in the text as a placeholder/,
+          /^\(body\): unknown placeholder "\{review_cuont\}" \(known: review_count, average_rating/,
+          /^\(body\): "\{average_rating:x\}" is not a placeholder/,
+          /^highlights\[0\]: unknown placeholder "\{happiness_index\}"/,
+        ]) {
+          assert.ok(messages.some((m) => expected.test(m)), `${expected} in\n${messages.join('\n')}`);
         }
         return true;
       },

@@ -21,7 +21,9 @@ export const reviewFrontmatter = z.strictObject({
   services: z.array(nonEmpty).min(1, 'name at least one service id'),
   service_area: nonEmpty.nullable().optional(),
   source: nonEmpty,
-  verified: z.literal(true, 'only verified reviews are published: set verified: true once verified, or leave the file out'),
+  // false takes a review down (or keeps a draft out) without deleting its file: it is
+  // still checked, its id stays taken, and nothing of it is published.
+  verified: z.boolean('must be true (published) or false (not published): only verified reviews are published'),
   response: z
     .strictObject({ date: isoDate, text: nonEmpty })
     .nullable()

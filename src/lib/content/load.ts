@@ -13,7 +13,10 @@ import { ContentError, fieldName, type ContentProblem } from './problems.ts';
 
 export interface LoadedContent {
   business: Business;
+  /** The published reviews. */
   reviews: Review[];
+  /** Ids of valid review files marked `verified: false`: checked, never published. */
+  unpublished: string[];
 }
 
 export const BUSINESS_FILE = 'business.yaml';
@@ -23,9 +26,9 @@ export const REVIEWS_DIR = 'reviews';
 export function loadContent(contentDir: string): LoadedContent {
   const problems: ContentProblem[] = [];
   const business = loadBusiness(contentDir, problems);
-  const reviews = loadReviews(contentDir, business, problems);
+  const { reviews, unpublished } = loadReviews(contentDir, business, problems);
   if (problems.length > 0 || !business) throw new ContentError(problems);
-  return { business, reviews };
+  return { business, reviews, unpublished };
 }
 
 function loadBusiness(contentDir: string, problems: ContentProblem[]): Business | null {
@@ -57,18 +60,19 @@ function loadBusiness(contentDir: string, problems: ContentProblem[]): Business 
   return business;
 }
 
-function loadReviews(contentDir: string, business: Business | null, problems: ContentProblem[]): Review[] {
+function loadReviews(contentDir: string, business: Business | null, problems: ContentProblem[]): Pick<LoadedContent, 'reviews' | 'unpublished'> {
   const reviewsDir = join(contentDir, REVIEWS_DIR);
   let files: string[];
   try {
     files = listMarkdownFiles(reviewsDir);
   } catch (error) {
     problems.push({ file: REVIEWS_DIR, field: '(folder)', message: describeReadError(error) });
-    return [];
+    return { reviews: [], unpublished: [] };
   }
   const resolver = business ? createReferenceResolver(business) : null;
   const firstFileById = new Map<string, string>();
   const reviews: Review[] = [];
+  const unpublished: string[] = [];
 
   for (const absolute of files) {
     const file = relative(contentDir, absolute).split(sep).join('/');
@@ -96,9 +100,12 @@ function loadReviews(contentDir: string, business: Business | null, problems: Co
     }
     if (markdown.body === '') problems.push({ file, field: '(body)', message: 'the review text is empty: write it below the closing ---' });
     const review = resolver ? toReview(id, file, parsed.data, markdown.body, resolver, problems) : null;
-    if (review && problems.length === before) reviews.push(review);
+    if (review && problems.length === before) {
+      if (parsed.data.verified) reviews.push(review);
+      else unpublished.push(review.id);
+    }
   }
-  return reviews;
+  return { reviews, unpublished };
 }
 
 interface ReferenceResolver {
@@ -153,7 +160,10 @@ function toReview(
   if (area !== null && !refs.area(area)) {
     problems.push({ file, field: 'service_area', message: `unknown service area id "${area}" (known: ${refs.known.areas})` });
   }
-  const updated = data.updated ?? `${data.date}T00:00:00Z`;
+  // Without an `updated`, a reply counts as the last editorial change: it is when the
+  // review changed for readers (and what clients revalidating by date must see).
+  const lastChange = data.response && data.response.date > data.date ? data.response.date : data.date;
+  const updated = data.updated ?? `${lastChange}T00:00:00Z`;
   if (updated.slice(0, 10) < data.date) {
     problems.push({ file, field: 'updated', message: `${updated} is before the review's date ${data.date}` });
   }

@@ -5,7 +5,8 @@
 import { roundTo } from '../reviews/dataset.ts';
 import type { ReviewsDataset } from '../reviews/schema.ts';
 import { analyseSentence, type SentenceAnalysis } from './aspects.ts';
-import { ASPECT_FIGURE_PREFIX, checkFigures, type Editorial } from './editorial.ts';
+import type { Editorial } from './editorial.ts';
+import { computeFigures, fillPlaceholders } from './figures.ts';
 import { createLinker } from './entities.ts';
 import { ASPECTS, type AspectId } from './lexicon.ts';
 import { polarityOf } from './polarity.ts';
@@ -127,13 +128,7 @@ export function analyseInsights(dataset: ReviewsDataset, editorial: Editorial): 
     ids.map(({ id, name }) => summariseEntity(id, name, reviews.filter((r) => pick(r).includes(id))));
 
   const figures = computeFigures(dataset, aspects);
-  let summary: InsightsDataset['summary'];
-  if (editorial.summary) {
-    checkFigures(editorial.summary, figures);
-    summary = { text: editorial.summary.text, highlights: editorial.summary.highlights, updated: editorial.summary.updated, figures: editorial.summary.figures };
-  } else {
-    summary = generatedSummary(dataset, figures);
-  }
+  const summary = editorial.summary ? fillSummary(editorial.summary, figures) : generatedSummary(dataset, figures);
 
   const updated = [dataset.updated, editorial.faq?.updated, editorial.summary?.updated]
     .filter((u): u is string => u !== undefined)
@@ -157,7 +152,7 @@ export function analyseInsights(dataset: ReviewsDataset, editorial: Editorial): 
 
 /**
  * The insights document. Unknown names found in review text are logged as
- * warnings (never a failure); a stale figure in the summary throws ContentError.
+ * warnings (never a failure); the summary's placeholders are filled from the computed figures.
  */
 export function buildInsights(dataset: ReviewsDataset, editorial: Editorial, log: (message: string) => void = console.warn): InsightsDataset {
   const { document, warnings } = analyseInsights(dataset, editorial);
@@ -239,32 +234,24 @@ function summariseEntity(id: string, name: string, reviews: readonly ReviewAnaly
   };
 }
 
-/** Every figure an editor may quote in the summary, unrounded. */
-export function computeFigures(dataset: ReviewsDataset, aspects: readonly AspectSummary[]): Record<string, number> {
-  const total = dataset.reviews.length;
-  const d = dataset.aggregate_rating.distribution;
-  const pct = (n: number) => (total === 0 ? 0 : (n / total) * 100);
-  const figures: Record<string, number> = {
-    review_count: total,
-    average_rating: total === 0 ? 0 : dataset.reviews.reduce((s, r) => s + r.rating, 0) / total,
-    percent_five_star: pct(d[5]),
-    percent_four_or_five_star: pct(d[4] + d[5]),
-    percent_one_or_two_star: pct(d[1] + d[2]),
-    technician_count: dataset.business.technicians.length,
-  };
-  for (const aspect of aspects) figures[`${ASPECT_FIGURE_PREFIX}${aspect.id}`] = aspect.mentions === 0 ? 0 : (aspect.positive / aspect.mentions) * 100;
-  return figures;
+/** The summary with its placeholders filled; `figures` lists what it quotes, as quoted. */
+function fillSummary(summary: NonNullable<Editorial['summary']>, figures: Readonly<Record<string, number>>): InsightsDataset['summary'] {
+  const text = fillPlaceholders(summary.text, figures);
+  const highlights = summary.highlights.map((line) => fillPlaceholders(line, figures));
+  const quoted = Object.assign({}, text.quoted, ...highlights.map((h) => h.quoted)) as Record<string, number>;
+  return { text: text.text, highlights: highlights.map((h) => h.text), updated: summary.updated, figures: quoted };
 }
 
-function generatedSummary(dataset: ReviewsDataset, figures: Record<string, number>): InsightsDataset['summary'] {
-  const count = figures.review_count;
-  const average = roundTo(figures.average_rating, 2);
-  const five = Math.round(figures.percent_five_star);
-  const text =
+/** Without content/insights/summary.md: one sentence of the headline figures. */
+function generatedSummary(dataset: ReviewsDataset, figures: Readonly<Record<string, number>>): InsightsDataset['summary'] {
+  const count = dataset.reviews.length;
+  // The business name is added after filling: braces in a name are not placeholders.
+  const sentence =
     count === 0
-      ? `${dataset.business.name} has no published reviews yet.`
-      : `${dataset.business.name} has ${count} verified review${count === 1 ? '' : 's'} with an average rating of ${average} out of 5; ${five}% give five stars.`;
-  return { text, highlights: [], updated: dataset.updated, figures: count === 0 ? { review_count: 0 } : { review_count: count, average_rating: average, percent_five_star: five } };
+      ? 'has no published reviews yet.'
+      : `has {review_count} verified review${count === 1 ? '' : 's'} with an average rating of {average_rating} out of 5; {percent_five_star}% give five stars.`;
+  const filled = fillSummary({ text: sentence, highlights: [], updated: dataset.updated }, figures);
+  return { ...filled, text: `${dataset.business.name} ${filled.text}` };
 }
 
 function cmp(a: string, b: string): number {

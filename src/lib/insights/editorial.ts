@@ -5,11 +5,11 @@
  *
  * faq.md      frontmatter `updated`; then each question is a `## ` heading
  *             ending in "?", and its answer is the text below it.
- * summary.md  frontmatter `updated`, `figures` (every number the prose quotes,
- *             by name) and `highlights` (short lines); the body is the summary.
+ * summary.md  frontmatter `updated` and `highlights` (short lines); the body
+ *             is the summary. Figures are quoted as placeholders
+ *             (`{review_count}`, see figures.ts), checked here by name and
+ *             filled at build time, so the summary never goes stale.
  *
- * Figures are checked at build time against the computed values (checkFigures),
- * rounded to the decimals the editor wrote, and each must appear in the text.
  * Both files are optional: without faq.md the FAQ is empty; without
  * summary.md the summary is generated from the computed figures.
  */
@@ -18,9 +18,8 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { FrontmatterError, parseMarkdown } from '../content/frontmatter.ts';
 import { ContentError, fieldName, type ContentProblem } from '../content/problems.ts';
-import { roundTo } from '../reviews/dataset.ts';
 import { isoDate, utcInstant } from '../reviews/schema.ts';
-import { ASPECT_IDS } from './lexicon.ts';
+import { placeholderProblems } from './figures.ts';
 
 export const INSIGHTS_DIR = 'insights';
 export const FAQ_FILE = `${INSIGHTS_DIR}/faq.md`;
@@ -28,7 +27,8 @@ export const SUMMARY_FILE = `${INSIGHTS_DIR}/summary.md`;
 
 export interface Editorial {
   faq: { entries: Array<{ question: string; answer: string }>; updated: string } | null;
-  summary: { text: string; highlights: string[]; figures: Record<string, number>; updated: string } | null;
+  /** Text and highlights as written, placeholders unfilled. */
+  summary: { text: string; highlights: string[]; updated: string } | null;
 }
 
 export const EMPTY_EDITORIAL: Editorial = { faq: null, summary: null };
@@ -39,7 +39,6 @@ const faqFrontmatter = z.strictObject({ updated: updatedField });
 
 const summaryFrontmatter = z.strictObject({
   updated: updatedField,
-  figures: z.record(z.string(), z.number('must be a number as the text quotes it, e.g. 4.52 or 61')).default({}),
   highlights: z.array(z.string().trim().min(1, 'must not be empty')).default([]),
 });
 
@@ -102,20 +101,29 @@ function loadSummary(contentDir: string, problems: ContentProblem[]): Editorial[
   if (!markdown) return null;
   const parsed = summaryFrontmatter.safeParse(markdown.data);
   if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      const message = issue.code === 'unrecognized_keys' ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}` : issue.message;
-      problems.push({ file: SUMMARY_FILE, field: fieldName(issue.path), message });
-    }
+    for (const issue of parsed.error.issues) problems.push({ file: SUMMARY_FILE, field: fieldName(issue.path), message: summaryIssueMessage(issue) });
   }
   const text = paragraphs(markdown.body);
   if (text === '') problems.push({ file: SUMMARY_FILE, field: '(body)', message: 'the summary is empty: write it below the closing ---' });
-  if (!parsed.success) return null;
-  for (const name of Object.keys(parsed.data.figures)) {
-    if (!FIGURE_NAMES.includes(name)) {
-      problems.push({ file: SUMMARY_FILE, field: `figures.${name}`, message: `unknown figure "${name}" (known: ${FIGURE_NAMES.join(', ')})` });
-    }
+  for (const problem of placeholderProblems(text)) problems.push({ file: SUMMARY_FILE, field: '(body)', message: problem.message });
+  // Highlights are checked even when another field is wrong: every problem at once.
+  const highlights = (markdown.data as { highlights?: unknown } | null)?.highlights;
+  if (Array.isArray(highlights)) {
+    highlights.forEach((line, index) => {
+      if (typeof line !== 'string') return;
+      for (const problem of placeholderProblems(line)) problems.push({ file: SUMMARY_FILE, field: `highlights[${index}]`, message: problem.message });
+    });
   }
-  return { text, highlights: parsed.data.highlights, figures: parsed.data.figures, updated: toInstant(parsed.data.updated) };
+  if (!parsed.success) return null;
+  return { text, highlights: parsed.data.highlights, updated: toInstant(parsed.data.updated) };
+}
+
+function summaryIssueMessage(issue: z.core.$ZodIssue): string {
+  if (issue.code !== 'unrecognized_keys') return issue.message;
+  const unknown = `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
+  // Summaries written before placeholders declared their numbers under `figures`.
+  if (!issue.keys.includes('figures')) return unknown;
+  return `${unknown}: figures are no longer declared; write each number in the text as a placeholder such as {review_count} or {average_rating}, filled at build time`;
 }
 
 /** Markdown paragraphs as plain text: lines joined, paragraphs separated by a blank line. */
@@ -126,66 +134,4 @@ function paragraphs(body: string): string {
     .map((p) => p.split('\n').map((line) => line.trim()).join(' ').trim())
     .filter(Boolean)
     .join('\n\n');
-}
-
-// ---------------------------------------------------------------------------
-// Figures an editor may quote, computed from the reviews.
-
-export const ASPECT_FIGURE_PREFIX = 'percent_positive_';
-
-export const BASE_FIGURES = [
-  'review_count',
-  'average_rating',
-  'percent_five_star',
-  'percent_four_or_five_star',
-  'percent_one_or_two_star',
-  'technician_count',
-] as const;
-
-
-export const FIGURE_NAMES: readonly string[] = [...BASE_FIGURES, ...ASPECT_IDS.map((id) => `${ASPECT_FIGURE_PREFIX}${id}`)];
-
-/** Decimals as the editor wrote the number: 4.52 → 2, 61 → 0. */
-export function decimalsOf(value: number): number {
-  const text = String(value);
-  const dot = text.indexOf('.');
-  return dot === -1 ? 0 : text.length - dot - 1;
-}
-
-/** The number as it may appear in prose: "163", "1,204", "4.52", "61" (a "%" or "percent" may follow). */
-function numberPattern(value: number): RegExp {
-  const [whole, fraction] = String(Math.abs(value)).split('.');
-  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',?');
-  const body = `${value < 0 ? '-' : ''}${grouped}${fraction ? `\\.${fraction}` : ''}`;
-  return new RegExp(`(?<![\\d.,])${body}(?![\\d]|[.,]\\d)`);
-}
-
-/**
- * Compares each declared figure with the computed one (rounded as declared)
- * and checks the text quotes it. Throws ContentError naming the file, the
- * figure, the stale and the current value.
- */
-export function checkFigures(summary: NonNullable<Editorial['summary']>, computed: Readonly<Record<string, number>>): void {
-  const problems: ContentProblem[] = [];
-  const prose = [summary.text, ...summary.highlights].join('\n');
-  for (const [name, declared] of Object.entries(summary.figures)) {
-    const actual = computed[name];
-    if (actual === undefined) {
-      problems.push({ file: SUMMARY_FILE, field: `figures.${name}`, message: `unknown figure "${name}" (known: ${FIGURE_NAMES.join(', ')})` });
-      continue;
-    }
-    const decimals = decimalsOf(declared);
-    const current = roundTo(actual, decimals);
-    if (current !== declared) {
-      problems.push({
-        file: SUMMARY_FILE,
-        field: `figures.${name}`,
-        message: `is stale: the summary says ${declared} but the reviews now give ${current} (${actual} rounded to ${decimals} decimal${decimals === 1 ? '' : 's'}); update the figure and the sentence that quotes it`,
-      });
-    }
-    if (!numberPattern(declared).test(prose)) {
-      problems.push({ file: SUMMARY_FILE, field: `figures.${name}`, message: `${declared} is declared but the summary text and highlights never quote it: quote it, or remove it from figures` });
-    }
-  }
-  if (problems.length > 0) throw new ContentError(problems);
 }

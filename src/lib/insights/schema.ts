@@ -61,7 +61,7 @@ export const summary = z.object({
   text: z.string().describe('Editorial summary, plain text paragraphs separated by blank lines.'),
   highlights: z.array(z.string()),
   updated: utcInstant,
-  figures: z.record(z.string(), z.number()).describe('The figures the text quotes, as checked against the computed values at build time.'),
+  figures: z.record(z.string(), z.number()).describe('The figures the text and highlights quote, as filled into their placeholders at build time (rounded as quoted).'),
 });
 
 export const insightsDataset = z

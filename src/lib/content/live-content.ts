@@ -1,0 +1,103 @@
+/**
+ * One read of the content folder shared by every collection, and, while an
+ * editor previews with `astro dev`, read again whenever a file in the folder is
+ * added, changed or removed (Astro hands loaders Vite's file watcher).
+ *
+ * A build reads once and a mistake throws (the build fails with every problem).
+ * In dev a mistake must not stop the server: the last good content stays in the
+ * collections, the problem is logged and kept (see contentProblemInDev), the
+ * pages throw it so the dev overlay shows the file and field, and the next good
+ * read clears it.
+ */
+import { sep } from 'node:path';
+
+/** The parts of Astro's loader context this module uses (kept structural: no Astro import). */
+export interface FollowContext {
+  collection: string;
+  logger: { info(message: string): void; warn(message: string): void; error(message: string): void };
+  watcher?: { add(path: string): unknown; on(event: 'add' | 'change' | 'unlink', listener: (path: string) => void): unknown };
+}
+
+export interface LiveContent<T> {
+  /** Calls `apply` with the content now, and again after every change while `context.watcher` runs. */
+  follow(context: FollowContext, apply: (snapshot: T) => void): Promise<void>;
+}
+
+export type ContentSnapshot<L> = L extends LiveContent<infer T> ? T : never;
+
+// Shared through globalThis: Astro evaluates the content config and the pages in
+// different module graphs, so a module variable would not be seen by both.
+const PROBLEM = Symbol.for('roofing-reviews:content-problem');
+type Global = typeof globalThis & { [PROBLEM]?: Error };
+
+/** The content mistake `astro dev` is showing now, if any. Always undefined in a build. */
+export function contentProblemInDev(): Error | undefined {
+  return (globalThis as Global)[PROBLEM];
+}
+
+function setProblem(error: Error | undefined): void {
+  (globalThis as Global)[PROBLEM] = error;
+}
+
+const WATCHED = /\.(md|ya?ml)$/;
+const SETTLE_MS = 80;
+
+export function liveContent<T>(dir: string, read: (dir: string, warn: (message: string) => void) => T): LiveContent<T> {
+  let current: T | undefined;
+  const appliers = new Map<string, (snapshot: T) => void>();
+  const watchers = new WeakSet<object>();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let logger: FollowContext['logger'] | undefined;
+
+  const readNow = (): T => read(dir, (message) => logger?.warn(message));
+
+  const reread = () => {
+    timer = undefined;
+    try {
+      current = readNow();
+    } catch (error) {
+      setProblem(asError(error));
+      logger?.error(asError(error).message);
+      return;
+    }
+    if (contentProblemInDev()) logger?.info('content problems fixed');
+    setProblem(undefined);
+    for (const apply of appliers.values()) apply(current);
+  };
+
+  return {
+    async follow(context, apply) {
+      logger ??= context.logger;
+      // One applier per collection: Astro may call load again when the config reloads.
+      appliers.set(context.collection, apply);
+      const { watcher } = context;
+      if (current === undefined) {
+        try {
+          current = readNow();
+          setProblem(undefined);
+        } catch (error) {
+          if (!watcher) throw error;
+          setProblem(asError(error));
+          context.logger.error(asError(error).message);
+        }
+      }
+      if (current !== undefined) apply(current);
+      if (!watcher || watchers.has(watcher)) return;
+      watchers.add(watcher);
+      watcher.add(dir);
+      const onFile = (path: string) => {
+        if (!path.startsWith(dir + sep) || !WATCHED.test(path)) return;
+        // An editor's save is often several events (write, rename): read once they settle.
+        clearTimeout(timer);
+        timer = setTimeout(reread, SETTLE_MS);
+      };
+      watcher.on('add', onFile);
+      watcher.on('change', onFile);
+      watcher.on('unlink', onFile);
+    },
+  };
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
