@@ -1,0 +1,112 @@
+/**
+ * Previewing while editing: `npm run dev` (astro dev) over a copy of the real
+ * content/. An added, changed or removed review, and edits of business.yaml and
+ * the summary, show on the next load without a restart; a mistake shows in the
+ * dev overlay with the file and field, and the page recovers once it is fixed.
+ */
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, it } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../helpers/browser.ts';
+import { ASTRO_BIN, BUILDS, NODE, ROOT, TEST_BUILDS_DIR } from '../helpers/builds.ts';
+import { freePort, until } from '../websub/helpers.ts';
+
+let work: string;
+let content: string;
+let dev: ChildProcess;
+let output = '';
+let base: string;
+let browser: Browser;
+
+const REVIEW = 'reviews/2026-11-22-preview-new-review.md';
+const NEW_REVIEW = `---
+date: 2026-11-22
+rating: 5
+author: Preview P.
+technicians: [Maria Santos]
+services: [roof-repair]
+source: website
+verified: true
+---
+Previewed before publishing: the flashing job was tidy.
+`;
+
+before(async () => {
+  mkdirSync(TEST_BUILDS_DIR, { recursive: true });
+  work = mkdtempSync(join(TEST_BUILDS_DIR, 'dev-preview-'));
+  content = join(work, 'content');
+  cpSync(BUILDS.content.contentDir, content, { recursive: true });
+  const port = await freePort();
+  dev = spawn(NODE, [ASTRO_BIN, 'dev', '--host', '127.0.0.1', '--port', String(port), '--ignore-lock'], {
+    cwd: ROOT,
+    env: { ...process.env, CONTENT_DIR: content, ASTRO_TELEMETRY_DISABLED: '1', ASTRO_CACHE_DIR: join(work, 'cache') },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  dev.stdout!.on('data', (chunk) => (output += chunk));
+  dev.stderr!.on('data', (chunk) => (output += chunk));
+  base = `http://127.0.0.1:${port}`;
+  browser = await launchChromium();
+  await until(async () => (await fetch(base).catch(() => null))?.status === 200, 'astro dev to answer', 60_000).catch((error: Error) => {
+    throw new Error(`${error.message}:\n${output}`);
+  });
+});
+after(async () => {
+  await browser?.close();
+  if (dev && dev.exitCode === null) {
+    const exited = new Promise((resolve) => dev.once('exit', resolve));
+    dev.kill('SIGTERM');
+    await exited;
+  }
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+const home = async () => {
+  const response = await fetch(`${base}/`);
+  return { status: response.status, html: await response.text() };
+};
+const edit = (file: string, change: (source: string) => string) => writeFileSync(join(content, file), change(readFileSync(join(content, file), 'utf8')));
+/** The dev server reads the folder again shortly after a save; the next load shows it. */
+const shows = (what: RegExp | string, label: string) =>
+  until(async () => {
+    const page = await home();
+    return page.status === 200 && (typeof what === 'string' ? page.html.includes(what) : what.test(page.html));
+  }, label, 15_000);
+
+it('an added review shows on the next load, with the summary figures updated', async () => {
+  assert.match((await home()).html, /Customers have left 165 verified reviews/);
+  writeFileSync(join(content, REVIEW), NEW_REVIEW);
+  await shows('Previewed before publishing', 'the new review on the home page');
+  assert.match((await home()).html, /Customers have left 166 verified reviews/);
+  assert.equal((await fetch(`${base}/reviews/2026-11-22-preview-new-review`)).status, 200);
+});
+
+it('a changed review and a mistake: the dev overlay names the file and field; fixing it recovers', async () => {
+  edit(REVIEW, (s) => s.replace('rating: 5', 'rating: 7'));
+  await until(async () => (await home()).status === 500, 'the page to fail on the mistake', 15_000);
+  const page = await browser.newPage();
+  await page.goto(`${base}/`);
+  // Vite's overlay is a custom element with a shadow root; Playwright's locators pierce it.
+  const overlay = page.locator('vite-error-overlay');
+  await overlay.waitFor({ timeout: 15_000 });
+  const text = await overlay.locator('*').first().textContent({ timeout: 5_000 }).catch(() => '');
+  const overlayText = `${text}\n${await page.evaluate(() => document.querySelector('vite-error-overlay')?.shadowRoot?.textContent ?? '')}`;
+  assert.match(overlayText, /reviews\/2026-11-22-preview-new-review\.md: rating: must be from 1 to 5/, overlayText);
+  await page.close();
+  assert.match(output, /reviews\/2026-11-22-preview-new-review\.md: rating: must be from 1 to 5/, 'the terminal says it too');
+
+  edit(REVIEW, (s) => s.replace('rating: 7', 'rating: 4').replace('the flashing job was tidy', 'the flashing job was tidy and quick'));
+  await shows('the flashing job was tidy and quick', 'the page to recover with the changed text');
+});
+
+it('a removed review, a business.yaml edit and a summary edit show without a restart', async () => {
+  rmSync(join(content, REVIEW));
+  edit('business.yaml', (s) => s.replace(/^name: .*$/m, 'name: Cedar Ridge Roofing Preview Co.'));
+  edit('insights/summary.md', (s) => s.replace('Customers have left', 'Homeowners have left'));
+  await shows(/Homeowners have left 165 verified reviews/, 'the summary edit, with the review gone again');
+  await shows('Cedar Ridge Roofing Preview Co.', 'the new business name');
+  assert.doesNotMatch((await home()).html, /Previewed before publishing/);
+  assert.equal((await fetch(`${base}/reviews/2026-11-22-preview-new-review`)).status, 404);
+});
