@@ -1,6 +1,7 @@
 // @ts-check
 import node from '@astrojs/node';
 import { defineConfig } from 'astro/config';
+import { editorSchemas } from './src/integrations/editor-schemas.ts';
 import { staticManifest } from './src/integrations/static-manifest.ts';
 import { siteUrl } from './src/lib/config/site.ts';
 
@@ -16,7 +17,7 @@ export default defineConfig({
   cacheDir: process.env.ASTRO_CACHE_DIR ?? './node_modules/.astro',
   trailingSlash: 'ignore',
   adapter: node({ mode: 'standalone' }),
-  integrations: [staticManifest()],
+  integrations: [editorSchemas(), staticManifest()],
   // The WebSub hub takes form POSTs from other origins by design (W3C WebSub §5.1);
   // Astro's origin check would 403 them. Every endpoint here is public and read-only.
   security: { checkOrigin: false },

@@ -11,23 +11,30 @@ export const REVIEW_ID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 const nonEmpty = z.string().trim().min(1, 'must not be empty');
 
+// The descriptions are what editors read: hover text in VS Code (through the JSON
+// Schema made from this one) and hints under the fields of the /admin form.
 export const reviewFrontmatter = z.strictObject({
-  date: isoDate,
-  updated: utcInstant.optional(),
-  rating: z.int('must be a whole number from 1 to 5').min(1, 'must be from 1 to 5').max(5, 'must be from 1 to 5'),
-  title: nonEmpty.optional(),
-  author: z.union([nonEmpty, z.strictObject({ name: nonEmpty })]),
-  technicians: z.array(nonEmpty).default([]),
-  services: z.array(nonEmpty).min(1, 'name at least one service id'),
-  service_area: nonEmpty.nullable().optional(),
-  source: nonEmpty,
+  date: isoDate.describe('The day the customer wrote the review, as YYYY-MM-DD.'),
+  updated: utcInstant
+    .optional()
+    .describe('When a reply, a correction or a late publication happened, in UTC (2025-05-23T18:05:00Z). Leave it out unless you change an older review; a reply alone sets it to the reply date.'),
+  rating: z.int('must be a whole number from 1 to 5').min(1, 'must be from 1 to 5').max(5, 'must be from 1 to 5').describe('Stars, a whole number from 1 to 5.'),
+  title: nonEmpty.optional().describe('A short headline, if the customer gave one.'),
+  author: z.union([nonEmpty, z.strictObject({ name: nonEmpty })]).describe('The customer as shown publicly, e.g. "Linda K."'),
+  technicians: z.array(nonEmpty).default([]).describe('Who did the job: names (or ids) from business.yaml.'),
+  services: z.array(nonEmpty).min(1, 'name at least one service id').describe('Service ids from business.yaml, at least one.'),
+  service_area: nonEmpty.nullable().optional().describe('A service area id from business.yaml.'),
+  source: nonEmpty.describe('Where the customer wrote it: google, yelp, nextdoor, website, email…'),
   // false takes a review down (or keeps a draft out) without deleting its file: it is
   // still checked, its id stays taken, and nothing of it is published.
-  verified: z.boolean('must be true (published) or false (not published): only verified reviews are published'),
+  verified: z
+    .boolean('must be true (published) or false (not published): only verified reviews are published')
+    .describe('true publishes the review; false keeps it (or takes it) off the site.'),
   response: z
-    .strictObject({ date: isoDate, text: nonEmpty })
+    .strictObject({ date: isoDate.describe('The day the business replied.'), text: nonEmpty.describe('The reply, plain text.') })
     .nullable()
-    .optional(),
+    .optional()
+    .describe("The business's public reply, if any."),
 });
 
 export type ReviewFrontmatter = z.infer<typeof reviewFrontmatter>;
