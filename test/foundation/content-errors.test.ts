@@ -71,7 +71,11 @@ describe('each kind of editor mistake, alone', () => {
     ['reply before the review', VALID.replace('verified: true', 'verified: true\nresponse:\n  date: 2024-02-01\n  text: Thanks!'), 'response.date', /before the review/],
     ['updated before date', VALID.replace('rating: 4', 'rating: 4\nupdated: 2024-01-01T00:00:00Z'), 'updated', /before the review's date/],
     ['empty body', VALID.replace('Dave patched the valley flashing in an afternoon.\n', ''), '(body)', /empty/],
-    ['broken YAML', VALID.replace('rating: 4', 'rating: [4'), '(frontmatter)', /invalid YAML/],
+    ['broken YAML, with the file line number', VALID.replace('rating: 4', 'rating: [4'), '(frontmatter)', /invalid YAML: .* at line 4, column 1$/],
+    ['review text too long', VALID.replace('Dave patched', `${'x'.repeat(10_001)} Dave patched`), '(body)', /too long \(10051 characters\): at most 10000/],
+    ['control character in the text', VALID.replace('in an afternoon', 'in an\u0007 afternoon'), '(body)', /invisible control character \(U\+0007\) at character 39/],
+    ['control character in the title', VALID.replace('rating: 4', 'rating: 4\ntitle: "Great\\u001b[31m"'), 'title', /invisible control character \(U\+001B\) at character 6/],
+    ['title too long', VALID.replace('rating: 4', `rating: 4\ntitle: ${'t'.repeat(201)}`), 'title', /at most 200 characters/],
     ['no frontmatter', 'Just text.', '(frontmatter)', /missing frontmatter/],
   ];
   for (const [name, source, field, message] of cases) {

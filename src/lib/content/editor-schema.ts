@@ -9,7 +9,29 @@ import { business, isoDate, utcInstant } from '../reviews/schema.ts';
 
 export const REVIEW_ID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
+/** Limits that keep one file from swelling every page that quotes it (docs/editing.md). */
+export const TEXT_LIMITS = { text: 10_000, reply: 5_000, title: 200, name: 100, source: 50 } as const;
+
+// C0 and C1 control characters other than tab and line breaks: invisible, and unsafe to pass on.
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+
+/** Where the first control character is, in words an editor can act on; undefined when none. */
+export function controlCharacterProblem(value: string): string | undefined {
+  const match = CONTROL.exec(value);
+  if (!match) return undefined;
+  const code = match[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+  return `contains an invisible control character (U+${code}) at character ${match.index + 1}: retype that part, or paste it as plain text`;
+}
+
 const nonEmpty = z.string().trim().min(1, 'must not be empty');
+
+/** Text published as is: not empty, at most `max` characters, no control characters. */
+function published(max: number) {
+  return nonEmpty.max(max, `is too long: at most ${max} characters`).superRefine((value, context) => {
+    const problem = controlCharacterProblem(value);
+    if (problem) context.addIssue({ code: 'custom', message: problem });
+  });
+}
 
 // The descriptions are what editors read: hover text in VS Code (through the JSON
 // Schema made from this one) and hints under the fields of the /admin form.
@@ -19,19 +41,19 @@ export const reviewFrontmatter = z.strictObject({
     .optional()
     .describe('When a reply, a correction or a late publication happened, in UTC (2025-05-23T18:05:00Z). Leave it out unless you change an older review; a reply alone sets it to the reply date.'),
   rating: z.int('must be a whole number from 1 to 5').min(1, 'must be from 1 to 5').max(5, 'must be from 1 to 5').describe('Stars, a whole number from 1 to 5.'),
-  title: nonEmpty.optional().describe('A short headline, if the customer gave one.'),
-  author: z.union([nonEmpty, z.strictObject({ name: nonEmpty })]).describe('The customer as shown publicly, e.g. "Linda K."'),
+  title: published(TEXT_LIMITS.title).optional().describe('A short headline, if the customer gave one.'),
+  author: z.union([published(TEXT_LIMITS.name), z.strictObject({ name: published(TEXT_LIMITS.name) })]).describe('The customer as shown publicly, e.g. "Linda K."'),
   technicians: z.array(nonEmpty).default([]).describe('Who did the job: names (or ids) from business.yaml.'),
   services: z.array(nonEmpty).min(1, 'name at least one service id').describe('Service ids from business.yaml, at least one.'),
   service_area: nonEmpty.nullable().optional().describe('A service area id from business.yaml.'),
-  source: nonEmpty.describe('Where the customer wrote it: google, yelp, nextdoor, website, email…'),
+  source: published(TEXT_LIMITS.source).describe('Where the customer wrote it: google, yelp, nextdoor, website, email…'),
   // false takes a review down (or keeps a draft out) without deleting its file: it is
   // still checked, its id stays taken, and nothing of it is published.
   verified: z
     .boolean('must be true (published) or false (not published): only verified reviews are published')
     .describe('true publishes the review; false keeps it (or takes it) off the site.'),
   response: z
-    .strictObject({ date: isoDate.describe('The day the business replied.'), text: nonEmpty.describe('The reply, plain text.') })
+    .strictObject({ date: isoDate.describe('The day the business replied.'), text: published(TEXT_LIMITS.reply).describe('The reply, plain text.') })
     .nullable()
     .optional()
     .describe("The business's public reply, if any."),

@@ -18,13 +18,20 @@ export function parseMarkdown(source: string): MarkdownFile {
   const text = source.replace(/^\uFEFF/, '');
   const match = FENCE.exec(text);
   if (!match) throw new FrontmatterError('missing frontmatter: the file must start with a line "---", the fields, and a closing "---"');
-  return { data: parseYaml(match[1]), body: text.slice(match[0].length).trim() };
+  // The frontmatter starts on the file's second line: errors name the file's line numbers.
+  return { data: parseYaml(match[1], 1), body: text.slice(match[0].length).trim() };
 }
 
-export function parseYaml(source: string): unknown {
+/** Parses YAML; `lineOffset` is added to error line numbers (the lines above `source` in its file). */
+export function parseYaml(source: string, lineOffset = 0): unknown {
   const doc = parseDocument(source, { prettyErrors: true, uniqueKeys: true });
   if (doc.errors.length > 0) {
-    throw new FrontmatterError(`invalid YAML: ${doc.errors.map((e) => e.message.split('\n')[0]).join('; ')}`);
+    const messages = doc.errors.map((error) => {
+      const first = error.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+      const at = error.linePos?.[0];
+      return at ? `${first} at line ${at.line + lineOffset}, column ${at.col}` : first;
+    });
+    throw new FrontmatterError(`invalid YAML: ${messages.join('; ')}`);
   }
   return doc.toJS() ?? {};
 }

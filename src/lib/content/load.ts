@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { z } from 'zod';
 import type { Business, Review } from '../reviews/schema.ts';
-import { businessFile, REVIEW_ID, reviewFrontmatter, type ReviewFrontmatter } from './editor-schema.ts';
+import { businessFile, controlCharacterProblem, REVIEW_ID, reviewFrontmatter, TEXT_LIMITS, type ReviewFrontmatter } from './editor-schema.ts';
 import { FrontmatterError, parseMarkdown, parseYaml } from './frontmatter.ts';
 import { ContentError, fieldName, type ContentProblem } from './problems.ts';
 
@@ -99,6 +99,9 @@ function loadReviews(contentDir: string, business: Business | null, problems: Co
       continue;
     }
     if (markdown.body === '') problems.push({ file, field: '(body)', message: 'the review text is empty: write it below the closing ---' });
+    else if (markdown.body.length > TEXT_LIMITS.text) problems.push({ file, field: '(body)', message: `the review text is too long (${markdown.body.length} characters): at most ${TEXT_LIMITS.text}` });
+    const control = controlCharacterProblem(markdown.body);
+    if (control) problems.push({ file, field: '(body)', message: `the review text ${control}` });
     const review = resolver ? toReview(id, file, parsed.data, markdown.body, resolver, problems) : null;
     if (review && problems.length === before) {
       if (parsed.data.verified) reviews.push(review);
