@@ -4,7 +4,7 @@
  */
 import { textBytes, toResponse, type ApiAnswer } from './answer.ts';
 import { CORS_HEADERS } from './cors.ts';
-import type { Issue } from './issues.ts';
+import { boundIssues, type Issue } from './issues.ts';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -24,7 +24,7 @@ export function jsonAnswer(body: unknown, init: { status?: number; headers?: Rec
 }
 
 export function invalidRequest(issues: Issue[]): ApiAnswer {
-  return jsonAnswer({ error: 'invalid_request', issues }, { status: 400 });
+  return jsonAnswer({ error: 'invalid_request', issues: boundIssues(issues) }, { status: 400 });
 }
 
 export function notFound(message = 'No resource lives at this path.'): ApiAnswer {
