@@ -1,5 +1,5 @@
 /**
- * The post-deploy ping: `npm run publish -- --site https://reviews.example.com`
+ * The post-deploy ping: `npm run websub:publish -- --site https://reviews.example.com`
  * asks the deployed hub (`--hub`, default <site>/api/websub/hub) to publish
  * every topic, in one request (one `hub.url` per topic). The hub notifies only
  * for topics whose content changed since it last distributed them, so running
@@ -15,7 +15,7 @@ const { values } = parseArgs({
 });
 const site = values.site ?? process.env.SITE_URL;
 if (!site) {
-  console.error('usage: npm run publish -- --site https://your.site [--hub https://your.site/api/websub/hub]');
+  console.error('usage: npm run websub:publish -- --site https://your.site [--hub https://your.site/api/websub/hub]');
   process.exit(2);
 }
 const registry = topicRegistry(site);
