@@ -1,28 +1,41 @@
 // @ts-check
+import netlify from '@astrojs/netlify';
 import node from '@astrojs/node';
+import vercel from '@astrojs/vercel';
 import { defineConfig } from 'astro/config';
 import { editorSchemas } from './src/integrations/editor-schemas.ts';
+import { hostConfig } from './src/integrations/host-config.ts';
 import { staticManifest } from './src/integrations/static-manifest.ts';
-import { siteUrl } from './src/lib/config/site.ts';
+import { hostSiteUrl } from './src/lib/platform/site-url.ts';
+import { deployTarget } from './src/lib/platform/target.ts';
 
 // Settings that tests and scale builds change come from the environment
 // (documented in the README): the content folder, the output folder and the
 // site's public URL, which goes into feeds, topics and permalinks.
 const outDir = process.env.ASTRO_OUT_DIR ?? './dist';
 
+// The host: DEPLOY_TARGET=node|netlify|vercel, or detected from NETLIFY / VERCEL
+// on those hosts' builders (docs/deploy.md). Only the adapter and the host's
+// header/cron config differ; the same src/lib handlers answer on all three.
+const target = deployTarget();
+const adapters = { node: () => node({ mode: 'standalone' }), netlify: () => netlify(), vercel: () => vercel() };
+
 export default defineConfig({
-  site: siteUrl(),
+  site: hostSiteUrl(target),
   output: 'static',
   outDir,
   cacheDir: process.env.ASTRO_CACHE_DIR ?? './node_modules/.astro',
   trailingSlash: 'ignore',
-  adapter: node({ mode: 'standalone' }),
-  integrations: [editorSchemas(), staticManifest()],
+  adapter: adapters[target](),
+  integrations: [editorSchemas(), staticManifest({ precompress: target === 'node' }), hostConfig(target)],
   // The WebSub hub takes form POSTs from other origins by design (W3C WebSub §5.1);
   // Astro's origin check would 403 them. Every endpoint here is public and read-only.
   security: { checkOrigin: false },
   build: { format: 'directory' },
   vite: {
+    define: { __DEPLOY_TARGET__: JSON.stringify(target) },
     build: { chunkSizeWarningLimit: 4096 },
+    // The /admin form's script imports zod: optimised up front, so the first visit in dev does not reload the page.
+    optimizeDeps: { include: ['zod'] },
   },
 });

@@ -11,7 +11,7 @@ import type { ApiContext } from './lib/api/context.ts';
 import { siteUrl } from './lib/config/site.ts';
 import { jsonAnswer, methodNotAllowed } from './lib/http/json.ts';
 import type { ReviewsDataset } from './lib/reviews/schema.ts';
-import { collapseLeadingSlashes, FORBIDDEN_METHODS, nodeHeaderReader, requestTarget, requestUrl } from './node/request.ts';
+import { FORBIDDEN_METHODS, nodeHeaderReader, normaliseTarget, requestTarget, requestUrl } from './node/request.ts';
 import { createNodeServices } from './node/dynamic-routes.ts';
 import { loadStaticFiles } from './node/static-files.ts';
 import { runWebHandler, sendAnswer } from './node/web-bridge.ts';
@@ -55,9 +55,9 @@ export async function startServer(options: ServerOptions) {
         sendAnswer(methodNotAllowed(['GET', 'HEAD', 'OPTIONS']), res);
         return;
       }
-      collapseLeadingSlashes(req);
+      normaliseTarget(req);
       const target = requestTarget(req, options.site);
-      if (staticFiles.serve(req, res, target.path)) return;
+      if (staticFiles.serve(req, res, target.path, target.search)) return;
       const route = options.apiThroughAstro ? undefined : services.routes.find((r) => r.matches(target.path));
       if (route?.answer) {
         const client = { address: req.socket.remoteAddress ?? 'unknown' };
@@ -92,21 +92,36 @@ export async function startServer(options: ServerOptions) {
   const port = typeof address === 'object' && address ? address.port : options.port;
   // Only now is the new content live: what runs here (WebSub publishing) may announce it.
   for (const task of services.onListening) {
-    task().catch((error: unknown) => console.error('start-up task failed:', error));
+    services.pending.track(task().catch((error: unknown) => console.error('start-up task failed:', error)));
   }
-  server.once('close', () => void services.close());
-  return { server, port };
+  /**
+   * Stops taking requests, lets the work the hub left running after its answers
+   * (verifications, deliveries) finish within `graceMs`, then closes the store.
+   * What a serverless host does with waitUntil, the process does here before it exits.
+   */
+  const shutdown = async (graceMs: number) => {
+    const closed = new Promise<void>((resolveClose) => server.close(() => resolveClose()));
+    server.closeIdleConnections();
+    const settled = await services.pending.settle(graceMs);
+    if (!settled) console.error(`shutdown: ${services.pending.size} background task(s) unfinished after ${graceMs} ms`);
+    await Promise.race([closed, new Promise((resolveWait) => setTimeout(resolveWait, 1000).unref())]);
+    await services.close();
+  };
+  return { server, port, shutdown };
 }
+
+/** Longest wait for background work on SIGTERM: the hub's 10 s request deadline, and a little more. */
+export const SHUTDOWN_GRACE_MS = 12_000;
 
 if (import.meta.main) {
   const options = optionsFromEnv();
-  const { server, port } = await startServer(options);
+  const { port, shutdown } = await startServer(options);
   console.log(`Serving ${options.site} on http://${options.host}:${port}`);
-  const shutdown = () => {
-    server.close(() => process.exit(0));
-    server.closeIdleConnections();
-    setTimeout(() => process.exit(0), 5_000).unref();
+  const stop = () => {
+    void shutdown(SHUTDOWN_GRACE_MS)
+      .catch((error: unknown) => console.error('shutdown failed:', error))
+      .finally(() => process.exit(0));
   };
-  process.once('SIGTERM', shutdown);
-  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
 }

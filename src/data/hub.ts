@@ -1,15 +1,21 @@
 /**
  * The WebSub hub for Astro's on-demand route (serverless hosts; the Node entry
  * answers /api/websub/hub itself from the same src/lib code). Built once per
- * process. No static files are in memory here, so a topic's content is taken
- * with a GET of the site's own public URL (WEBSUB_CONTENT_ORIGIN, default the
- * site's URL) — never of an origin named by a request's Host header.
- * There is no "listening" moment on such hosts: `npm run publish` pings the
- * hub after a deploy.
+ * process. A topic's content is rendered here from the dataset by the same
+ * functions the prerendered files were made with (src/lib/websub/rendered-content.ts),
+ * or, when WEBSUB_CONTENT_ORIGIN is set, fetched from that origin — never from
+ * an origin named by a request's Host header.
+ *
+ * The retry timer runs only on the Node target: a function keeps no timer
+ * between requests; the host's scheduler calls the sweep instead
+ * (src/pages/api/cron/sweep.ts, netlify/functions/websub-sweep.mts).
  */
 import { hubConfigFromEnv } from '../lib/websub/config.ts';
 import { httpContentSource } from '../lib/websub/content.ts';
+import { renderedContentSource } from '../lib/websub/rendered-content.ts';
 import { createHubService, type HubService } from '../lib/websub/service.ts';
+import { getDataset } from './dataset.ts';
+import { SERVERLESS } from './host.ts';
 import { astroSite, getStore } from './site.ts';
 
 let service: HubService | undefined;
@@ -19,9 +25,10 @@ export function getHub(): HubService {
     const env = process.env;
     const site = astroSite();
     const config = hubConfigFromEnv(env);
-    const origin = env.WEBSUB_CONTENT_ORIGIN?.trim() || site;
-    service = createHubService({ site, env, config, store: getStore(), content: httpContentSource(origin, config.requestTimeoutMs, config.userAgent) });
-    service.hub.start();
+    const origin = env.WEBSUB_CONTENT_ORIGIN?.trim();
+    const content = origin ? httpContentSource(origin, config.requestTimeoutMs, config.userAgent) : renderedContentSource(getDataset, site);
+    service = createHubService({ site, env, config, store: getStore(), content });
+    if (!SERVERLESS) service.hub.start();
   }
   return service;
 }

@@ -7,15 +7,20 @@ import type { AstroIntegration } from 'astro';
 import { fileURLToPath } from 'node:url';
 import { writeStaticManifest } from '../lib/static/manifest.ts';
 
-export function staticManifest(): AstroIntegration {
+/** `precompress`: false for CDN hosts, which compress themselves (see writeStaticManifest). */
+export function staticManifest({ precompress }: { precompress: boolean }): AstroIntegration {
+  let site: string | undefined;
   return {
     name: 'roofing-reviews:static-manifest',
     hooks: {
+      'astro:config:done': ({ config }) => {
+        site = config.site;
+      },
       'astro:build:done': ({ dir, logger }) => {
         const started = performance.now();
-        const manifest = writeStaticManifest(fileURLToPath(dir));
+        const manifest = writeStaticManifest(fileURLToPath(dir), { site, precompress });
         const files = new Set(Object.values(manifest).map((entry) => entry.file)).size;
-        logger.info(`static manifest: ${files} files hashed and precompressed in ${Math.round(performance.now() - started)} ms`);
+        logger.info(`static manifest: ${files} files hashed${precompress ? ' and precompressed' : ''} in ${Math.round(performance.now() - started)} ms`);
       },
     },
   };

@@ -11,6 +11,7 @@ import { insightsDataset } from '../lib/insights/schema.ts';
 import { BIND_HOST_ENV } from '../lib/mcp/config.ts';
 import { MCP_MAX_BODY_BYTES, payloadTooLarge as mcpPayloadTooLarge } from '../lib/mcp/http-handler.ts';
 import { createMcpService } from '../lib/mcp/service.ts';
+import { PendingWork, registerProcessWork } from '../lib/platform/pending-work.ts';
 import { createStore, storeConfigFromEnv } from '../lib/store/index.ts';
 import { HUB_MAX_BODY_BYTES } from '../lib/websub/config.ts';
 import { staticContentSource } from '../lib/websub/content.ts';
@@ -38,6 +39,8 @@ export interface NodeServices {
   routes: DynamicRoute[];
   /** Runs once the server listens, when the new content is live (WebSub publishing). */
   onListening: Array<() => Promise<void>>;
+  /** Work still running after its answer (verifications, fan-out): finished before the process exits. */
+  pending: PendingWork;
   close(): Promise<void>;
 }
 
@@ -52,6 +55,9 @@ export interface ServiceOptions {
 
 export async function createNodeServices(options: ServiceOptions): Promise<NodeServices> {
   const closers: Array<() => Promise<void>> = [];
+  // What the hub leaves running after a 202; the Astro route (API_THROUGH_ASTRO) finds it through the registry.
+  const pending = new PendingWork();
+  registerProcessWork(pending);
   // One store for the process: MCP sessions and the hub's state (one Redis connection, one sweep).
   const store = createStore(storeConfigFromEnv(options.env));
   closers.push(() => store.close());
@@ -66,9 +72,11 @@ export async function createNodeServices(options: ServiceOptions): Promise<NodeS
       dataset: options.api.dataset,
       insights: insightsFile ? { schema: insightsDataset, data: JSON.parse(insightsFile.body.toString('utf8')) as Record<string, unknown> } : undefined,
     },
-    store,
+    store: () => store,
     env: options.env,
     bindHost: mcpBindHost,
+    // A bad stored session key stops the start; an unreachable Redis does not (503s until it is back).
+    eagerSessions: true,
   });
   // The WebSub hub: topic content straight from the static files in memory, exactly as served.
   const websub = createHubService({ site: options.site, env: options.env, store, content: staticContentSource((path) => options.staticFiles.read(path)) });
@@ -77,7 +85,7 @@ export async function createNodeServices(options: ServiceOptions): Promise<NodeS
     // MCP over streamable HTTP (before the /api/ catch-all). Past 1 MiB the table answers 413 itself.
     { matches: (path) => path === '/mcp' || path === '/mcp/', maxBodyBytes: MCP_MAX_BODY_BYTES, tooLarge: mcpPayloadTooLarge, handle: (request) => mcp(request) },
     // The WebSub hub (before the /api/ catch-all). Past 64 KiB the table answers 413 itself.
-    { matches: (path) => path === '/api/websub/hub' || path === '/api/websub/hub/', maxBodyBytes: HUB_MAX_BODY_BYTES, handle: (request, client) => websub.hub.handle(request, client) },
+    { matches: (path) => path === '/api/websub/hub' || path === '/api/websub/hub/', maxBodyBytes: HUB_MAX_BODY_BYTES, handle: (request, client) => websub.hub.handle(request, client, pending.track) },
     // The REST API: search, since, and JSON 404/405 for the rest of /api/*.
     { matches: (path) => path.startsWith('/api/'), maxBodyBytes: 0, answer: (request) => answerApi(request, options.api) },
   ];
@@ -85,6 +93,7 @@ export async function createNodeServices(options: ServiceOptions): Promise<NodeS
     routes,
     // WebSub: publish what changed since the last distribution, now that it is live.
     onListening: [() => websub.onListening()],
+    pending,
     async close() {
       for (const close of closers) await close();
     },

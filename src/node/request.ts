@@ -66,7 +66,22 @@ export function requestTarget(req: IncomingMessage, fallbackOrigin: string): { p
 /** Methods the Fetch API refuses to build a Request with: answered 405 before any handler. */
 export const FORBIDDEN_METHODS: ReadonlySet<string> = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
-/** `//a/b` is the path `/a/b` for every router alike (ours and Astro's), never a host `a`. */
-export function collapseLeadingSlashes(req: IncomingMessage): void {
+/**
+ * One spelling of the request target for every router (ours and Astro's):
+ * an absolute-form target (`GET http://host/reviews.json`, RFC 9112 §3.2.2)
+ * becomes its path and query, its authority taking the place of Host as the
+ * RFC says; and `//a/b` is the path `/a/b`, never a host `a`.
+ */
+export function normaliseTarget(req: IncomingMessage): void {
+  const raw = req.url ?? '/';
+  if (/^https?:\/\//i.test(raw)) {
+    try {
+      const url = new URL(raw);
+      req.url = `${url.pathname}${url.search}`;
+      req.headers.host = url.host;
+    } catch {
+      req.url = '/';
+    }
+  }
   if (req.url?.startsWith('//')) req.url = req.url.replace(/^\/+/, '/');
 }

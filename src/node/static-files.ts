@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { preflightAnswer } from '../lib/http/cors.ts';
-import { methodNotAllowed } from '../lib/http/json.ts';
+import { methodNotAllowed, notFound } from '../lib/http/json.ts';
 import { MANIFEST_FILE, type StaticEntry, type StaticManifest } from '../lib/static/manifest.ts';
 import { answerStatic, type Encoding } from '../lib/static/respond.ts';
 import { nodeHeaderReader } from './request.ts';
@@ -20,8 +20,11 @@ interface LoadedFile {
 }
 
 export interface StaticFiles {
-  /** Answers the request if its path is a static file; false when it is not ours. */
-  serve(req: IncomingMessage, res: ServerResponse, pathname: string): boolean;
+  /**
+   * Answers the request if its path is a static file, another spelling of one
+   * (a 301 to the canonical path) or a build artefact (404); false when it is not ours.
+   */
+  serve(req: IncomingMessage, res: ServerResponse, pathname: string, search?: string): boolean;
   /** The bytes and content type of a file as served (identity encoding). */
   read(pathname: string): { body: Buffer; contentType: string } | undefined;
 }
@@ -43,11 +46,30 @@ export function loadStaticFiles(clientDir: string): StaticFiles {
     }
     byPath.set(path, loaded);
   }
+  // What the build leaves in the folder for this server only: the manifest and the
+  // precompressed bodies. Astro's own static handler would serve them as pages.
+  const artefacts = new Set([`/${MANIFEST_FILE}`]);
+  for (const { entry } of byFile.values()) {
+    if (entry.encodings.includes('br')) artefacts.add(`/${entry.file}.br`);
+    if (entry.encodings.includes('gzip')) artefacts.add(`/${entry.file}.gz`);
+  }
+  const notFoundPage = byPath.get('/404.html');
 
   return {
-    serve(req, res, pathname) {
+    serve(req, res, pathname, search = '') {
       const file = byPath.get(pathname);
-      if (!file) return false;
+      if (!file) {
+        if (artefacts.has(pathname)) {
+          sendNotFound(res, notFoundPage);
+          return true;
+        }
+        // `/reviews%2ejson`, `/%72eviews.json`: one canonical path, so one set of validators and headers.
+        const canonical = decodedPath(pathname);
+        if (canonical === pathname || !byPath.has(canonical)) return false;
+        res.writeHead(301, { location: `${canonical}${search}`, 'cache-control': 'public, max-age=3600', 'content-length': '0' });
+        res.end();
+        return true;
+      }
       const method = req.method ?? 'GET';
       if (method === 'OPTIONS') {
         sendAnswer(preflightAnswer(nodeHeaderReader(req), STATIC_METHODS), res);
@@ -73,4 +95,24 @@ export function loadStaticFiles(clientDir: string): StaticFiles {
       return file && { body: file.bodies.identity as Buffer, contentType: file.entry.contentType };
     },
   };
+}
+
+function decodedPath(pathname: string): string {
+  if (!pathname.includes('%')) return pathname;
+  try {
+    return decodeURIComponent(pathname);
+  } catch {
+    return pathname;
+  }
+}
+
+/** The site's 404 page (or a JSON 404 when the build has none), never cached. */
+function sendNotFound(res: ServerResponse, page: LoadedFile | undefined): void {
+  if (!page) {
+    sendAnswer(notFound(), res);
+    return;
+  }
+  const body = page.bodies.identity as Buffer;
+  res.writeHead(404, { 'content-type': page.entry.contentType, 'cache-control': 'no-store', 'content-length': String(body.length) });
+  res.end(body);
 }

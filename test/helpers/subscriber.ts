@@ -7,7 +7,8 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { TestCerts } from './certs.ts';
 
-export type VerifyBehaviour = 'echo' | 'wrong' | 'fail' | 'hang';
+/** `slow`: echoes the challenge after 800 ms (work still running when the hub's caller moves on). */
+export type VerifyBehaviour = 'echo' | 'slow' | 'wrong' | 'fail' | 'hang';
 export type NotifyBehaviour = 'ok' | 'fail' | 'hang' | 'gone' | 'redirect';
 
 export interface Recorded {
@@ -55,6 +56,8 @@ export async function startSubscriber(certs: TestCerts, host = '127.0.0.1'): Pro
         switch (behaviour.verify) {
           case 'echo':
             return void res.writeHead(200, { 'content-type': 'text/plain' }).end(challenge);
+          case 'slow':
+            return void setTimeout(() => res.writeHead(200, { 'content-type': 'text/plain' }).end(challenge), 800);
           case 'wrong':
             return void res.writeHead(200, { 'content-type': 'text/plain' }).end(`${challenge}x`);
           case 'fail':

@@ -2,12 +2,15 @@
 const BY_EXTENSION: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.json': 'application/json; charset=utf-8',
-  '.xml': 'application/atom+xml; charset=utf-8',
+  // The Atom feed has its own entry below; other XML (the sitemap) is generic.
+  '.xml': 'application/xml; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.mjs': 'text/javascript; charset=utf-8',
   '.svg': 'image/svg+xml; charset=utf-8',
   '.txt': 'text/plain; charset=utf-8',
+  // The /admin form's config: Decap CMS reads it as YAML by its type.
+  '.yml': 'text/yaml; charset=utf-8',
   '.webmanifest': 'application/manifest+json; charset=utf-8',
   '.ico': 'image/x-icon',
   '.png': 'image/png',
@@ -31,5 +34,5 @@ export function contentTypeFor(path: string): string {
 }
 
 export function isCompressible(contentType: string): boolean {
-  return /^(text\/|application\/(json|feed\+json|atom\+xml|manifest\+json|javascript)|image\/svg\+xml)/.test(contentType);
+  return /^(text\/|application\/(json|feed\+json|atom\+xml|xml|manifest\+json|javascript)|image\/svg\+xml)/.test(contentType);
 }

@@ -23,6 +23,7 @@ export function answerStatic(entry: StaticEntry, requestHeaders: { get(name: str
     ...CORS_HEADERS,
   };
   if (entry.lastModified) headers['last-modified'] = entry.lastModified;
+  if (entry.link) headers.link = entry.link;
   if (entry.encodings.length > 0) headers.vary = 'Accept-Encoding';
   if (isNotModified(requestHeaders, { etag: entry.etag, lastModified: entry.lastModified }, ENCODING_SUFFIXES)) {
     return { status: 304, encoding, headers };

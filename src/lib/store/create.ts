@@ -5,6 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { fileStore } from './file-store.ts';
+import { tracked } from './open-stores.ts';
 import { redisStore } from './redis-store.ts';
 import type { Store } from './store.ts';
 
@@ -24,5 +25,5 @@ export function storeConfigFromEnv(env: Record<string, string | undefined> = pro
 }
 
 export function createStore(config: StoreConfig, now: () => number = Date.now): Store {
-  return config.redisUrl ? redisStore(config.redisUrl, config.redisPrefix, now) : fileStore(config.dir, now);
+  return tracked(config.redisUrl ? redisStore(config.redisUrl, config.redisPrefix, now) : fileStore(config.dir, now));
 }

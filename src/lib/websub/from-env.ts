@@ -1,0 +1,35 @@
+/**
+ * The hub as a host's standalone function runs it (Netlify's scheduled and
+ * deploy-succeeded functions): outside Astro, so without the dataset; the
+ * topics' content is read from the site itself (WEBSUB_CONTENT_ORIGIN, default
+ * the site), exactly as the CDN serves it. The site is SITE_URL, else the host's
+ * production URL (Netlify sets `URL` in functions too).
+ */
+import { unmetRequirements, type Requirement } from '../platform/requirements.ts';
+import { createStore, storeConfigFromEnv, type Store } from '../store/index.ts';
+import { hubConfigFromEnv } from './config.ts';
+import { httpContentSource } from './content.ts';
+import { createHubService, type HubService } from './service.ts';
+
+type Env = Record<string, string | undefined>;
+
+export type StandaloneHub = { unmet: Requirement[] } | { unmet?: never; service: HubService; store: Store; close(): Promise<void> };
+
+export function standaloneHub(env: Env, fallbackSite?: string): StandaloneHub {
+  const rawSite = env.SITE_URL?.trim() || env.URL?.trim() || fallbackSite;
+  const unmet = unmetRequirements(rawSite ? ['REDIS_URL'] : ['REDIS_URL', 'SITE_URL'], env);
+  if (unmet.length > 0 || !rawSite) return { unmet };
+  const site = new URL(rawSite).origin;
+  const config = hubConfigFromEnv(env);
+  const store = createStore(storeConfigFromEnv(env));
+  const content = httpContentSource(env.WEBSUB_CONTENT_ORIGIN?.trim() || site, config.requestTimeoutMs, config.userAgent);
+  const service = createHubService({ site, env, config, store, content });
+  return {
+    service,
+    store,
+    async close() {
+      await service.close();
+      await store.close();
+    },
+  };
+}
