@@ -10,29 +10,57 @@ export const SESSION_KEY = 'mcp:session-key';
 const ENDED_PREFIX = 'mcp:ended:';
 
 /**
- * The session signing key: MCP_SESSION_SECRET when configured; otherwise the key
- * in the store. A process that finds none generates one and offers it with
- * `setIfAbsent`, atomic across every process sharing the store (a per-key lock
- * in the folder store, SET NX in Redis): exactly one offer is stored,
- * and every process then uses what the store holds, its own key or the
- * winner's. No claim, no waiting: processes starting at once agree on one key.
+ * The session signing key: MCP_SESSION_SECRET when configured; otherwise the
+ * key in the store, read on every use so that every instance signs and checks
+ * with the one key the store holds: a process never keeps signing with a key
+ * of its own once the store holds another.
+ *
+ * A process that finds none offers one with `setIfAbsent`, atomic across every
+ * process sharing the store (a per-key lock in the folder store, SET NX in
+ * Redis), then reads back what won. The offer is the key this process was
+ * using, if any: when Redis lost its data (a restart without persistence, an
+ * eviction) the running instances put the same key back and their sessions
+ * live on; a new instance's fresh key wins only if it offers first, and then
+ * every instance adopts it on its next read. Both are logged.
+ *
+ * A key that is present but unusable (not base64url of 32+ bytes, or a
+ * corrupt file) is an error, never silently replaced: every session would die.
  */
-export async function sessionSecret(store: Store, configured: string | undefined): Promise<Uint8Array> {
-  if (configured !== undefined) return new TextEncoder().encode(configured);
-  const existing = await readKey(store);
-  if (existing) return existing;
-  await store.setIfAbsent(SESSION_KEY, Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url'));
-  // Whether ours or another process's won, the stored key is the one every process uses.
-  const stored = await readKey(store);
-  if (stored) return stored;
-  throw new Error(`the store holds no usable MCP session key at "${SESSION_KEY}" (not base64url of at least 32 bytes): delete it to have a new one generated, or set MCP_SESSION_SECRET`);
+export function sessionKeySource(store: Store, configured: string | undefined, log: (line: string) => void = (line) => console.error(line)): () => Promise<Uint8Array> {
+  if (configured !== undefined) {
+    const fixed = new TextEncoder().encode(configured);
+    return async () => fixed;
+  }
+  let known: string | undefined;
+  return async () => {
+    let value = await readKey(store);
+    if (value === null) {
+      const offer = known ?? Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url');
+      const stored = await store.setIfAbsent(SESSION_KEY, offer);
+      if (stored && known !== undefined) log(`mcp: the session key was missing from the store at "${SESSION_KEY}" (Redis flushed or evicted?); stored this process's key again`);
+      // Whether ours or another process's won, the stored key is the one every process uses.
+      value = await readKey(store);
+      if (value === null) throw new Error(`the store holds no MCP session key at "${SESSION_KEY}" right after one was offered`);
+    }
+    if (known !== undefined && value !== known) log(`mcp: the session key in the store at "${SESSION_KEY}" changed; adopting it (sessions signed with the old key end)`);
+    known = value;
+    return new Uint8Array(Buffer.from(value, 'base64url'));
+  };
 }
 
-async function readKey(store: Store): Promise<Uint8Array | null> {
-  const value = await store.get<string>(SESSION_KEY);
-  if (typeof value !== 'string') return null;
-  const bytes = Buffer.from(value, 'base64url');
-  return bytes.length >= 32 ? new Uint8Array(bytes) : null;
+/** The signing key once (see sessionKeySource). */
+export async function sessionSecret(store: Store, configured: string | undefined): Promise<Uint8Array> {
+  return sessionKeySource(store, configured)();
+}
+
+/** The stored key (base64url), null when absent; an error when present but unusable. */
+async function readKey(store: Store): Promise<string | null> {
+  const value = await store.get<unknown>(SESSION_KEY, { corrupt: 'throw' });
+  if (value === null) return null;
+  if (typeof value !== 'string' || Buffer.from(value, 'base64url').length < 32) {
+    throw new Error(`the store holds no usable MCP session key at "${SESSION_KEY}" (not base64url of at least 32 bytes): delete it to have a new one generated, or set MCP_SESSION_SECRET`);
+  }
+  return value;
 }
 
 /** Ended ids, by hash (short keys, and a listing of the store shows no usable id). */

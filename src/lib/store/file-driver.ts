@@ -63,7 +63,8 @@ async function listFiles(dir: string): Promise<string[]> {
     if (entry.name.startsWith('.')) continue; // hidden files are not keys
     const path = join(dir, entry.name);
     if (entry.isDirectory()) out.push(...(await listFiles(path)));
-    else if (entry.isFile() && !entry.name.endsWith('.tmp')) out.push(path);
+    // Temporary files and values kept aside as corrupt (file-store.ts) are not keys.
+    else if (entry.isFile() && !entry.name.endsWith('.tmp') && !entry.name.includes('.corrupt-')) out.push(path);
   }
   return out;
 }

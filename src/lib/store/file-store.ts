@@ -6,13 +6,19 @@
  * process sharing the folder. Expired files are swept on a timer: nothing
  * listed or not, short-lived keys (rate windows, ended sessions) included,
  * outlives its expiry by more than one sweep.
+ *
+ * A file that is not a readable envelope (truncated by a full disk, edited by
+ * hand) is never taken for a missing value without a word, nor swept away: it
+ * is renamed to `<file>.corrupt-<time>` next to where it was, with one log line
+ * naming the key, and then reads as missing.
  */
-import { mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createStorage } from 'unstorage';
 import { atomicFileDriver, keyToPath } from './file-driver.ts';
-import { unwrap, wrap, type Store } from './store.ts';
+import { isCorrupt, unwrap, type Store } from './store.ts';
 import { liveKeys, unstorageStore } from './unstorage-store.ts';
 
 /** A lock older than this was left by a process that died holding it (a step takes milliseconds). */
@@ -22,20 +28,47 @@ const CLAIMS = '_claims';
 
 export interface FileStoreOptions {
   sweepIntervalMs?: number;
+  /** Where the line about a corrupt file goes (default: stderr). */
+  log?: (line: string) => void;
 }
 
 export function fileStore(dir: string, now: () => number, options: FileStoreOptions = {}): Store {
   const base = resolve(dir);
-  const basic = unstorageStore(createStorage({ driver: atomicFileDriver({ base }) }), now);
+  const log = options.log ?? ((line: string) => console.error(line));
   const pathOf = (key: string) => keyToPath(base, key);
 
-  const readLive = async (key: string): Promise<unknown> => unwrap(await readRaw(pathOf(key)), now());
+  /** Moves an unreadable file aside, if it still holds the bytes that were found unreadable (a good value written since stays). */
+  const keepAside = async (key: string, raw: unknown): Promise<void> => {
+    const path = pathOf(key);
+    if ((await readRaw(path)) !== raw) return;
+    const aside = `${path}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}`;
+    try {
+      await rename(path, aside);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw error;
+    }
+    log(`store: "${key}" is not readable JSON (truncated or damaged); moved aside to ${aside}`);
+  };
 
-  /** Removes `key` if its value has expired, deciding and removing under its lock. */
+  const basic = unstorageStore(createStorage({ driver: atomicFileDriver({ base }) }), now, keepAside);
+
+  /** The live value under the key's lock (held by the caller); a corrupt file is moved aside and reads as missing. */
+  const readLive = async (key: string): Promise<unknown> => {
+    const raw = await readRaw(pathOf(key));
+    if (isCorrupt(raw)) {
+      await keepAside(key, raw);
+      return null;
+    }
+    return unwrap(raw, now());
+  };
+
+  /** Removes `key` if its value has expired, deciding and removing under its lock; a corrupt one is moved aside, never removed. */
   const removeIfExpired = (key: string) =>
     withLock(pathOf(key), async () => {
       const raw = await readRaw(pathOf(key));
-      if (raw !== null && unwrap(raw, now()) === null) await basic.remove(key);
+      if (isCorrupt(raw)) await keepAside(key, raw);
+      else if (raw !== null && unwrap(raw, now()) === null) await basic.remove(key);
     });
 
   const sweep = async () => {
@@ -57,6 +90,7 @@ export function fileStore(dir: string, now: () => number, options: FileStoreOpti
     ...basic,
     async keys(prefix) {
       const entries = await basic.entries(prefix);
+      for (const { key, value } of entries) if (isCorrupt(value)) await keepAside(key, value);
       return liveKeys(entries.filter(({ key }) => !key.startsWith(CLAIMS)), now());
     },
     setIfAbsent,
@@ -64,7 +98,8 @@ export function fileStore(dir: string, now: () => number, options: FileStoreOpti
     increment: (key, ttlSeconds) =>
       withLock(pathOf(key), async () => {
         const raw = await readRaw(pathOf(key));
-        const current = unwrap<number>(raw, now());
+        if (isCorrupt(raw)) await keepAside(key, raw);
+        const current = isCorrupt(raw) ? null : unwrap<number>(raw, now());
         if (current === null) {
           await basic.set(key, 1, { ttlSeconds });
           return 1;

@@ -2,37 +2,125 @@
  * The shared store for several instances: Redis through unstorage's driver,
  * with the atomic steps (claims, set-if-absent, counters) as single Redis
  * commands on the driver's own client. Redis expires keys itself.
+ *
+ * Redis going away must cost a prompt, named error, never a hang or a crash:
+ * commands are not queued while disconnected (enableOfflineQueue: false), not
+ * retried on another connection (maxRetriesPerRequest: 0), and time out
+ * (commandTimeout) when Redis stops answering; every such failure becomes a
+ * StoreUnavailableError that routes answer as a 503. The client reconnects on
+ * its own every ≤ 2 s, so the service recovers without a restart. One error
+ * listener logs the outage once (ioredis otherwise prints an "Unhandled error
+ * event" per reconnection attempt) and its end once.
  */
 import type Redis from 'ioredis';
 import { createStorage } from 'unstorage';
 import redisDriver from 'unstorage/drivers/redis';
 import { wrap, type Store } from './store.ts';
+import { StoreUnavailableError } from './unavailable.ts';
 import { liveKeys, unstorageStore } from './unstorage-store.ts';
 
 /** INCR, and a TTL on the counter's first increment: one atomic step. */
 const INCREMENT_SCRIPT = "local v = redis.call('INCR', KEYS[1]) if v == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end return v";
 
-export function redisStore(url: string, prefix: string, now: () => number): Store {
-  const driver = redisDriver({ url, base: prefix });
-  const basic = unstorageStore(createStorage({ driver }), now);
-  const client = () => (driver as unknown as { getInstance: () => Redis }).getInstance();
+/** Longest wait for a connection or an answer: a request that needs the store gets its 503 within about this. */
+export const REDIS_TIMEOUT_MS = 2000;
+
+/** The URL as it may be logged or told to a client: no user name or password. */
+export function redactedRedisUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.href.replace(/\/$/, '');
+  } catch {
+    return '(not a URL)';
+  }
+}
+
+export function redisStore(url: string, prefix: string, now: () => number, log: (line: string) => void = (line) => console.error(line)): Store {
+  const shown = `REDIS_URL (${redactedRedisUrl(url)})`;
+  const driver = redisDriver({
+    url,
+    base: prefix,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    connectTimeout: REDIS_TIMEOUT_MS,
+    commandTimeout: REDIS_TIMEOUT_MS,
+    // Try again soon, forever: Redis coming back is noticed within 2 s.
+    retryStrategy: (times: number) => Math.min(times * 200, REDIS_TIMEOUT_MS),
+  });
+  const client = (driver as unknown as { getInstance: () => Redis }).getInstance();
+  // An unreadable value is renamed out of the key space, never deleted, and logged.
+  const basic = unstorageStore(createStorage({ driver }), now, async (key) => {
+    const aside = `${prefix}:_corrupt:${key}:${Date.now()}`;
+    if ((await client.renamenx(`${prefix}:${key}`, aside).catch(() => 0)) === 1) log(`store: "${key}" in Redis is not readable JSON; renamed to "${aside}"`);
+  });
   const seconds = (ttl: number) => String(Math.max(1, Math.ceil(ttl)));
+
+  /** Why Redis is out of reach, while it is (null: connected, or never failed yet). */
+  let outage: string | null = null;
+  client.on('error', (error: Error & { code?: string }) => {
+    if (outage !== null) return;
+    outage = error.code ?? error.message;
+    log(`store: Redis at ${shown} is unreachable (${error.message}); the WebSub hub and MCP 2025 sessions answer 503 until it is back. Retrying every ≤ ${REDIS_TIMEOUT_MS / 1000} s.`);
+  });
+  client.on('ready', () => {
+    if (outage === null) return;
+    outage = null;
+    log(`store: Redis at ${shown} is reachable again`);
+  });
+
+  /**
+   * Before a command: wait for the first connection (or a reconnection under
+   * way while no outage is known), at most REDIS_TIMEOUT_MS; fail at once
+   * during a known outage.
+   */
+  const ready = async (): Promise<void> => {
+    if (client.status === 'ready') return;
+    if (outage === null && client.status !== 'end') {
+      const connected = await new Promise<boolean>((resolve) => {
+        const done = (ok: boolean) => {
+          clearTimeout(timer);
+          client.off('ready', onReady);
+          client.off('error', onError);
+          resolve(ok);
+        };
+        const onReady = () => done(true);
+        const onError = () => done(false);
+        const timer = setTimeout(() => done(false), REDIS_TIMEOUT_MS);
+        client.once('ready', onReady);
+        client.once('error', onError);
+      });
+      if (connected) return;
+    }
+    throw new StoreUnavailableError(`The state store, Redis at ${shown}, is unreachable (${outage ?? client.status})`);
+  };
+
+  /** Runs a command; a connection-level failure becomes a StoreUnavailableError (a Redis error reply is a bug: thrown as is). */
+  const run = async <T>(command: () => Promise<T>): Promise<T> => {
+    await ready();
+    try {
+      return await command();
+    } catch (error) {
+      if ((error as Error).name === 'ReplyError') throw error;
+      throw new StoreUnavailableError(`The state store, Redis at ${shown}, failed (${(error as Error).message})`, { cause: error });
+    }
+  };
+
   return {
-    ...basic,
-    async keys(keyPrefix) {
-      return liveKeys(await basic.entries(keyPrefix), now());
-    },
-    async setIfAbsent(key, value, options) {
-      const envelope = JSON.stringify(wrap(value, options?.ttlSeconds, now()));
-      const ttl = options?.ttlSeconds;
-      const answer = ttl ? await client().set(`${prefix}:${key}`, envelope, 'EX', seconds(ttl), 'NX') : await client().set(`${prefix}:${key}`, envelope, 'NX');
-      return answer === 'OK';
-    },
-    async claim(key, ttlSeconds) {
-      return (await client().set(`${prefix}:claims:${key}`, '1', 'EX', seconds(ttlSeconds), 'NX')) === 'OK';
-    },
-    async increment(key, ttlSeconds) {
-      return Number(await client().eval(INCREMENT_SCRIPT, 1, `${prefix}:counters:${key}`, seconds(ttlSeconds)));
-    },
+    get: (key, options) => run(() => basic.get(key, options)),
+    set: (key, value, options) => run(() => basic.set(key, value, options)),
+    remove: (key) => run(() => basic.remove(key)),
+    keys: (keyPrefix) => run(async () => liveKeys(await basic.entries(keyPrefix), now())),
+    setIfAbsent: (key, value, options) =>
+      run(async () => {
+        const envelope = JSON.stringify(wrap(value, options?.ttlSeconds, now()));
+        const ttl = options?.ttlSeconds;
+        const answer = ttl ? await client.set(`${prefix}:${key}`, envelope, 'EX', seconds(ttl), 'NX') : await client.set(`${prefix}:${key}`, envelope, 'NX');
+        return answer === 'OK';
+      }),
+    claim: (key, ttlSeconds) => run(async () => (await client.set(`${prefix}:claims:${key}`, '1', 'EX', seconds(ttlSeconds), 'NX')) === 'OK'),
+    increment: (key, ttlSeconds) => run(async () => Number(await client.eval(INCREMENT_SCRIPT, 1, `${prefix}:counters:${key}`, seconds(ttlSeconds)))),
+    close: () => basic.close(),
   };
 }

@@ -5,7 +5,13 @@
  * of files for one machine (atomic writes) and Redis for several instances.
  */
 export interface Store {
-  get<T>(key: string): Promise<T | null>;
+  /**
+   * The live value, or null when absent or expired. A value that is present
+   * but unreadable (a truncated file, not JSON) is logged and kept aside, and
+   * reads as null; with `corrupt: 'throw'` it is left in place and is a
+   * CorruptValueError instead (the MCP session key: replacing it would end every session).
+   */
+  get<T>(key: string, options?: { corrupt?: 'throw' }): Promise<T | null>;
   /** `ttlSeconds`: the value is gone (reads as null) after that long. */
   set(key: string, value: unknown, options?: { ttlSeconds?: number }): Promise<void>;
   remove(key: string): Promise<void>;
@@ -40,6 +46,30 @@ export interface Envelope {
 
 export function wrap(value: unknown, ttlSeconds: number | undefined, now: number): Envelope {
   return { value, expires_at: ttlSeconds === undefined ? null : now + ttlSeconds * 1000 };
+}
+
+/** A value that is present but not a readable envelope: never treated as missing without a word. */
+export class CorruptValueError extends Error {
+  override name = 'CorruptValueError';
+  readonly key: string;
+  constructor(key: string, where: string) {
+    super(`the stored value of "${key}" (${where}) is not readable JSON (truncated or damaged): restore it from a backup or delete it`);
+    this.key = key;
+  }
+}
+
+/** Whether raw stored bytes are present but not an envelope (corrupt), as opposed to absent or readable. */
+export function isCorrupt(raw: unknown): boolean {
+  if (raw === null || raw === undefined) return false;
+  let envelope: unknown = raw;
+  if (typeof raw === 'string') {
+    try {
+      envelope = JSON.parse(raw);
+    } catch {
+      return true;
+    }
+  }
+  return typeof envelope !== 'object' || envelope === null || !('value' in envelope) || !('expires_at' in envelope);
 }
 
 /** The live value in a stored envelope; null when absent, expired, or not an envelope at all. */

@@ -3,17 +3,27 @@
  * envelope that carries their expiry, over an unstorage Storage.
  */
 import type { Storage } from 'unstorage';
-import { unwrap, wrap, type Store } from './store.ts';
+import { CorruptValueError, isCorrupt, unwrap, wrap, type Store } from './store.ts';
 
 export type BasicStore = Pick<Store, 'get' | 'set' | 'remove' | 'close'> & {
   /** Keys under `prefix` with their raw envelopes, read in batches (MGET in Redis). */
   entries(prefix: string): Promise<Array<{ key: string; value: unknown }>>;
 };
 
-export function unstorageStore(storage: Storage, now: () => number): BasicStore {
+/**
+ * `onCorrupt`: what the backend does with a present but unreadable value before
+ * it reads as null (the folder store moves the file aside; Redis logs it).
+ */
+export function unstorageStore(storage: Storage, now: () => number, onCorrupt: (key: string, raw: unknown) => Promise<void>): BasicStore {
   return {
-    async get<T>(key: string) {
-      return unwrap<T>(await storage.getItemRaw(key), now());
+    async get<T>(key: string, options?: { corrupt?: 'throw' }) {
+      const raw = await storage.getItemRaw(key);
+      if (isCorrupt(raw)) {
+        if (options?.corrupt === 'throw') throw new CorruptValueError(key, 'in the store');
+        await onCorrupt(key, raw);
+        return null;
+      }
+      return unwrap<T>(raw, now());
     },
     async set(key, value, options) {
       const ttl = options?.ttlSeconds;

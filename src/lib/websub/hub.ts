@@ -10,6 +10,7 @@ import { toResponse } from '../http/answer.ts';
 import { preflightAnswer } from '../http/cors.ts';
 import { invalidRequest, jsonAnswer, methodNotAllowed, payloadTooLarge } from '../http/json.ts';
 import type { Store } from '../store/index.ts';
+import { isStoreUnavailable, storeUnavailableAnswer } from '../store/unavailable.ts';
 import { HUB_MAX_BODY_BYTES, type Clock, type HubConfig } from './config.ts';
 import type { ContentSource } from './content.ts';
 import { Distributor, type Log } from './distribute.ts';
@@ -18,7 +19,7 @@ import { Pool } from './pool.ts';
 import { deliverPublished, preparePublish, publishTopic, type PublishOutcome } from './publish.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { createHubFormParser, type HubRequest } from './request.ts';
-import { RetryScheduler } from './retries.ts';
+import { RetryScheduler, type SweepOutcome } from './retries.ts';
 import { resolveTarget, type Resolver } from './ssrf.ts';
 import { callbackKey, HubState, newId } from './subscriptions.ts';
 import { topicRegistry, type Topic, type TopicRegistry } from './topics.ts';
@@ -35,11 +36,21 @@ export interface HubOptions {
   resolver?: Resolver;
 }
 
+/**
+ * Keeps work alive after the answer is sent: a serverless host's `waitUntil`,
+ * or the Node server's tracker (finished on SIGTERM). Without one the work
+ * simply runs on, as long as the process does.
+ */
+export type Defer = (work: Promise<unknown>) => void;
+
 export interface Hub {
-  handle(request: Request, client: { address: string }): Promise<Response>;
+  /** `defer` receives the verification or distribution the 202 leaves running. */
+  handle(request: Request, client: { address: string }, defer?: Defer): Promise<Response>;
   /** Publishes every topic whose content changed since it was last distributed (the post-deploy step). */
   publishChanged(): Promise<PublishOutcome[]>;
-  /** Starts the retry scheduler. */
+  /** One idempotent pass: expired leases purged, due retries sent; resolves when they are sent. */
+  sweep(): Promise<SweepOutcome>;
+  /** Starts the retry scheduler (a timer: the Node server only; functions call `sweep`). */
   start(): void;
   close(): Promise<void>;
   readonly topics: TopicRegistry;
@@ -76,8 +87,9 @@ export function createHub(options: HubOptions): Hub {
   const limiter = new RateLimiter(store, now, config.rateWindowSeconds);
   let closed = false;
 
-  const inBackground = (task: () => Promise<unknown>) => {
-    task().catch((error: unknown) => log(`websub: background task failed: ${String(error)}`));
+  const inBackground = (task: () => Promise<unknown>, defer: Defer | undefined) => {
+    const work = task().catch((error: unknown) => log(`websub: background task failed: ${String(error)}`));
+    defer?.(work);
   };
 
   const clampLease = (requested: number | undefined) =>
@@ -148,7 +160,7 @@ export function createHub(options: HubOptions): Hub {
     return text === null ? payloadTooLarge(HUB_MAX_BODY_BYTES) : new URLSearchParams(text);
   }
 
-  async function handle(request: Request, client: { address: string }): Promise<Response> {
+  async function handle(request: Request, client: { address: string }, defer: Defer | undefined): Promise<Response> {
     if (request.method === 'OPTIONS') return toResponse(preflightAnswer(request.headers, ALLOWED));
     if (request.method !== 'POST') return toResponse(methodNotAllowed([...ALLOWED, 'OPTIONS']));
     const form = await readForm(request);
@@ -170,7 +182,7 @@ export function createHub(options: HubOptions): Hub {
 
     if (hubRequest.mode === 'publish') {
       for (const url of hubRequest.topics) {
-        inBackground(() => publishTopic(topicOf(url), { state, content: options.content, distributor, log }));
+        inBackground(() => publishTopic(topicOf(url), { state, content: options.content, distributor, log }), defer);
       }
       return json({ status: 'accepted', mode: 'publish', topics: hubRequest.topics }, 202);
     }
@@ -185,20 +197,26 @@ export function createHub(options: HubOptions): Hub {
     const topic = topicOf(hubRequest.topic);
     const key = callbackKey(hubRequest.callback);
     if (hubRequest.mode === 'subscribe' && (await topicIsFull(topic, key))) {
-      inBackground(() => sendDenied(hubRequest.callback, topic.url, 'this topic has reached its subscription limit', outbound));
+      inBackground(() => sendDenied(hubRequest.callback, topic.url, 'this topic has reached its subscription limit', outbound), defer);
     } else {
       const intentId = newId();
       await state.setIntent(topic.id, key, intentId);
-      inBackground(() => verifyAndApply(hubRequest, intentId));
+      inBackground(() => verifyAndApply(hubRequest, intentId), defer);
     }
     return json({ status: 'accepted', mode: hubRequest.mode, topic: topic.url, message: 'The hub will now verify the intent with a GET to the callback.' }, 202);
   }
 
   return {
     topics,
-    handle: async (request, client) => {
+    handle: async (request, client, defer) => {
       if (closed) return json({ error: 'unavailable', message: 'The hub is shutting down.' }, 503, { 'retry-after': '5' });
-      return handle(request, client);
+      try {
+        return await handle(request, client, defer);
+      } catch (error) {
+        // Redis out of reach: a prompt 503 the subscriber can retry, not a 500 (the outage is logged once by the store).
+        if (isStoreUnavailable(error)) return toResponse(storeUnavailableAnswer(error));
+        throw error;
+      }
     },
     async publishChanged() {
       // Every topic's outbox first, then all deliveries at once through the pool: a hanging
@@ -207,6 +225,7 @@ export function createHub(options: HubOptions): Hub {
       const prepared = await Promise.all(topics.all.map((topic) => preparePublish(topic, deps)));
       return Promise.all(prepared.map((one) => deliverPublished(one, distributor)));
     },
+    sweep: () => scheduler.sweepAndDeliver(),
     start: () => scheduler.start(),
     async close() {
       closed = true;

@@ -13,7 +13,12 @@ export interface OutboundRequest {
   method: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: Buffer;
-  /** Bytes of the answer to keep (the rest is read and dropped). 0: drop it all. */
+  /**
+   * Bytes of the answer to keep. Once that many have come, the answer is
+   * complete as far as the hub cares: the connection is closed rather than
+   * read on (a verification keeps the challenge's length + 1, enough to tell
+   * "exactly the challenge" from "more"). 0: the body is read and dropped.
+   */
   keepBodyBytes?: number;
 }
 
@@ -72,6 +77,11 @@ export async function sendOutbound(req: OutboundRequest, options: OutboundOption
         res.on('data', (chunk: Buffer) => {
           if (size < keep) chunks.push(chunk.subarray(0, keep - size));
           size += chunk.length;
+          // Enough to decide: stop reading (a callback streaming megabytes is not read until the deadline).
+          if (keep > 0 && size >= keep) {
+            finish({ ok: true, status: res.statusCode ?? 0, body: Buffer.concat(chunks), headers: res.headers });
+            outgoing.destroy();
+          }
         });
         res.once('end', () => finish({ ok: true, status: res.statusCode ?? 0, body: Buffer.concat(chunks), headers: res.headers }));
         res.once('error', (error) => finish({ ok: false, error: 'network', message: error.message }));

@@ -5,10 +5,12 @@
  * hash) + new hash", so each transition is claimed once, including one that
  * repeats an earlier transition (H0→H1→H0→H1 within the claim's lifetime).
  *
- * The very first time a topic is seen (no hash recorded, i.e. a fresh store)
- * the hash is recorded and nobody is notified: a fresh store has no
- * subscribers, and "unchanged content never notifies" must hold for a store
- * that was just created next to an old deployment.
+ * No hash recorded means a fresh store, or one that lost it (Redis restarted
+ * without persistence, a key evicted): the content may have changed since the
+ * last distribution, so it counts as changed and whoever is subscribed is
+ * notified (at worst a repeat of what they have; a lost hash never swallows a
+ * real change). A fresh store has no subscribers: its first hash is just
+ * recorded ('recorded'), nobody notified.
  *
  * Two steps, so that several topics can be queued before any is delivered
  * (the start-up publish): preparePublish writes the outbox and the new hash;
@@ -40,7 +42,7 @@ export interface PublishDeps {
 }
 
 /** Reads the topic, and if it changed and this instance wins the claim, writes the outbox and the new hash. */
-export async function preparePublish(topic: Topic, deps: PublishDeps, firstTry = true): Promise<PreparedPublish> {
+export async function preparePublish(topic: Topic, deps: PublishDeps): Promise<PreparedPublish> {
   const { state, distributor } = deps;
   const content = await deps.content(topic.path).catch(() => undefined);
   if (!content) {
@@ -51,9 +53,15 @@ export async function preparePublish(topic: Topic, deps: PublishDeps, firstTry =
   const last = await state.lastHash(topic.id);
   if (last?.hash === hash) return { outcome: { topic: topic.url, result: 'unchanged' } };
   if (!last) {
-    if ((await state.recordFirstHash(topic.id, hash)) || !firstTry) return { outcome: { topic: topic.url, result: 'recorded' } };
-    // Another instance recorded a first hash meanwhile: compare with that one.
-    return preparePublish(topic, deps, false);
+    // One instance per (topic, content) announces it; the others find the claim taken.
+    if (!(await state.store.claim(`websub:publish:${topic.id}:none:${hash}`, PUBLISH_CLAIM_SECONDS))) {
+      return { outcome: { topic: topic.url, result: 'elsewhere' } };
+    }
+    const jobs = await distributor.enqueueAll(topic);
+    await state.recordHash(topic.id, hash, 0);
+    if (jobs.length === 0) return { outcome: { topic: topic.url, result: 'recorded' } };
+    deps.log(`websub: ${topic.id} has no recorded hash (a new or emptied store); notifying ${jobs.length} subscriber(s) of its content`);
+    return { topic, jobs };
   }
   const { generation } = last;
   if (!(await state.store.claim(`websub:publish:${topic.id}:${generation}:${last.at}:${last.hash}:${hash}`, PUBLISH_CLAIM_SECONDS))) {

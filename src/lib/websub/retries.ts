@@ -3,9 +3,21 @@
  * the delivery jobs that are due (first attempts left by a crash, retries
  * after a failure) and purges expired subscriptions. Jobs live in the store,
  * so due retries survive restarts; a claim per job makes one instance send it.
+ *
+ * The timer is the Node server's. A serverless host has no process that lives
+ * between requests: its scheduled function calls `sweepAndDeliver`, the same
+ * pass, which also waits for the deliveries it started. Both are idempotent:
+ * a job sent or claimed by anyone is not sent again.
  */
+import { isStoreUnavailable } from '../store/unavailable.ts';
 import type { Clock } from './config.ts';
-import type { Distributor, Log } from './distribute.ts';
+import type { DeliveryOutcome, Distributor, Log } from './distribute.ts';
+
+export interface SweepOutcome {
+  /** Jobs that were due; each outcome is one of them ('skipped': another instance holds it). */
+  due: number;
+  outcomes: DeliveryOutcome[];
+}
 import type { HubState } from './subscriptions.ts';
 
 export class RetryScheduler {
@@ -38,17 +50,31 @@ export class RetryScheduler {
   /** One pass; overlapping calls share the pass under way. */
   sweep(): Promise<void> {
     this.#sweeping ??= this.#sweepOnce()
-      .catch((error: unknown) => this.#log(`websub: retry sweep failed: ${String(error)}`))
+      // Redis out of reach is logged once per outage by the store; the next sweep tries again.
+      .catch((error: unknown) => {
+        if (!isStoreUnavailable(error)) this.#log(`websub: retry sweep failed: ${String(error)}`);
+      })
       .finally(() => (this.#sweeping = undefined));
     return this.#sweeping;
   }
 
   async #sweepOnce(): Promise<void> {
-    if (this.#sweeps++ % 5 === 0) await this.#state.purgeExpired(this.#topicIds);
-    const now = this.#now();
-    const due = (await this.#state.allJobs()).filter((job) => job.due_at <= now && !this.#distributor.isInFlight(job.id));
+    const due = await this.#dueJobs(this.#sweeps++ % 5 === 0);
     // Not awaited: a slow delivery must not hold the next sweep; the pool bounds the work.
     if (due.length > 0) void this.#distributor.run(due).catch((error: unknown) => this.#log(`websub: retry failed: ${String(error)}`));
+  }
+
+  /** One whole pass for a scheduled function: purge, then send what is due and wait for the answers. */
+  async sweepAndDeliver(): Promise<SweepOutcome> {
+    const due = await this.#dueJobs(true);
+    const outcomes = due.length > 0 ? await this.#distributor.run(due) : [];
+    return { due: due.length, outcomes };
+  }
+
+  async #dueJobs(purge: boolean) {
+    if (purge) await this.#state.purgeExpired(this.#topicIds);
+    const now = this.#now();
+    return (await this.#state.allJobs()).filter((job) => job.due_at <= now && !this.#distributor.isInFlight(job.id));
   }
 
   async stop(): Promise<void> {

@@ -6,6 +6,10 @@
  * differs from what was last distributed, and start the retry scheduler.
  */
 import type { Store } from '../store/index.ts';
+import { isStoreUnavailable } from '../store/unavailable.ts';
+
+/** How often a start-up publish that found Redis out of reach tries again. */
+const PUBLISH_RETRY_MS = 2000;
 import { hubConfigFromEnv, type HubConfig } from './config.ts';
 import type { ContentSource } from './content.ts';
 import { createHub, type Hub } from './hub.ts';
@@ -30,20 +34,36 @@ export interface HubServiceOptions {
 export function createHubService(options: HubServiceOptions): HubService {
   const config = options.config ?? hubConfigFromEnv(options.env);
   const hub = createHub({ site: options.site, store: options.store, content: options.content, config });
+  /** A start-up publish that found the store out of reach, tried again until it runs (no change left unannounced). */
+  let retry: NodeJS.Timeout | undefined;
+  let closed = false;
+  const publishOnStart = async (): Promise<void> => {
+    let outcomes;
+    try {
+      outcomes = await hub.publishChanged();
+    } catch (error) {
+      if (!isStoreUnavailable(error) || closed) throw error;
+      console.error(`websub: start-up publish waits for the store (${error.message}); trying again every ${PUBLISH_RETRY_MS / 1000} s`);
+      retry = setTimeout(() => void publishOnStart().catch((again: unknown) => console.error('websub: start-up publish failed:', again)), PUBLISH_RETRY_MS);
+      retry.unref();
+      return;
+    }
+    for (const outcome of outcomes) {
+      if (outcome.result === 'distributed') console.log(`websub: published ${outcome.topic} to ${outcome.subscribers} subscriber(s)`);
+      else if (outcome.result === 'recorded') console.log(`websub: recorded the first hash of ${outcome.topic}; nobody notified`);
+    }
+    // Logged once every start-up delivery is done (operators and the tests wait for it).
+    console.log(`websub: start-up publish done (${outcomes.map((outcome) => outcome.result).join(', ')})`);
+  };
   return {
     hub,
     async onListening() {
       hub.start();
-      if (!config.publishOnStart) return;
-      const outcomes = await hub.publishChanged();
-      for (const outcome of outcomes) {
-        if (outcome.result === 'distributed') console.log(`websub: published ${outcome.topic} to ${outcome.subscribers} subscriber(s)`);
-        else if (outcome.result === 'recorded') console.log(`websub: recorded the first hash of ${outcome.topic}; nobody notified`);
-      }
-      // Logged once every start-up delivery is done (operators and the tests wait for it).
-      console.log(`websub: start-up publish done (${outcomes.map((outcome) => outcome.result).join(', ')})`);
+      if (config.publishOnStart) await publishOnStart();
     },
     async close() {
+      closed = true;
+      clearTimeout(retry);
       await hub.close();
     },
   };

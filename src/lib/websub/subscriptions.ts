@@ -125,11 +125,6 @@ export class HubState {
     return this.store.get<DistributedHash>(`websub:hash:${topicId}`);
   }
 
-  /** The first hash of a topic, unless another instance recorded one first (then false). */
-  async recordFirstHash(topicId: string, hash: string): Promise<boolean> {
-    return this.store.setIfAbsent(`websub:hash:${topicId}`, { hash, at: this.#now(), generation: 0 } satisfies DistributedHash);
-  }
-
   async recordHash(topicId: string, hash: string, generation: number): Promise<void> {
     await this.store.set(`websub:hash:${topicId}`, { hash, at: this.#now(), generation } satisfies DistributedHash);
   }

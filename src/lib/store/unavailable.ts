@@ -1,0 +1,30 @@
+/**
+ * The store cannot be reached (Redis down, refusing, or too slow). Routes that
+ * need the store answer this as a prompt 503 with Retry-After instead of
+ * hanging or failing with a 500: the client did nothing wrong, and the state
+ * it asked about is not lost, only out of reach for now.
+ */
+import type { ApiAnswer } from '../http/answer.ts';
+import { jsonAnswer } from '../http/json.ts';
+
+/** Seconds a client is told to wait: about one reconnection attempt of the Redis client. */
+export const STORE_RETRY_AFTER_SECONDS = 5;
+
+export class StoreUnavailableError extends Error {
+  override name = 'StoreUnavailableError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+export function isStoreUnavailable(error: unknown): error is StoreUnavailableError {
+  return error instanceof Error && error.name === 'StoreUnavailableError';
+}
+
+/** The answer while the store is out of reach (message: which store, and what is wrong, never the password). */
+export function storeUnavailableAnswer(error: StoreUnavailableError): ApiAnswer {
+  return jsonAnswer(
+    { error: 'store_unavailable', message: `${error.message}. Try again in a few seconds.` },
+    { status: 503, headers: { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) } },
+  );
+}
