@@ -15,7 +15,9 @@
 import { insightsDataset } from '../lib/insights/schema.ts';
 import { BIND_HOST_ENV } from '../lib/mcp/config.ts';
 import { createMcpService } from '../lib/mcp/service.ts';
+import { NEEDS } from '../lib/platform/requirements.ts';
 import { getDataset } from './dataset.ts';
+import { missingSettings } from './host.ts';
 import { getInsights } from './insights.ts';
 import { astroSite, getStore } from './site.ts';
 
@@ -33,9 +35,11 @@ export function getMcpHandler(): Promise<(request: Request) => Promise<Response>
         dataset: await getDataset(),
         insights: { schema: insightsDataset, data: (await getInsights()) as unknown as Record<string, unknown> },
       },
-      store: getStore(),
+      // Only 2025-era sessions use the store, and on a serverless host only once their settings exist.
+      store: getStore,
       env,
       bindHost: env[BIND_HOST_ENV],
+      sessionsUnavailable: () => missingSettings(NEEDS.mcp),
     });
   })();
   // A failed start (say, an unreachable store) is retried on the next request, not cached.

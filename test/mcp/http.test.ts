@@ -31,10 +31,14 @@ const listTools = { jsonrpc: '2.0', id: 2, method: 'tools/list' };
 
 /** A POST with a Host header of our choosing (fetch will not send one). */
 function postWithHost(host: string, body: unknown): Promise<{ status: number; body: string }> {
+  return postWithHeaders({ host }, body);
+}
+
+function postWithHeaders(headers: Record<string, string>, body: unknown): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const payload = JSON.stringify(body);
     const req = httpRequest(
-      { host: '127.0.0.1', port: server.port, path: '/mcp', method: 'POST', headers: { ...JSON_HEADERS, host, 'content-length': Buffer.byteLength(payload) } },
+      { host: '127.0.0.1', port: server.port, path: '/mcp', method: 'POST', headers: { ...JSON_HEADERS, ...headers, 'content-length': Buffer.byteLength(payload) } },
       (res) => {
         let text = '';
         res.on('data', (chunk) => (text += chunk));
@@ -282,6 +286,22 @@ describe('POST /mcp over raw HTTP', () => {
     assert.match(preflight.headers.get('access-control-allow-headers') ?? '', /Mcp-Session-Id/i);
     const badPreflight = await fetch(url, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
     assert.equal(badPreflight.status, 403);
+  });
+
+  it('bound to loopback, a page of this server on a loopback name and its own port may call it; other ports and names are 403', async () => {
+    for (const name of ['127.0.0.1', 'localhost']) {
+      const own = await postWithHeaders({ host: `${name}:${server.port}`, origin: `http://${name}:${server.port}` }, initializeRequest());
+      assert.equal(own.status, 200, `${name}: ${own.body}`);
+    }
+    for (const [host, origin] of [
+      [`127.0.0.1:${server.port}`, `http://127.0.0.1:${server.port + 1}`],
+      [`localhost:${server.port}`, `http://127.0.0.1:${server.port}`],
+      [`127.0.0.1:${server.port}`, `https://127.0.0.1:${server.port}`],
+      [`evil.example:${server.port}`, `http://evil.example:${server.port}`],
+    ]) {
+      const other = await postWithHeaders({ host: host!, origin: origin! }, initializeRequest());
+      assert.equal(other.status, 403, `${host} ${origin}: ${other.body}`);
+    }
   });
 
   it('Authorization is ignored, well-formed or not', async () => {

@@ -14,7 +14,8 @@ import { SessionSigner, type EndedSessions } from '../../src/lib/mcp/session.ts'
 import { sessionSecret, storeEndedSessions } from '../../src/lib/mcp/session-store.ts';
 import { insightsDataset } from '../../src/lib/insights/schema.ts';
 import { toolJsonSchema } from '../../src/lib/mcp/json-schema.ts';
-import { createMcpServer, type McpContent } from '../../src/lib/mcp/tools.ts';
+import { createCatalog, type McpContent } from '../../src/lib/mcp/catalog.ts';
+import { createLegacyServer } from '../../src/lib/mcp/legacy-server.ts';
 import { createStore } from '../../src/lib/store/index.ts';
 import { BUILDS } from '../helpers/builds.ts';
 import { startRedis, tempDir } from './helpers.ts';
@@ -180,7 +181,7 @@ describe('get_insights', () => {
 
   async function connect(content: McpContent) {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    const server = createMcpServer(content);
+    const server = createLegacyServer(createCatalog(content));
     await server.connect(serverSide);
     const client = new Client({ name: 'unit', version: '1.0.0' });
     await client.connect(clientSide);

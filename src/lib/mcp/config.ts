@@ -3,6 +3,7 @@
  * which Host names and browser Origins it answers, how long a session lives,
  * and the session signing secret when one is configured.
  */
+import { deploymentOrigins } from '../platform/deployment-hosts.ts';
 
 /** 30 days: common clients do not re-initialize after a 404, so sessions live long. */
 export const DEFAULT_SESSION_TTL_SECONDS = 30 * 24 * 60 * 60;
@@ -23,6 +24,8 @@ export interface McpConfig {
   allowedHosts: string[];
   /** Exact origins a browser may call from; `*` allows any. Requests without Origin are always served. */
   allowedOrigins: string[];
+  /** Bound to loopback: a page of this server on a loopback name (same origin) may call it too. */
+  loopback: boolean;
   sessionTtlSeconds: number;
   /** MCP_SESSION_SECRET, when configured; otherwise a key generated once and kept in the store. */
   secret?: string;
@@ -38,11 +41,15 @@ export interface McpConfig {
 export function mcpConfigFromEnv(env: Record<string, string | undefined>, site: string, bindHost: string | undefined): McpConfig {
   const siteUrl = new URL(site);
   const hosts = new Set([siteUrl.hostname.toLowerCase()]);
-  if (isLoopback(bindHost)) for (const name of LOOPBACK_NAMES) hosts.add(name);
+  const loopback = isLoopback(bindHost);
+  if (loopback) for (const name of LOOPBACK_NAMES) hosts.add(name);
   for (const host of list(env.MCP_ALLOWED_HOSTS)) hosts.add(normaliseHost(host));
+  // A Netlify or Vercel deployment also answers under its deploy and preview names.
+  const deployment = deploymentOrigins(env);
+  for (const origin of deployment) hosts.add(new URL(origin).hostname);
 
   const configuredOrigins = list(env.MCP_ALLOWED_ORIGINS);
-  const origins = new Set([siteUrl.origin]);
+  const origins = new Set([siteUrl.origin, ...deployment]);
   for (const origin of configuredOrigins) origins.add(origin === '*' ? '*' : normaliseOrigin(origin));
 
   const ttlText = env.MCP_SESSION_TTL_SECONDS?.trim();
@@ -53,7 +60,7 @@ export function mcpConfigFromEnv(env: Record<string, string | undefined>, site: 
   if (secret !== undefined && secret.length < MIN_SECRET_LENGTH) {
     throw new Error(`MCP_SESSION_SECRET must be at least ${MIN_SECRET_LENGTH} characters (e.g. \`openssl rand -base64 32\`); or leave it unset to have a key generated and kept in the store`);
   }
-  return { allowedHosts: [...hosts], allowedOrigins: [...origins], sessionTtlSeconds: ttl, secret };
+  return { allowedHosts: [...hosts], allowedOrigins: [...origins], loopback, sessionTtlSeconds: ttl, secret };
 }
 
 /** `localhost`, `127.x.x.x`, `::1` (bracketed or not): addresses no other machine reaches. */

@@ -1,183 +1,142 @@
 /**
- * POST /mcp over streamable HTTP with JSON responses, served statelessly on any
- * instance. Around the SDK's web-standard transport this adds what the
- * transport spec asks of a public server: Host and Origin checks, a body limit,
- * protocol-version checks, and sessions that survive instances and restarts
- * (see session.ts).
+ * POST /mcp over streamable HTTP with JSON responses, for every protocol
+ * revision on the one endpoint:
  *
- * Order of the checks: Host, Origin (403) → method (405; OPTIONS preflight) →
- * MCP-Protocol-Version (400) → Accept (406) → Content-Type (415) → body size
- * (413) → JSON (400, -32700) → JSON-RPC shape (400, -32600) → session (400
- * missing, 404 unknown/forged/ended/expired) → batches (400 from 2025-06-18) →
- * params of served requests against the SDK's schemas (200, -32602; see
- * params.ts) → the SDK transport (202 notifications, 200 results and JSON-RPC
- * errors).
- * `Authorization` is never read.
+ * - 2026-07-28 (a per-request `_meta` envelope, no initialize, no session):
+ *   the SDK v2's `createMcpHandler`, strict (`legacy: 'reject'`), made once
+ *   per process. It checks the MCP-Protocol-Version / Mcp-Method / Mcp-Name
+ *   headers against the body, answers server/discover, stamps `resultType`
+ *   and the caching hints. Needs no store and no secret.
+ * - 2024-10-07 to 2025-11-25 (initialize → `Mcp-Session-Id`): our signed
+ *   sessions around the SDK v1 transport (legacy-handler.ts).
+ *
+ * The SDK's own classifier (`isLegacyRequest`) decides which path a request
+ * takes, so the routing never disagrees with the SDK. Both answer from one
+ * catalog (catalog.ts).
+ *
+ * Around both, what the transport spec asks of a public server, in this
+ * order: Host, Origin (403) → method (405; OPTIONS preflight; DELETE ends a
+ * 2025 session) → Accept (406) → Content-Type (415) → body size (413) → JSON
+ * (400, -32700) → the era's path. `Authorization` is never read.
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
-import { JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { createMcpHandler, isJsonContentType, isLegacyRequest, ProtocolError } from '@modelcontextprotocol/server';
+import { toResponse } from '../http/answer.ts';
 import { readLimitedText } from '../http/body.ts';
-import { invalidParams, servedMethods } from './params.ts';
+import { isStoreUnavailable, storeUnavailableAnswer } from '../store/unavailable.ts';
+import type { McpCatalog } from './catalog.ts';
+import { createLegacyHandler } from './legacy-handler.ts';
+import { createModernServer } from './modern-server.ts';
+import { MCP_MAX_BODY_BYTES, payloadTooLarge, rpcError } from './replies.ts';
 import type { SessionSigner } from './session.ts';
 
-export const MCP_MAX_BODY_BYTES = 1024 * 1024;
-export const SESSION_HEADER = 'mcp-session-id';
+export { MCP_MAX_BODY_BYTES, payloadTooLarge } from './replies.ts';
+export { SESSION_HEADER } from './legacy-handler.ts';
+
 const ALLOWED_METHODS = 'POST, DELETE, OPTIONS';
-/** Batches were removed from the protocol in 2025-06-18. */
-const FIRST_VERSION_WITHOUT_BATCHES = '2025-06-18';
-const CORS_REQUEST_HEADERS = 'Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID, Authorization';
+const CORS_REQUEST_HEADERS = 'Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID, Authorization';
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 export interface McpHandlerOptions {
-  signer: SessionSigner;
-  createServer: () => McpServer;
+  catalog: McpCatalog;
+  /** The 2025 sessions' signer, made on first use (the 2026-07-28 path never asks for it). */
+  signer: () => Promise<SessionSigner>;
+  /** An answer instead of 2025 sessions, while a deployment lacks their settings (a 503 naming them). */
+  sessionsUnavailable?: () => Response | undefined;
   /** Host names (no port) the server answers for; the Host header must name one. */
   allowedHosts: readonly string[];
   /** Origins a browser may call from (`*`: any); a request without Origin is always served. */
   allowedOrigins: readonly string[];
+  /**
+   * Bound to loopback: a page served by this server itself (Origin
+   * `http://localhost:<port>` when Host is `localhost:<port>`, the port it was
+   * reached on) may call it, as the conformance suite's DNS-rebinding
+   * scenario expects; any other port or name is still 403.
+   */
+  loopback: boolean;
   /** Failures of our own code (never the client's): logged, answered 500 without details. */
   onError?: (error: unknown) => void;
 }
 
-export function createMcpHandler(options: McpHandlerOptions): (request: Request) => Promise<Response> {
+export function createMcpEndpoint(options: McpHandlerOptions): (request: Request) => Promise<Response> {
   const hosts = new Set(options.allowedHosts.map((h) => h.toLowerCase()));
   const anyOrigin = options.allowedOrigins.includes('*');
   const origins = new Set(options.allowedOrigins);
   const onError = options.onError ?? ((error: unknown) => console.error('mcp request failed:', error));
 
+  const legacy = createLegacyHandler({ catalog: options.catalog, signer: options.signer, unavailable: options.sessionsUnavailable, onError });
+  const modern = createMcpHandler(() => createModernServer(options.catalog), {
+    legacy: 'reject',
+    maxRequestBodySize: MCP_MAX_BODY_BYTES,
+    // The SDK reports the client's mistakes here too (rejections are ProtocolErrors or say so); only ours are worth a log line.
+    onerror: (error) => {
+      if (!(error instanceof ProtocolError) && !/^Rejected /.test(error.message)) onError(error);
+    },
+  });
+
   return async (request) => {
-    const host = hostnameOf(request.headers.get('host'));
-    if (!host || !hosts.has(host)) return rpcError(403, -32000, `Forbidden: Host ${JSON.stringify(request.headers.get('host'))} is not served here`);
+    const hostHeader = request.headers.get('host');
+    const host = hostnameOf(hostHeader);
+    if (!host || !hosts.has(host)) return rpcError(403, -32000, `Forbidden: Host ${JSON.stringify(hostHeader)} is not served here`);
     const origin = request.headers.get('origin');
-    if (origin !== null && !anyOrigin && !origins.has(origin)) return rpcError(403, -32000, `Forbidden: Origin ${JSON.stringify(origin)} is not allowed`);
+    if (origin !== null && !anyOrigin && !origins.has(origin) && !(options.loopback && isOwnLoopbackOrigin(origin, hostHeader!))) {
+      return rpcError(403, -32000, `Forbidden: Origin ${JSON.stringify(origin)} is not allowed`);
+    }
 
     let response: Response;
     try {
-      response = await answer(request, options, onError);
+      response = await answer(request);
     } catch (error) {
-      onError(error);
-      response = rpcError(500, -32603, 'Internal error');
+      // Redis out of reach (2025 sessions need it): a prompt 503 to retry, logged once by the store, not a 500.
+      if (isStoreUnavailable(error)) response = toResponse(storeUnavailableAnswer(error));
+      else {
+        onError(error);
+        response = rpcError(500, -32603, 'Internal error');
+      }
     }
     return origin === null ? response : withCors(response, origin);
   };
-}
 
-async function answer(request: Request, options: McpHandlerOptions, onError: (error: unknown) => void): Promise<Response> {
-  if (request.method === 'OPTIONS') return preflight();
-  if (request.method === 'DELETE') return endSession(request, options.signer);
-  if (request.method !== 'POST') {
-    return rpcError(405, -32000, 'Method Not Allowed: this server sends no event stream; use POST (DELETE ends a session).', { allow: ALLOWED_METHODS });
-  }
-
-  const headerVersion = request.headers.get('mcp-protocol-version');
-  const versionError = checkVersionHeader(headerVersion);
-  if (versionError) return versionError;
-
-  // The transport checks these too, but after the body is read: here they come first, as in the SDK.
-  const accept = request.headers.get('accept') ?? '';
-  if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
-    return rpcError(406, -32000, 'Not Acceptable: Accept must list both application/json and text/event-stream');
-  }
-  if (!isJsonContentType(request.headers.get('content-type'))) return rpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
-
-  const text = await readLimitedText(request, MCP_MAX_BODY_BYTES);
-  if (text === null) return payloadTooLarge();
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return rpcError(400, -32700, 'Parse error: the body is not valid JSON');
-  }
-
-  const messages: unknown[] = Array.isArray(body) ? body : [body];
-  if (messages.length === 0) return rpcError(400, -32600, 'Invalid Request: an empty batch');
-  for (const message of messages) {
-    if (!JSONRPCMessageSchema.safeParse(message).success) {
-      return rpcError(400, -32600, 'Invalid Request: not a JSON-RPC 2.0 request, notification or response');
+  async function answer(request: Request): Promise<Response> {
+    if (request.method === 'OPTIONS') return preflight();
+    if (request.method === 'DELETE') return legacy.delete(request);
+    if (request.method !== 'POST') {
+      return rpcError(405, -32000, 'Method Not Allowed: this server sends no event stream; use POST (DELETE ends a session).', { allow: ALLOWED_METHODS });
     }
-  }
-  const initialize = messages.find((m) => isObject(m) && m.method === 'initialize' && 'id' in m) as { params?: { protocolVersion?: unknown } } | undefined;
-  let protocolVersion: string;
-  if (initialize) {
-    if (messages.length > 1) return rpcError(400, -32600, 'Invalid Request: initialize must be sent alone');
-    const requested = initialize.params?.protocolVersion;
-    protocolVersion = typeof requested === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : SUPPORTED_PROTOCOL_VERSIONS[0]!;
-  } else {
-    const id = request.headers.get(SESSION_HEADER);
-    if (id === null) return rpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required after initialize');
-    const check = await options.signer.check(id);
-    if (!check.ok) return rpcError(404, -32001, 'Session not found: send a new initialize request');
-    protocolVersion = headerVersion ?? check.claims.pv;
-  }
-  if (Array.isArray(body) && protocolVersion >= FIRST_VERSION_WITHOUT_BATCHES) {
-    return rpcError(400, -32600, `Invalid Request: JSON-RPC batches are not part of protocol ${protocolVersion}`);
-  }
+    // Both SDK transports check these too, but after reading the body: here they come first.
+    const accept = request.headers.get('accept') ?? '';
+    if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
+      return rpcError(406, -32000, 'Not Acceptable: Accept must list both application/json and text/event-stream');
+    }
+    if (!isJsonContentType(request.headers.get('content-type'))) return rpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
 
-  const server = options.createServer();
-  try {
-    // Requests of served methods whose params the SDK's schema refuses: -32602 here, not a -32603 zod dump from the SDK.
-    const served = servedMethods(server);
-    const refused = messages.map((message) => invalidParams(message, served));
-    const errors = refused.filter((error) => error !== null);
-    if (errors.length > 0 && !Array.isArray(body)) return jsonReply(200, errors[0]);
-    const passed = errors.length > 0 ? messages.filter((_, index) => refused[index] === null) : null;
-    if (passed?.length === 0) return jsonReply(200, errors);
+    const text = await readLimitedText(request, MCP_MAX_BODY_BYTES);
+    if (text === null) return payloadTooLarge();
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return rpcError(400, -32700, 'Parse error: the body is not valid JSON');
+    }
+    // No MCP message nests this deep; the schema checks that walk a body recursively would overflow the stack.
+    if (nestedDeeperThan(body, MAX_JSON_DEPTH)) return rpcError(400, -32600, `Invalid Request: the JSON nests deeper than ${MAX_JSON_DEPTH} levels`);
 
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    transport.onerror = (error) => {
-      // The transport reports the client's mistakes (406, 415) here too; only ours are worth a log line.
-      if (!/^(Not Acceptable|Unsupported Media Type|Parse error|Invalid Request|Bad Request)/.test(error.message)) onError(error);
-    };
-    await server.connect(transport);
-    const response = await transport.handleRequest(request, { parsedBody: passed ?? body });
+    if (await isLegacyRequest(request, body, { maxRequestBodySize: MCP_MAX_BODY_BYTES })) return legacy.post(request, body);
+    const response = await modern.fetch(request, { parsedBody: body });
+    // Caching hints travel in the results (ttlMs, cacheScope) for MCP clients; HTTP caches keep out of a POST.
     const headers = new Headers(response.headers);
     headers.set('cache-control', 'no-store');
-    if (passed) {
-      // A batch (protocol 2025-03-26 and older) with refused requests: their errors join the transport's answers.
-      if (response.status === 202) return jsonReply(200, errors);
-      if (response.status !== 200) return new Response(response.body, { status: response.status, headers });
-      const answered = JSON.parse(await response.text()) as unknown;
-      return jsonReply(200, [...(Array.isArray(answered) ? answered : [answered]), ...errors]);
-    }
-    if (initialize && response.status === 200) {
-      // Only a successful initialize opens a session, at the version the server agreed.
-      const responseText = await response.text();
-      const reply = JSON.parse(responseText) as { result?: { protocolVersion?: unknown } };
-      const agreed = reply.result?.protocolVersion;
-      if (typeof agreed === 'string') headers.set(SESSION_HEADER, await options.signer.issue(agreed));
-      return new Response(responseText, { status: response.status, headers });
-    }
     return new Response(response.body, { status: response.status, headers });
-  } finally {
-    // JSON responses are complete once handleRequest resolves.
-    void server.close();
   }
 }
 
-/**
- * The 413 of /mcp: a JSON-RPC error like every other /mcp answer. Exported for
- * whatever reads the body before this handler (the Node entry's route table)
- * so that an oversized body gets this same answer on every path.
- */
-export function payloadTooLarge(): Response {
-  return rpcError(413, -32000, `Payload Too Large: the request body may be at most ${MCP_MAX_BODY_BYTES} bytes`);
-}
-
-function checkVersionHeader(version: string | null): Response | null {
-  if (version === null || SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return null;
-  return rpcError(400, -32000, `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(version)}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`);
-}
-
-async function endSession(request: Request, signer: SessionSigner): Promise<Response> {
-  const versionError = checkVersionHeader(request.headers.get('mcp-protocol-version'));
-  if (versionError) return versionError;
-  const id = request.headers.get(SESSION_HEADER);
-  if (id === null) return rpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
-  const check = await signer.check(id);
-  if (!check.ok) return rpcError(404, -32001, 'Session not found');
-  await signer.end(id, check.claims);
-  return new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } });
+/** `http://localhost:4321` with Host `localhost:4321`: a loopback page of this very server (same origin). */
+function isOwnLoopbackOrigin(origin: string, hostHeader: string): boolean {
+  try {
+    const url = new URL(origin);
+    return url.protocol === 'http:' && LOOPBACK_NAMES.has(url.hostname) && url.host === hostHeader.toLowerCase() && url.origin === origin;
+  } catch {
+    return false;
+  }
 }
 
 function preflight(): Response {
@@ -201,17 +160,6 @@ function withCors(response: Response, origin: string): Response {
   return new Response(response.body, { status: response.status, headers });
 }
 
-function rpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
-  return jsonReply(status, { jsonrpc: '2.0', error: { code, message }, id: null }, headers);
-}
-
-function jsonReply(status: number, value: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(`${JSON.stringify(value)}\n`, {
-    status,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
-  });
-}
-
 function hostnameOf(host: string | null): string | null {
   if (!host || /[\s/?#@\\]/.test(host)) return null;
   try {
@@ -221,6 +169,16 @@ function hostnameOf(host: string | null): string | null {
   }
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
+const MAX_JSON_DEPTH = 64;
+
+/** Whether arrays and objects nest deeper than `max`, walked without recursion. */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    if (depth > max) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
 }

@@ -10,7 +10,7 @@
  * stays the SDK's -32601, whatever its params. Tool *arguments* are not checked
  * here (any object passes): the tools answer bad arguments with `isError`.
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ClientRequestSchema, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 
 type RequestSchema = (typeof ClientRequestSchema.options)[number];
@@ -25,11 +25,11 @@ export interface InvalidParams {
 }
 
 /** The methods `server` answers (Protocol.assertCanSetRequestHandler throws for exactly those). */
-export function servedMethods(server: McpServer): Set<string> {
+export function servedMethods(server: Server): Set<string> {
   const served = new Set<string>();
   for (const method of SCHEMAS.keys()) {
     try {
-      server.server.assertCanSetRequestHandler(method);
+      server.assertCanSetRequestHandler(method);
     } catch {
       served.add(method);
     }

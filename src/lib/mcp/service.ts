@@ -1,35 +1,68 @@
 /**
- * The /mcp endpoint put together from configuration: settings, the session
- * signing key (configured, or shared through the store), the signer, and the
- * HTTP handler around the tools. The Node entry and the Astro route both build
- * it here, so the two answer alike.
+ * The /mcp endpoint put together from configuration: settings, the catalog
+ * (built once per process), and the HTTP handler for every revision. The Node
+ * entry and the Astro route both build it here, so the two answer alike.
+ *
+ * The store and the session signing key are needed only by 2025-era sessions
+ * and are fetched on the first such request: a 2026-07-28 client is served
+ * with neither (on Netlify or Vercel: without REDIS_URL or MCP_SESSION_SECRET).
  */
 import type { Store } from '../store/store.ts';
+import { createCatalog, type McpContent } from './catalog.ts';
 import { mcpConfigFromEnv } from './config.ts';
-import { createMcpHandler } from './http-handler.ts';
+import { createMcpEndpoint } from './http-handler.ts';
 import { SessionSigner } from './session.ts';
-import { sessionSecret, storeEndedSessions } from './session-store.ts';
-import { createMcpServer, type McpContent } from './tools.ts';
+import { sessionKeySource, storeEndedSessions } from './session-store.ts';
+import { isStoreUnavailable } from '../store/unavailable.ts';
 
 export interface McpServiceOptions {
   content: McpContent;
-  store: Store;
+  /** The state store of the 2025 sessions (ended ids, a generated key), asked for on first use. */
+  store: () => Store;
   env: Record<string, string | undefined>;
   /**
    * The address the server listens on, when known (the Node entry: HOST); a
    * loopback one adds the loopback host names. Undefined on serverless hosts.
    */
   bindHost: string | undefined;
+  /** An answer instead of 2025 sessions, while the deployment lacks their settings (serverless: a 503). */
+  sessionsUnavailable?: () => Response | undefined;
+  /**
+   * Read the session key now, failing the start on a bad stored key (the Node
+   * entry, which has a store); an unreachable store is not fatal (logged by the
+   * store, 503 until it is back). Otherwise it is read on the first 2025-era request.
+   */
+  eagerSessions?: boolean;
 }
 
 export async function createMcpService(options: McpServiceOptions): Promise<(request: Request) => Promise<Response>> {
   const config = mcpConfigFromEnv(options.env, options.content.site, options.bindHost);
-  const secret = await sessionSecret(options.store, config.secret);
-  const signer = new SessionSigner({ secret, ttlSeconds: config.sessionTtlSeconds, ended: storeEndedSessions(options.store) });
-  return createMcpHandler({
-    signer,
-    createServer: () => createMcpServer(options.content),
+  let keys: (() => Promise<Uint8Array>) | undefined;
+  let current: { key: string; signer: SessionSigner } | undefined;
+  /** The signer over the key the store holds now (read on every 2025 request: instances agree on one key). */
+  const getSigner = async () => {
+    const store = options.store();
+    keys ??= sessionKeySource(store, config.secret);
+    const secret = await keys();
+    const key = Buffer.from(secret).toString('base64url');
+    if (current?.key !== key) current = { key, signer: new SessionSigner({ secret, ttlSeconds: config.sessionTtlSeconds, ended: storeEndedSessions(store) }) };
+    return current.signer;
+  };
+  if (options.eagerSessions) {
+    try {
+      await getSigner();
+    } catch (error) {
+      // Redis out of reach at start: static files, search and 2026 MCP still serve; 2025 sessions answer 503 until it is back.
+      // A bad stored key stops the start (every session would die if it were replaced).
+      if (!isStoreUnavailable(error)) throw error;
+    }
+  }
+  return createMcpEndpoint({
+    catalog: createCatalog(options.content),
+    signer: getSigner,
+    sessionsUnavailable: options.sessionsUnavailable,
     allowedHosts: config.allowedHosts,
     allowedOrigins: config.allowedOrigins,
+    loopback: config.loopback,
   });
 }

@@ -7,6 +7,8 @@
  * the ids ended by DELETE need shared state: a marker until they would expire.
  */
 const encoder = new TextEncoder();
+/** How many verified session ids a process remembers (a few hundred bytes each). */
+const VERIFIED_IDS = 10_000;
 
 export interface SessionClaims {
   /** Issued at, seconds since the epoch. */
@@ -33,6 +35,8 @@ export class SessionSigner {
   readonly #ttlSeconds: number;
   readonly #ended: EndedSessions;
   readonly #now: () => number;
+  /** Ids whose signature verified, oldest first. */
+  readonly #verified = new Map<string, SessionClaims>();
 
   constructor(options: { secret: Uint8Array; ttlSeconds: number; ended: EndedSessions; now?: () => number }) {
     this.#key = crypto.subtle.importKey('raw', new Uint8Array(options.secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
@@ -50,19 +54,32 @@ export class SessionSigner {
   }
 
   async check(id: string): Promise<SessionCheck> {
-    // Visible ASCII only, as the transport spec requires of session ids; bounded length.
-    if (id.length > 512 || !/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(id)) return { ok: false, reason: 'malformed' };
-    const [payload, signature] = id.split('.') as [string, string];
-    const signatureBytes = fromBase64Url(signature);
-    if (!signatureBytes) return { ok: false, reason: 'malformed' };
-    // subtle.verify compares in constant time.
-    const valid = await crypto.subtle.verify('HMAC', await this.#key, signatureBytes, encoder.encode(payload));
-    if (!valid) return { ok: false, reason: 'bad-signature' };
-    const claims = parseClaims(payload);
-    if (!claims) return { ok: false, reason: 'malformed' };
+    const claims = this.#verified.get(id) ?? (await this.#verify(id));
+    if ('reason' in claims) return { ok: false, reason: claims.reason };
     if (claims.exp <= this.#now()) return { ok: false, reason: 'expired' };
     if (await this.#ended.isEnded(id)) return { ok: false, reason: 'ended' };
     return { ok: true, claims };
+  }
+
+  /**
+   * The claims of a well-signed id, or why not. A signature that verified once
+   * stays valid, so verified ids are remembered (bounded): a session's later
+   * requests skip the HMAC. Expiry and DELETE are still checked every time.
+   */
+  async #verify(id: string): Promise<SessionClaims | { reason: 'malformed' | 'bad-signature' }> {
+    // Visible ASCII only, as the transport spec requires of session ids; bounded length.
+    if (id.length > 512 || !/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(id)) return { reason: 'malformed' };
+    const [payload, signature] = id.split('.') as [string, string];
+    const signatureBytes = fromBase64Url(signature);
+    if (!signatureBytes) return { reason: 'malformed' };
+    // subtle.verify compares in constant time.
+    const valid = await crypto.subtle.verify('HMAC', await this.#key, signatureBytes, encoder.encode(payload));
+    if (!valid) return { reason: 'bad-signature' };
+    const claims = parseClaims(payload);
+    if (!claims) return { reason: 'malformed' };
+    if (this.#verified.size >= VERIFIED_IDS) this.#verified.delete(this.#verified.keys().next().value as string);
+    this.#verified.set(id, claims);
+    return claims;
   }
 
   /** Ends a session for every instance until it would have expired anyway. */
