@@ -41,6 +41,7 @@ import { ensureBuild, type BuildInfo } from './lib/builds.ts';
 import { measureHandlerCostsInChild, type HandlerCosts } from './lib/handler-costs.ts';
 import { runLoadInChild, summarize, type LoadRun, type LoadSummary } from './lib/load.ts';
 import { get, memoryOf, startBareServer, startRealServer, type Running } from './lib/processes.ts';
+import { textQueries, TEXT_QUERY_KINDS } from './lib/text-queries.ts';
 
 const SEARCH = '/api/reviews/search';
 
@@ -69,6 +70,8 @@ const { values: args } = parseArgs({
     rebuild: { type: 'boolean', default: false },
     wrk: { type: 'boolean', default: false },
     json: { type: 'string' },
+    'text-queries': { type: 'string', default: '60000' },
+    'server-root': { type: 'string' },
   },
 });
 const duration = Number(args.duration);
@@ -79,6 +82,9 @@ const coldStarts = Math.max(1, Number(args['cold-starts']));
 const cpuCount = availableParallelism();
 const buildsRoot = resolve(args['builds-dir']);
 const hasWrk = args.wrk && spawnSync('wrk', ['--version']).error === undefined;
+const textQueryCount = Number(args['text-queries']);
+// Another checkout's src/server.ts (e.g. a copy of the code before a change), over the same builds.
+const serverRoot = args['server-root'] ? resolve(args['server-root']) : undefined;
 if (args.wrk && !hasWrk) log('--wrk: wrk is not installed; skipping it');
 
 interface LoadPair {
@@ -97,7 +103,18 @@ interface SizeResult {
   sinceK: number;
   search: LoadPair;
   since: LoadPair;
+  /** A new text query on every request (uncached) against a few text queries repeated (cached), same server. */
+  text: { uncached: LoadSummary; cached: LoadSummary; wrk?: { uncached: WrkResult; cached: WrkResult } };
+  sinceWalk: SinceWalk;
   costs: HandlerCosts;
+}
+
+interface SinceWalk {
+  pages: number;
+  reviews: number;
+  largestBytes: number;
+  largestCount: number;
+  ms: number;
 }
 
 const results: SizeResult[] = [];
@@ -129,7 +146,7 @@ async function benchmarkSize(build: BuildInfo): Promise<SizeResult> {
   }
   log(`  cold start (spawn → first 200 on ${SEARCH}): ${coldStartMs.map((ms) => Math.round(ms)).join(', ')} ms`);
 
-  const real = await startRealServer(build.distDir);
+  const real = await startRealServer(build.distDir, serverRoot);
   let bare: Running | undefined;
   try {
     // A recent date: the 10th newest review's, so since returns about 10 reviews at every size.
@@ -158,15 +175,18 @@ async function benchmarkSize(build: BuildInfo): Promise<SizeResult> {
       if (echo.status !== 200 || echo.body.toString('base64') !== capture[path]!.bodyBase64) throw new Error(`bare server differs on ${path}`);
     }
 
-    const costs = await measureHandlerCostsInChild(build.distDir, [...SEARCH_PATHS, sincePath]);
+    const costs = await measureHandlerCostsInChild(build.distDir, [...SEARCH_PATHS, sincePath], 400);
     log(`  handlers in-process: index ${costs.buildIndexMs.toFixed(0)} ms; since k=${sinceK} uncached ${costs.paths.at(-1)!.uncachedUs.toFixed(0)} µs`);
 
     const search = await pair('search', real, bare, SEARCH_PATHS);
     const since = await pair('since', real, bare, [sincePath]);
+    const text = await textPair(real, build);
+    const sinceWalk = await walkSince(real);
+    log(`  since walk from 1970-01-01: ${sinceWalk.pages} pages, ${sinceWalk.reviews} reviews, largest ${sinceWalk.largestCount} reviews / ${(sinceWalk.largestBytes / 1024).toFixed(0)} KiB, ${sinceWalk.ms.toFixed(0)} ms`);
     const memory = memoryOf(real.process.pid!);
     const bareMemory = memoryOf(bare.process.pid!);
     log(`  RSS after load: real ${mb(memory.rss)} MB (peak ${mb(memory.peak)}), bare ${mb(bareMemory.rss)} MB`);
-    return { build, coldStartMs, listeningMs, memory, bareMemory, sincePath, sinceK, search, since, costs };
+    return { build, coldStartMs, listeningMs, memory, bareMemory, sincePath, sinceK, search, since, text, sinceWalk, costs };
   } finally {
     await real.stop();
     await bare?.stop();
@@ -215,8 +235,72 @@ async function pair(name: string, real: Running, bare: Running, paths: string[])
   return out;
 }
 
+/**
+ * Text search with no help from the body LRU: a list of distinct queries
+ * (bench/lib/text-queries.ts, far longer than the LRU) cycled, so every request
+ * is a query the server has not answered recently, against the first 64 of
+ * them repeated (all LRU hits), on the same server, interleaved.
+ */
+async function textPair(real: Running, build: BuildInfo): Promise<SizeResult['text']> {
+  const reviews = (JSON.parse(readFileSync(resolve(build.distDir, 'client/reviews.json'), 'utf8')) as { reviews: Array<{ text: string }> }).reviews;
+  const queries = textQueries(reviews, textQueryCount).map((q) => q.path);
+  const cachedPaths = queries.slice(0, 64);
+  const file = resolve(tmpdir(), `bench-rest-text-${process.pid}.json`);
+  writeFileSync(file, JSON.stringify(queries));
+  try {
+    const runs: Record<'uncached' | 'cached', LoadRun[]> = { uncached: [], cached: [] };
+    const wrkRuns: Record<'uncached' | 'cached', WrkResult[]> = { uncached: [], cached: [] };
+    for (let round = 0; round < rounds; round++) {
+      for (const which of round % 2 === 0 ? (['uncached', 'cached'] as const) : (['cached', 'uncached'] as const)) {
+        const run = await runLoadInChild({
+          origin: real.origin,
+          ...(which === 'uncached' ? { paths: [], pathsFile: file } : { paths: cachedPaths }),
+          connections,
+          duration: duration / rounds,
+          warmup: runs[which].length === 0 ? warmup : Math.min(warmup, 0.5),
+          serverPid: real.process.pid,
+        });
+        if (run.non200 || run.errors) throw new Error(`text ${which}: ${JSON.stringify(run.statuses)}, ${run.errors} errors`);
+        runs[which].push(run);
+        if (hasWrk) wrkRuns[which].push(runWrk(real, which === 'uncached' ? queries : cachedPaths, Math.max(1, Math.round(duration / rounds))));
+      }
+    }
+    const out: SizeResult['text'] = { uncached: summarize(runs.uncached, cpuCount), cached: summarize(runs.cached, cpuCount) };
+    for (const which of ['uncached', 'cached'] as const) {
+      const r = out[which];
+      log(`  text ${which}: ${Math.round(r.rps)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, server ${cpuUs(r)} µs CPU/req`);
+    }
+    if (hasWrk) {
+      out.wrk = { uncached: mergeWrk(wrkRuns.uncached), cached: mergeWrk(wrkRuns.cached) };
+      log(`  text wrk: uncached ${Math.round(out.wrk.uncached.rps)} req/s (${cpuUs(out.wrk.uncached)} µs CPU/req), cached ${Math.round(out.wrk.cached.rps)} req/s (${cpuUs(out.wrk.cached)} µs CPU/req)`);
+    }
+    return out;
+  } finally {
+    rmSync(file, { force: true });
+  }
+}
+
+/** Follows since's `next` from the first possible day to the last page (one page without paging). */
+async function walkSince(real: Running): Promise<SinceWalk> {
+  const started = performance.now();
+  const walk: SinceWalk = { pages: 0, reviews: 0, largestBytes: 0, largestCount: 0, ms: 0 };
+  let path: string | null = '/api/reviews/since/1970-01-01';
+  while (path) {
+    const answer = await get(real.origin, path);
+    if (answer.status !== 200) throw new Error(`${path} answered ${answer.status}`);
+    const page = JSON.parse(answer.body.toString('utf8')) as { count: number; next?: string | null };
+    walk.pages += 1;
+    walk.reviews += page.count;
+    walk.largestBytes = Math.max(walk.largestBytes, answer.body.byteLength);
+    walk.largestCount = Math.max(walk.largestCount, page.count);
+    path = page.next ?? null;
+  }
+  walk.ms = performance.now() - started;
+  return walk;
+}
+
 async function coldStart(distDir: string): Promise<{ listeningMs: number; firstOkMs: number }> {
-  const server = await startRealServer(distDir);
+  const server = await startRealServer(distDir, serverRoot);
   try {
     for (;;) {
       const answer = await get(server.origin, SEARCH);
@@ -309,6 +393,47 @@ function markdown(sizes: SizeResult[]): string {
         row([s.build.reviews, name, Math.round(p.wrk.real.rps), Math.round(p.wrk.bare.rps), (p.wrk.real.rps / p.wrk.bare.rps).toFixed(2), `${cpuUs(p.wrk.real)} / ${cpuUs(p.wrk.bare)}`, cpuRatio]);
       }
     }
+  }
+
+  lines.push(
+    '',
+    `Text search without the LRU: a new \`query\` on every request (${textQueryCount} distinct ones from bench/lib/text-queries.ts, cycled) against the first 64 of them repeated (LRU hits), same server, interleaved; node:http load${sizes.some((s) => s.text.wrk) ? ', then wrk' : ''}.`,
+    '',
+  );
+  row(['reviews', 'new query req/s', 'repeated req/s', 'new / repeated', 'p50 / p99 new', 'CPU µs/req new / repeated', 'wrk new req/s', 'wrk repeated req/s', 'wrk new / repeated', 'wrk CPU µs/req new / repeated']);
+  row(['---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']);
+  for (const s of sizes) {
+    const t = s.text;
+    const w = t.wrk;
+    row([
+      s.build.reviews,
+      Math.round(t.uncached.rps),
+      Math.round(t.cached.rps),
+      (t.uncached.rps / t.cached.rps).toFixed(2),
+      lat(t.uncached),
+      `${cpuUs(t.uncached)} / ${cpuUs(t.cached)}`,
+      w ? Math.round(w.uncached.rps) : '–',
+      w ? Math.round(w.cached.rps) : '–',
+      w ? (w.uncached.rps / w.cached.rps).toFixed(2) : '–',
+      w ? `${cpuUs(w.uncached)} / ${cpuUs(w.cached)}` : '–',
+    ]);
+  }
+
+  lines.push('', 'Text queries in-process (no HTTP), each distinct query once, µs: query = searchReviews alone; uncached = with JSON and the SHA-256 ETag. Text index: its build, paid by the first text query of a process.', '');
+  row(['reviews', 'kind', 'queries', 'median matches', 'query p50 / p90 / p99 / max', 'uncached p50 / p99', 'text index build ms']);
+  row(['---:', '---', '---:', '---:', '---:', '---:', '---:']);
+  for (const s of sizes) {
+    for (const t of s.costs.text) {
+      row([s.build.reviews, t.kind, t.queries, t.medianTotal, `${us(t.query.p50)} / ${us(t.query.p90)} / ${us(t.query.p99)} / ${us(t.query.max)}`, `${us(t.uncached.p50)} / ${us(t.uncached.p99)}`, s.costs.textIndexMs === null ? '–' : s.costs.textIndexMs.toFixed(0)]);
+    }
+  }
+
+  lines.push('', 'since walked from 1970-01-01 by following `next` (one page when the server does not page):', '');
+  row(['reviews', 'pages', 'reviews walked', 'largest page (reviews)', 'largest page KiB', 'walk ms']);
+  row(['---:', '---:', '---:', '---:', '---:', '---:']);
+  for (const s of sizes) {
+    const w = s.sinceWalk;
+    row([s.build.reviews, w.pages, w.reviews, w.largestCount, (w.largestBytes / 1024).toFixed(0), w.ms.toFixed(0)]);
   }
 
   lines.push('', 'Per size: build (astro build, after generating the content), cold start (spawn → first 200 on /api/reviews/search, median), real server memory after the load above.', '');

@@ -9,6 +9,8 @@
  * - cached: a whole answerApi call when the body is in the LRU (request
  *   parsing and validation, LRU lookup, headers), i.e. the steady state.
  * - parse: fromSearchParams alone (zod validation of the query).
+ * - text: per kind of text query (bench/lib/text-queries.ts), each distinct
+ *   query run once, percentiles; and the text index's build.
  *
  * `node bench/lib/handler-costs.ts DIST_DIR '<paths JSON>'` prints HandlerCosts
  * as JSON. Run in a child so the dataset's memory stays out of the runner.
@@ -24,6 +26,7 @@ import { fromSearchParams } from '../../src/lib/reviews/query.ts';
 import type { ReviewsDataset } from '../../src/lib/reviews/schema.ts';
 import { searchReviews } from '../../src/lib/reviews/search.ts';
 import { reviewsSince } from '../../src/lib/reviews/since.ts';
+import { TEXT_QUERY_KINDS, textQueries, type TextQueryKind } from './text-queries.ts';
 
 export interface PathCost {
   path: string;
@@ -48,11 +51,26 @@ export interface HandlerCosts {
   parseDatasetMs: number;
   buildIndexMs: number;
   paths: PathCost[];
+  /** The text index's build, paid by the first text query of a process (null: the code has none). */
+  textIndexMs: number | null;
+  /** Per kind of text query (bench/lib/text-queries.ts), each query run once: nothing is cached. */
+  text: TextCost[];
+}
+
+export interface TextCost {
+  kind: TextQueryKind;
+  queries: number;
+  /** Microseconds of searchReviews alone: median, 90th, 99th percentile, max. */
+  query: { p50: number; p90: number; p99: number; max: number };
+  /** Microseconds with JSON and the ETag, i.e. an uncached request's handler work: median and 99th percentile. */
+  uncached: { p50: number; p99: number };
+  /** Median matches (total) of the kind's queries. */
+  medianTotal: number;
 }
 
 const SINCE_PREFIX = '/api/reviews/since/';
 
-export function measureHandlerCosts(distDir: string, paths: string[]): HandlerCosts {
+export function measureHandlerCosts(distDir: string, paths: string[], textPerKind = 400): HandlerCosts {
   const text = readFileSync(resolve(distDir, 'client/reviews.json'), 'utf8');
   let started = performance.now();
   const dataset = JSON.parse(text) as ReviewsDataset;
@@ -60,6 +78,14 @@ export function measureHandlerCosts(distDir: string, paths: string[]): HandlerCo
   started = performance.now();
   const index = getReviewIndex(dataset);
   const buildIndexMs = performance.now() - started;
+  // The text index is built by the first text query (query=leak below): time it alone, first.
+  const withText = index as { text?: () => unknown };
+  let textIndexMs: number | null = null;
+  if (typeof withText.text === 'function') {
+    started = performance.now();
+    withText.text();
+    textIndexMs = performance.now() - started;
+  }
   const context: ApiContext = { site: 'http://localhost:4321', dataset };
   const noHeaders = { get: () => null };
 
@@ -86,7 +112,49 @@ export function measureHandlerCosts(distDir: string, paths: string[]): HandlerCo
     const parseUs = since === null ? perCall(() => fromSearchParams(url.searchParams), 200) * 1000 : null;
     return { path, uncachedUs, queryUs, linearScanUs, cachedUs, parseUs, count: once.count, total: once.total, bodyBytes: once.body.body.byteLength };
   });
-  return { reviews: dataset.reviews.length, parseDatasetMs, buildIndexMs, paths: results };
+  return { reviews: dataset.reviews.length, parseDatasetMs, buildIndexMs, paths: results, textIndexMs, text: measureTextCosts(dataset, index, textPerKind) };
+}
+
+function measureTextCosts(dataset: ReviewsDataset, index: ReturnType<typeof getReviewIndex>, perKind: number): TextCost[] {
+  const all = textQueries(dataset.reviews, perKind * TEXT_QUERY_KINDS.length);
+  return TEXT_QUERY_KINDS.map((kind): TextCost => {
+    const queries = all.filter((q) => q.kind === kind).map((q) => {
+      const parsed = fromSearchParams(new URL(q.path, 'http://localhost').searchParams);
+      if (!parsed.ok) throw new Error(`${q.path}: ${JSON.stringify(parsed.issues)}`);
+      return parsed.value;
+    });
+    // Warm the code paths on the first few, then time each query once.
+    for (const query of queries.slice(0, 20)) searchReviews(index, query);
+    const queryUs: number[] = [];
+    const uncachedUs: number[] = [];
+    const totals: number[] = [];
+    for (const query of queries) {
+      let started = performance.now();
+      const result = searchReviews(index, query);
+      queryUs.push((performance.now() - started) * 1000);
+      totals.push(result.total);
+      started = performance.now();
+      jsonBody(searchReviews(index, query), dataset.updated);
+      uncachedUs.push((performance.now() - started) * 1000);
+    }
+    const q = sorted(queryUs);
+    const u = sorted(uncachedUs);
+    return {
+      kind,
+      queries: queries.length,
+      query: { p50: pct(q, 50), p90: pct(q, 90), p99: pct(q, 99), max: q.at(-1) ?? NaN },
+      uncached: { p50: pct(u, 50), p99: pct(u, 99) },
+      medianTotal: pct(sorted(totals), 50),
+    };
+  });
+}
+
+function sorted(values: number[]): number[] {
+  return [...values].sort((a, b) => a - b);
+}
+
+function pct(sortedValues: number[], p: number): number {
+  return sortedValues[Math.min(sortedValues.length - 1, Math.floor((sortedValues.length * p) / 100))] ?? NaN;
 }
 
 /** Timings in ms of `fn`, repeated for about `budgetMs` (at least 5 runs). */
@@ -119,9 +187,9 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] as number;
 }
 
-export function measureHandlerCostsInChild(distDir: string, paths: string[]): Promise<HandlerCosts> {
+export function measureHandlerCostsInChild(distDir: string, paths: string[], textPerKind = 400): Promise<HandlerCosts> {
   return new Promise((resolveCosts, reject) => {
-    const child = spawn(process.execPath, [import.meta.filename, distDir, JSON.stringify(paths)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [import.meta.filename, distDir, JSON.stringify(paths), String(textPerKind)], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
     child.once('error', reject);
@@ -130,6 +198,6 @@ export function measureHandlerCostsInChild(distDir: string, paths: string[]): Pr
 }
 
 if (import.meta.main) {
-  const [distDir, paths] = process.argv.slice(2) as [string, string];
-  process.stdout.write(`${JSON.stringify(measureHandlerCosts(distDir, JSON.parse(paths) as string[]))}\n`);
+  const [distDir, paths, textPerKind] = process.argv.slice(2) as [string, string, string | undefined];
+  process.stdout.write(`${JSON.stringify(measureHandlerCosts(distDir, JSON.parse(paths) as string[], textPerKind ? Number(textPerKind) : undefined))}\n`);
 }

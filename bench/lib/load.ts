@@ -24,6 +24,8 @@ export interface LoadOptions {
   origin: string;
   /** Paths with query, cycled over all connections. */
   paths: string[];
+  /** Or a JSON file of them: lists too long for a command line (a new query on every request). */
+  pathsFile?: string;
   connections: number;
   /** Measured seconds. */
   duration: number;
@@ -31,6 +33,10 @@ export interface LoadOptions {
   warmup: number;
   /** The server's pid, for its CPU time (Linux /proc). */
   serverPid?: number;
+  /** Another method than GET, with the same headers and body on every request (MCP's POST /mcp). */
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
 }
 
 /** One measured window, in mergeable form. */
@@ -68,7 +74,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadRun> {
   const once = (path: string) =>
     new Promise<void>((resolve) => {
       const started = performance.now();
-      const req = request({ host: url.hostname, port: url.port, path, method: 'GET', agent }, (res) => {
+      const req = request({ host: url.hostname, port: url.port, path, method: options.method ?? 'GET', headers: options.headers, agent }, (res) => {
         let size = 0;
         res.on('data', (chunk: Buffer) => (size += chunk.length));
         res.on('end', () => {
@@ -91,7 +97,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadRun> {
         if (measuring) errors += 1;
         resolve();
       });
-      req.end();
+      req.end(options.body);
     });
 
   const loop = async (first: number) => {
@@ -102,6 +108,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadRun> {
     }
   };
 
+  if (options.pathsFile) options.paths = JSON.parse(readFileSync(options.pathsFile, 'utf8')) as string[];
   const loops = Array.from({ length: options.connections }, (_, c) => loop(c));
   await sleep(options.warmup * 1000);
   const serverCpuStart = options.serverPid ? cpuSecondsOf(options.serverPid) : null;

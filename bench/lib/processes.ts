@@ -57,9 +57,9 @@ export function startProcess(args: string[], env: Record<string, string> = {}, t
   });
 }
 
-/** The real server (src/server.ts) over a build, quiet. */
-export function startRealServer(distDir: string): Promise<Running> {
-  return startProcess([resolve(ROOT, 'src/server.ts')], {
+/** The real server (src/server.ts of this checkout, or of `root`) over a build, quiet. */
+export function startRealServer(distDir: string, root = ROOT): Promise<Running> {
+  return startProcess([resolve(root, 'src/server.ts')], {
     ASTRO_OUT_DIR: distDir,
     PORT: '0',
     HOST: '127.0.0.1',

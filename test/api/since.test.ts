@@ -1,4 +1,4 @@
-/** GET /api/reviews/since/{date}: the incremental-sync listing, oldest first. */
+/** GET /api/reviews/since/{date}: the incremental-sync listing, oldest first (paging at scale: since-pages.test.ts). */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startServer, type RunningServer } from '../helpers/server.ts';
@@ -18,8 +18,12 @@ describe('since', () => {
       const response = await fetch(`${server.url}/api/reviews/since/${date}`);
       assert.equal(response.status, 200);
       const body = await response.json();
-      assert.deepEqual(Object.keys(body), ['since', 'count', 'reviews']);
+      assert.deepEqual(Object.keys(body), ['since', 'count', 'has_more', 'next', 'next_date', 'reviews']);
       assert.equal(body.since, date);
+      // The sample content fits one page: the last page says so.
+      assert.equal(body.has_more, false);
+      assert.equal(body.next, null);
+      assert.equal(body.next_date, null);
       const expected = reviews
         .filter((r) => r.date >= date)
         .sort((a, b) => (a.date !== b.date ? (a.date < b.date ? -1 : 1) : a.id < b.id ? -1 : 1));

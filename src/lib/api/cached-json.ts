@@ -78,7 +78,11 @@ export class BodyCache {
 }
 
 export function jsonBody(value: unknown, lastModifiedInstant: string): CachedBody {
-  const body = textBytes(toJsonBody(value));
+  return cachedBody(textBytes(toJsonBody(value)), lastModifiedInstant);
+}
+
+/** A body already serialised (see review-json.ts), with its validators and headers. */
+export function cachedBody(body: Uint8Array, lastModifiedInstant: string): CachedBody {
   const etag = strongEtag(body);
   const lastModified = httpDate(lastModifiedInstant);
   const notModified: Record<string, string> = {

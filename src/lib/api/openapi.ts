@@ -20,6 +20,7 @@ import { insightsDataset } from '../insights/schema.ts';
 import { MCP_MAX_BODY_BYTES } from '../mcp/http-handler.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT, searchQuery, sinceDate } from '../reviews/query.ts';
 import { searchResponse, sinceResponse } from '../reviews/responses.ts';
+import { SINCE_PAGE_SIZE } from '../reviews/since.ts';
 import { reviewsDataset } from '../reviews/schema.ts';
 import { CONTENT_CACHE } from '../static/manifest.ts';
 import { DEFAULT_HUB_CONFIG, HUB_MAX_BODY_BYTES } from '../websub/config.ts';
@@ -504,7 +505,11 @@ export function buildOpenApiDocument(site: string): OpenApiDocument {
       tag: 'Reviews',
       summary: 'Reviews on or after a date (incremental sync)',
       description:
-        'Every review dated on or after {date}, oldest first (date ascending, then id ascending), with no limit. Made for incremental sync: keep the ETag and send it back in If-None-Match; a 304 means nothing new. A malformed or impossible date is a 400; the endpoint takes no query parameters.',
+        `The reviews dated on or after {date}, oldest first (date ascending, then id ascending), one page of at most ${SINCE_PAGE_SIZE} at a time. ` +
+        'A page holds whole days: it ends before the first day that would not fit whole, so one day with more reviews than a page is a page of its own. ' +
+        'To walk every page: while `has_more` is true, GET `next` (the path since/{next_date}, resolved against this URL); the next page starts right after this one, so each review comes exactly once. ' +
+        'Made for incremental sync: keep each page\'s ETag and send it back in If-None-Match, a 304 means that page is unchanged; to pick up new reviews later, ask since/{the date of the newest review you hold} again and skip the ids you have. ' +
+        'Last-Modified is the newest `updated` among all reviews on or after {date}, not only this page. A malformed or impossible date is a 400; the endpoint takes no query parameters.',
       parameters: [{ name: 'date', in: 'path', required: true, description: since.description, schema: since.schema, example: '2025-01-01' }],
       mediaType: JSON_MEDIA,
       schema: ref('schemas', 'SinceResponse'),

@@ -11,16 +11,24 @@ import { validate } from '../http/issues.ts';
 import { fromSearchParams, sinceDate, type SearchQuery } from '../reviews/query.ts';
 import type { Review } from '../reviews/schema.ts';
 import { searchReviews } from '../reviews/search.ts';
-import { reviewsSince } from '../reviews/since.ts';
-import { BodyCache, conditionalJsonAnswer, jsonBody, type CachedBody } from './cached-json.ts';
+import { reviewsSince, sinceLastModified } from '../reviews/since.ts';
+import { BodyCache, cachedBody, conditionalJsonAnswer, type CachedBody } from './cached-json.ts';
+import { ReviewJson } from './review-json.ts';
 import type { ApiContext } from './context.ts';
 
 const caches = new WeakMap<ApiContext['dataset'], BodyCache>();
+const reviewJson = new WeakMap<ApiContext['dataset'], ReviewJson>();
 
 function cacheFor(context: ApiContext): BodyCache {
   let cache = caches.get(context.dataset);
   if (!cache) caches.set(context.dataset, (cache = new BodyCache()));
   return cache;
+}
+
+function reviewJsonFor(context: ApiContext): ReviewJson {
+  let json = reviewJson.get(context.dataset);
+  if (!json) reviewJson.set(context.dataset, (json = new ReviewJson()));
+  return json;
 }
 
 export function searchEndpoint(request: ApiRequest, context: ApiContext): ApiAnswer {
@@ -36,7 +44,7 @@ export function searchEndpoint(request: ApiRequest, context: ApiContext): ApiAns
     cached = cache.get(key);
     if (!cached) {
       const result = searchReviews(getReviewIndex(context.dataset), parsed.value);
-      cached = jsonBody(result, lastModifiedOf(result.reviews, context));
+      cached = cachedBody(reviewJsonFor(context).body(result), lastModifiedOf(result.reviews, context));
       cache.set(key, cached);
     }
     cache.alias(rawKey, key);
@@ -57,8 +65,9 @@ export function sinceEndpoint(request: ApiRequest, context: ApiContext, rawDate:
         return invalidRequest(names.map((name) => ({ code: 'unrecognized_keys', path: [name], message: `unknown parameter "${name}": this endpoint takes none` })));
       }
     }
-    const result = reviewsSince(getReviewIndex(context.dataset), parsed.value);
-    cached = jsonBody(result, lastModifiedOf(result.reviews, context));
+    const index = getReviewIndex(context.dataset);
+    const result = reviewsSince(index, parsed.value);
+    cached = cachedBody(reviewJsonFor(context).body(result), sinceLastModified(index, parsed.value) ?? context.dataset.updated);
     if (request.search === '') cache.set(key, cached);
   }
   return conditionalJsonAnswer(request, cached);

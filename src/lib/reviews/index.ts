@@ -1,11 +1,13 @@
 /**
  * The review index, built once per dataset (once per process): the reviews in
  * both orders for binary search on dates, posting lists by technician, service
- * and rating, and the case- and Unicode-folded text that `query` searches.
+ * and rating, the case- and Unicode-folded text that `query` searches and,
+ * from the first text query on, the substring index over it (text-index.ts).
  * Positions refer to the newest-first order of reviews.json.
  */
 import type { Review, ReviewsDataset } from './schema.ts';
 import { compareOldestFirst } from './dataset.ts';
+import { buildTextIndex, type TextIndex } from './text-index.ts';
 
 export interface ReviewIndex {
   /** Newest first (date desc, id asc): the order of reviews.json and search. */
@@ -14,6 +16,8 @@ export interface ReviewIndex {
   readonly oldest: readonly Review[];
   /** Folded `title + text` per newest-first position. */
   readonly folded: readonly string[];
+  /** The substring index over `folded`, built on the first call (the first text query), then kept. */
+  text(): TextIndex;
   byId(id: string): Review | undefined;
   /** Positions (ascending) of the reviews naming a technician, by lower-cased full name or id. */
   technician(nameOrId: string): readonly number[];
@@ -25,6 +29,10 @@ export interface ReviewIndex {
   endOnOrAfter(date: string): number;
   /** First oldest-first position whose date is >= `date`. */
   oldestFrom(date: string): number;
+  /** First oldest-first position whose date is > `date` (the end of that day). */
+  oldestAfter(date: string): number;
+  /** The newest `updated` among oldest-first positions >= `position`, or null past the end. */
+  newestUpdatedFrom(position: number): string | null;
 }
 
 /** NFKC, then lower case: what `query` matching compares. */
@@ -68,11 +76,21 @@ function buildIndex(dataset: ReviewsDataset): ReviewIndex {
     return fold(review.title ? `${review.title}\n${review.text}` : review.text);
   });
   const none: readonly number[] = [];
+  // newestUpdatedFrom in O(1): the running maximum of `updated` from the end of the oldest-first order.
+  const newestFrom: string[] = new Array(oldest.length);
+  for (let i = oldest.length - 1, newestSoFar = ''; i >= 0; i--) {
+    const updated = oldest[i]!.updated;
+    if (updated > newestSoFar) newestSoFar = updated;
+    newestFrom[i] = newestSoFar;
+  }
+
+  let text: TextIndex | undefined;
 
   return {
     newest,
     oldest,
     folded,
+    text: () => (text ??= buildTextIndex(folded)),
     byId: (id) => ids.get(id),
     technician(nameOrId) {
       const name = technicianKeys.get(nameOrId.trim().toLowerCase());
@@ -83,6 +101,8 @@ function buildIndex(dataset: ReviewsDataset): ReviewIndex {
     firstOnOrBefore: (date) => lowerBound(newest.length, (i) => newest[i]!.date <= date),
     endOnOrAfter: (date) => lowerBound(newest.length, (i) => newest[i]!.date < date),
     oldestFrom: (date) => lowerBound(oldest.length, (i) => oldest[i]!.date >= date),
+    oldestAfter: (date) => lowerBound(oldest.length, (i) => oldest[i]!.date > date),
+    newestUpdatedFrom: (position) => newestFrom[position] ?? null,
   };
 }
 

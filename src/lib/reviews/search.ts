@@ -1,10 +1,13 @@
 /**
  * Search: every filter combines with AND. Dates narrow the newest-first order
- * to one contiguous range by binary search; the smallest posting list among
- * technician, service and rating drives the scan; the remaining tests and the
- * text substring run only on those candidates.
+ * to one contiguous range by binary search; `query` becomes the bitset of the
+ * reviews containing it (text-index.ts, no text scanned); the smallest posting
+ * list among technician, service and rating drives the scan, and the remaining
+ * tests are O(1) per candidate. With the text alone, the bitset is walked
+ * directly and `total` is a population count.
  */
 import { fold, type ReviewIndex } from './index.ts';
+import { countBits, forEachBit, has, type Bits } from './postings.ts';
 import type { SearchQuery } from './query.ts';
 import type { SearchResponse } from './responses.ts';
 import type { Review } from './schema.ts';
@@ -20,13 +23,12 @@ export function searchReviews(index: ReviewIndex, query: SearchQuery): SearchRes
   lists.sort((a, b) => a.length - b.length);
   const [driver, ...others] = lists;
   const otherSets = others.map((list) => new Set(list));
-  const needle = query.query === undefined ? undefined : fold(query.query);
+  const text: Bits | undefined = query.query === undefined || start >= end ? undefined : index.text().match(fold(query.query));
 
   const matches = (position: number): boolean => {
-    const review = index.newest[position] as Review;
-    if (query.min_rating !== undefined && review.rating < query.min_rating) return false;
+    if (query.min_rating !== undefined && (index.newest[position] as Review).rating < query.min_rating) return false;
     for (const set of otherSets) if (!set.has(position)) return false;
-    return needle === undefined || (index.folded[position] as string).includes(needle);
+    return text === undefined || has(text, position);
   };
 
   const reviews: Review[] = [];
@@ -36,9 +38,19 @@ export function searchReviews(index: ReviewIndex, query: SearchQuery): SearchRes
     total += 1;
     if (reviews.length < query.limit) reviews.push(index.newest[position] as Review);
   };
-  if (driver) {
+  if (query.query !== undefined && start >= end) {
+    // An empty date range: nothing to match, and no text index to build.
+  } else if (driver) {
     for (let i = lowerBoundIn(driver, start); i < driver.length && (driver[i] as number) < end; i++) take(driver[i] as number);
-  } else if (query.min_rating === undefined && needle === undefined) {
+  } else if (text !== undefined && query.min_rating === undefined) {
+    total = countBits(text, start, end);
+    forEachBit(text, start, end, (position) => {
+      reviews.push(index.newest[position] as Review);
+      return reviews.length < query.limit;
+    });
+  } else if (text !== undefined) {
+    forEachBit(text, start, end, take);
+  } else if (query.min_rating === undefined) {
     // No filter but dates: the range is the answer.
     total = Math.max(0, end - start);
     reviews.push(...index.newest.slice(start, Math.min(end, start + query.limit)));

@@ -1,8 +1,58 @@
-/** The incremental-sync listing: every review on or after a date, oldest first, in O(log n + k). */
+/**
+ * The incremental-sync listing, in pages: the reviews dated on or after a day,
+ * oldest first (date asc, id asc), at most SINCE_PAGE_SIZE per answer.
+ *
+ * The only continuation the interface has is the path `since/{date}`, so a page
+ * always holds whole days: it ends just before the first day that would not fit
+ * whole, and `next_date` is that day's date. The next page, since/{next_date},
+ * then starts exactly where this one stopped — every review comes exactly once
+ * in a walk, with no overlap to de-duplicate. A single day with more reviews
+ * than a page cannot be split without a cursor inside the day, which the
+ * interface has no place for: that day is one page of its own, larger than
+ * SINCE_PAGE_SIZE (docs/api.md says so). O(log n + k) per page.
+ */
 import type { ReviewIndex } from './index.ts';
 import type { SinceResponse } from './responses.ts';
 
-export function reviewsSince(index: ReviewIndex, date: string): SinceResponse {
-  const reviews = index.oldest.slice(index.oldestFrom(date));
-  return { since: date, count: reviews.length, reviews };
+/** Reviews per page: about 570 KiB of JSON with generated reviews, where a serverless answer may be 4.5 MB. */
+export const SINCE_PAGE_SIZE = 1000;
+
+export const SINCE_PATH = '/api/reviews/since/';
+
+/**
+ * The page of since/{date}: the envelope the REST endpoint and the MCP tool
+ * answer. `pageSize` exists for tests and benchmarks; both front doors use the default.
+ */
+export function reviewsSince(index: ReviewIndex, date: string, pageSize = SINCE_PAGE_SIZE): SinceResponse {
+  const { oldest } = index;
+  const start = index.oldestFrom(date);
+  let end = Math.min(oldest.length, start + pageSize);
+  if (end < oldest.length) {
+    // The first review left out: its whole day goes to the next page.
+    const boundary = oldest[end]!.date;
+    const dayStart = index.oldestFrom(boundary);
+    // One day alone fills the page: answer the whole day (see above).
+    end = dayStart > start ? dayStart : index.oldestAfter(boundary);
+  }
+  const reviews = oldest.slice(start, end);
+  const nextDate = end < oldest.length ? oldest[end]!.date : null;
+  return {
+    since: date,
+    count: reviews.length,
+    has_more: nextDate !== null,
+    next: nextDate === null ? null : `${SINCE_PATH}${nextDate}`,
+    next_date: nextDate,
+    reviews,
+  };
+}
+
+/**
+ * The newest `updated` among every review on or after `date` (all pages, not
+ * only this one), or null when there are none: a page's Last-Modified. The page
+ * is a function of that whole set, so any later review's addition or edit moves
+ * it (a page can lose its last day to the next page when reviews are added
+ * after it; with a page-only date it would answer 304 and hide `has_more`).
+ */
+export function sinceLastModified(index: ReviewIndex, date: string): string | null {
+  return index.newestUpdatedFrom(index.oldestFrom(date));
 }
