@@ -11,6 +11,8 @@ export interface SiteLinks {
   hub: string;
   openapi: string;
   review(id: string): string;
+  /** One review as JSON: the record of reviews.json, a static file (also the MCP resource template's URI). */
+  reviewJson(id: string): string;
   /** A tag URI (RFC 4151): an Atom/JSON Feed id that never changes even if the site moves. */
   reviewTag(id: string, date: string): string;
 }
@@ -28,6 +30,7 @@ export function siteLinks(site: string): SiteLinks {
     hub: at('/api/websub/hub'),
     openapi: at('/openapi.json'),
     review: (id) => at(`/reviews/${encodeURIComponent(id)}`),
+    reviewJson: (id) => at(`/reviews/${encodeURIComponent(id)}.json`),
     reviewTag: (id, date) => `tag:${authority},${date}:review/${encodeURIComponent(id)}`,
   };
 }

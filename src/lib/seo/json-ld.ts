@@ -1,28 +1,60 @@
 /**
- * schema.org structured data for the home page: the business as a
- * RoofingContractor (a LocalBusiness) with its AggregateRating and reviews.
+ * schema.org structured data: the business as a RoofingContractor (a
+ * LocalBusiness) with its AggregateRating and reviews for the home page, and one
+ * Review with the business as its itemReviewed for a review's own page. Both
+ * name the business by the same `@id`, so a crawler joins them into one entity.
  */
-import type { Review, ReviewsDataset } from '../reviews/schema.ts';
+import type { Business, Review, ReviewsDataset } from '../reviews/schema.ts';
+
+/** The node id of the business: its own site's URL, not ours, so it stays put if this site moves. */
+function businessId(business: Business): string {
+  return `${business.url}#business`;
+}
+
+function postalAddress(business: Business) {
+  return {
+    '@type': 'PostalAddress',
+    streetAddress: business.address.street,
+    addressLocality: business.address.locality,
+    addressRegion: business.address.region,
+    postalCode: business.address.postal_code,
+    addressCountry: business.address.country,
+  };
+}
+
+/** What identifies the business wherever it appears: enough for a reader of one review's page alone. */
+function businessIdentity(business: Business) {
+  return {
+    '@type': 'RoofingContractor',
+    '@id': businessId(business),
+    name: business.name,
+    url: business.url,
+    telephone: business.telephone,
+    address: postalAddress(business),
+  };
+}
+
+function reviewNode(review: Review, url: string) {
+  return {
+    '@type': 'Review',
+    url,
+    datePublished: review.date,
+    ...(review.title ? { name: review.title } : {}),
+    reviewBody: review.text,
+    author: { '@type': 'Person', name: review.author.name },
+    reviewRating: { '@type': 'Rating', ratingValue: review.rating, bestRating: 5, worstRating: 1 },
+  };
+}
 
 export function businessJsonLd(dataset: ReviewsDataset, reviews: readonly Review[], reviewUrl: (id: string) => string) {
   const { business, aggregate_rating: rating } = dataset;
+  const { address, ...identity } = businessIdentity(business);
   return {
     '@context': 'https://schema.org',
-    '@type': 'RoofingContractor',
-    '@id': `${business.url}#business`,
-    name: business.name,
+    ...identity,
     ...(business.description ? { description: business.description } : {}),
-    url: business.url,
-    telephone: business.telephone,
     email: business.email,
-    address: {
-      '@type': 'PostalAddress',
-      streetAddress: business.address.street,
-      addressLocality: business.address.locality,
-      addressRegion: business.address.region,
-      postalCode: business.address.postal_code,
-      addressCountry: business.address.country,
-    },
+    address,
     ...(business.geo ? { geo: { '@type': 'GeoCoordinates', latitude: business.geo.latitude, longitude: business.geo.longitude } } : {}),
     ...(business.founded ? { foundingDate: business.founded } : {}),
     areaServed: business.service_areas.map((area) => ({ '@type': 'City', name: area.name })),
@@ -38,15 +70,23 @@ export function businessJsonLd(dataset: ReviewsDataset, reviews: readonly Review
           },
         }
       : {}),
-    review: reviews.map((review) => ({
-      '@type': 'Review',
-      url: reviewUrl(review.id),
-      datePublished: review.date,
-      ...(review.title ? { name: review.title } : {}),
-      reviewBody: review.text,
-      author: { '@type': 'Person', name: review.author.name },
-      reviewRating: { '@type': 'Rating', ratingValue: review.rating, bestRating: 5, worstRating: 1 },
-    })),
+    review: reviews.map((review) => reviewNode(review, reviewUrl(review.id))),
+  };
+}
+
+/**
+ * One review's page: the Review itself, with the business it is about. The
+ * business's reply is left out: schema.org has no property for an owner's answer
+ * to a review, and a `comment` would read as another customer's.
+ */
+export function reviewJsonLd(review: Review, business: Business, url: string) {
+  return {
+    '@context': 'https://schema.org',
+    ...reviewNode(review, url),
+    '@id': url,
+    // `updated` defaults to the review's own day at midnight: only a later change is a modification.
+    ...(review.updated !== `${review.date}T00:00:00Z` ? { dateModified: review.updated } : {}),
+    itemReviewed: businessIdentity(business),
   };
 }
 
