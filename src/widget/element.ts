@@ -1,0 +1,76 @@
+/**
+ * <roofing-reviews>: a guest on someone else's page. It renders into its own
+ * shadow root, reads its attributes again whenever one changes, and never
+ * lets an error escape into the host page: a bad attribute, an unreachable
+ * service or a 5xx shows the fallback link and logs one console warning.
+ */
+import type { SiteLinks } from '../lib/feeds/links.ts';
+import { LoadError, loadWidgetData } from './data.ts';
+import { describeProblem, readOptions, WIDGET_ATTRIBUTES, type AttributeProblem } from './options.ts';
+import { renderFallback, renderLoading, renderReviews } from './render.ts';
+import { widgetStyles } from './styles.ts';
+
+const WARNING_PREFIX = '<roofing-reviews>:';
+
+export function defineRoofingReviews(links: SiteLinks): void {
+  class RoofingReviews extends HTMLElement {
+    static observedAttributes = [...WIDGET_ATTRIBUTES];
+    readonly #root: ShadowRoot;
+    /** Which render is current: an older one that finishes late is dropped. */
+    #generation = 0;
+    #scheduled = false;
+
+    constructor() {
+      super();
+      this.#root = this.shadowRoot ?? this.attachShadow({ mode: 'open' });
+      this.#root.adoptedStyleSheets = [widgetStyles()];
+    }
+
+    connectedCallback(): void {
+      this.#schedule();
+    }
+
+    attributeChangedCallback(): void {
+      if (this.isConnected) this.#schedule();
+    }
+
+    /** Several attributes set in one task (the owner's page, a framework) render once. */
+    #schedule(): void {
+      if (this.#scheduled) return;
+      this.#scheduled = true;
+      queueMicrotask(() => {
+        this.#scheduled = false;
+        this.#render().catch((error: unknown) => this.#fail(`could not render (${String(error)})`, this.#generation));
+      });
+    }
+
+    async #render(): Promise<void> {
+      const generation = ++this.#generation;
+      const read = readOptions(this);
+      if (!read.ok) return this.#failAttribute(read.problem, generation);
+      this.#root.replaceChildren(renderLoading(read.options));
+      let result;
+      try {
+        result = await loadWidgetData(links, read.options);
+      } catch (error) {
+        return this.#fail(error instanceof LoadError ? error.message : `could not load the reviews (${String(error)})`, generation);
+      }
+      if (generation !== this.#generation) return;
+      if (!result.ok) return this.#failAttribute(result.problem, generation);
+      this.#root.replaceChildren(renderReviews(result.data, read.options, links));
+    }
+
+    #failAttribute(problem: AttributeProblem, generation: number): void {
+      this.#fail(describeProblem(problem), generation);
+    }
+
+    #fail(reason: string, generation: number): void {
+      if (generation !== this.#generation) return;
+      this.#root.replaceChildren(renderFallback(links));
+      console.warn(`${WARNING_PREFIX} ${reason}; showing a link to the reviews instead.`);
+    }
+  }
+
+  // The snippet pasted twice, or two copies of widget.js, must not throw.
+  if (!customElements.get('roofing-reviews')) customElements.define('roofing-reviews', RoofingReviews);
+}

@@ -1,0 +1,80 @@
+/**
+ * What a <roofing-reviews> element asks for, read from its attributes. A value
+ * the widget cannot honour is a problem naming the attribute, never an
+ * exception: the element then shows its fallback link (see element.ts).
+ */
+
+export const LAYOUTS = ['list', 'compact'] as const;
+export type Layout = (typeof LAYOUTS)[number];
+
+/** A widget is a teaser for the site, not the review list: a few reviews, ten at most. */
+export const DEFAULT_LIMIT = 3;
+export const MAX_LIMIT = 10;
+
+/** The attributes the element reacts to; every other attribute is the host page's own business. */
+export const WIDGET_ATTRIBUTES = ['limit', 'min-rating', 'service', 'technician', 'layout'] as const;
+export type WidgetAttribute = (typeof WIDGET_ATTRIBUTES)[number];
+
+export interface WidgetOptions {
+  limit: number;
+  layout: Layout;
+  minRating?: number;
+  /** A service id of the business (`roof-repair`). */
+  service?: string;
+  /** A technician's full name or id, matched case-insensitively like the search API does. */
+  technician?: string;
+}
+
+export interface AttributeProblem {
+  attribute: WidgetAttribute;
+  value: string;
+  expected: string;
+}
+
+export type ReadOptions = { ok: true; options: WidgetOptions } | { ok: false; problem: AttributeProblem };
+
+function wholeNumber(value: string, min: number, max: number): number | undefined {
+  if (!/^\s*\d+\s*$/.test(value)) return undefined;
+  const n = Number(value);
+  return n >= min && n <= max ? n : undefined;
+}
+
+export function readOptions(element: { getAttribute(name: string): string | null }): ReadOptions {
+  const problem = (attribute: WidgetAttribute, value: string, expected: string): ReadOptions => ({ ok: false, problem: { attribute, value, expected } });
+  const options: WidgetOptions = { limit: DEFAULT_LIMIT, layout: 'list' };
+
+  const limit = element.getAttribute('limit');
+  if (limit !== null) {
+    const n = wholeNumber(limit, 1, MAX_LIMIT);
+    if (n === undefined) return problem('limit', limit, `a whole number from 1 to ${MAX_LIMIT}`);
+    options.limit = n;
+  }
+  const layout = element.getAttribute('layout');
+  if (layout !== null) {
+    const wanted = layout.trim().toLowerCase();
+    if (!(LAYOUTS as readonly string[]).includes(wanted)) return problem('layout', layout, LAYOUTS.join(' or '));
+    options.layout = wanted as Layout;
+  }
+  const minRating = element.getAttribute('min-rating');
+  if (minRating !== null) {
+    const n = wholeNumber(minRating, 1, 5);
+    if (n === undefined) return problem('min-rating', minRating, 'a whole number from 1 to 5');
+    options.minRating = n;
+  }
+  for (const attribute of ['service', 'technician'] as const) {
+    const value = element.getAttribute(attribute);
+    if (value === null) continue;
+    if (value.trim() === '') return problem(attribute, value, attribute === 'service' ? 'a service id of the business' : "a technician's name or id");
+    options[attribute] = value.trim();
+  }
+  return { ok: true, options };
+}
+
+/** Filters need the search API; without them the dataset's newest reviews are the answer. */
+export function isFiltered(options: WidgetOptions): boolean {
+  return options.minRating !== undefined || options.service !== undefined || options.technician !== undefined;
+}
+
+export function describeProblem({ attribute, value, expected }: AttributeProblem): string {
+  return `attribute ${attribute}="${value}" must be ${expected}`;
+}
