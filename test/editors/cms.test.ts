@@ -1,0 +1,355 @@
+/**
+ * The editors' web form (/admin, Decap CMS) against its local backend, as an
+ * editor uses it: a copy of content/ under a fake repository root, decap-server
+ * writing to it, real Chromium filling the form. A saved review must be a file
+ * the loader accepts and a real build publishes; a wrong value must be refused
+ * in the form, with a message, and write nothing.
+ *
+ * The form runs from a real build served by the production server (the same
+ * files any host serves). `astro dev`, what `npm run cms` runs, is checked to
+ * serve the same /admin files; a browser is not pointed at it here because
+ * Vite's dependency cache (node_modules/.vite) is shared with any other dev
+ * server running at the same time, and a first visit rewrites it.
+ */
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { cmsConfigYaml, cmsSettingsFromEnv, readChoices, reviewFields } from '../../src/lib/content/cms-config.ts';
+import { REVIEW_ID, reviewFrontmatter } from '../../src/lib/content/editor-schema.ts';
+import { parseMarkdown } from '../../src/lib/content/frontmatter.ts';
+import { loadContent } from '../../src/lib/content/load.ts';
+import { launchChromium } from '../helpers/browser.ts';
+import { ASTRO_BIN, buildEnv, NODE, ROOT, TEST_BUILDS_DIR } from '../helpers/builds.ts';
+import { startServer, type RunningServer } from '../helpers/server.ts';
+
+let work: string;
+let content: string;
+let reviewsDir: string;
+let localBackend: string;
+let browser: Browser;
+const children: ChildProcess[] = [];
+let built: RunningServer | undefined;
+/** Anything /admin asked of another host than the site and the local backend (a CDN, say). */
+const foreignRequests: string[] = [];
+
+const NEW_ID = '2026-11-21-zoe-obrien-smith-jr';
+const BODY = 'Storm took three tabs off Friday; Maria had it patched Saturday.\n\nNot a [link], not *bold*: exactly as typed, & <b>no HTML</b>.';
+
+before(async () => {
+  mkdirSync(TEST_BUILDS_DIR, { recursive: true });
+  work = mkdtempSync(join(TEST_BUILDS_DIR, 'cms-'));
+  content = join(work, 'content');
+  reviewsDir = join(content, 'reviews');
+  cpSync(resolve(ROOT, 'content'), content, { recursive: true });
+
+  const decapPort = await freePort();
+  localBackend = `http://127.0.0.1:${decapPort}/api/v1`;
+  const decap = spawnChild(NODE, [resolve(ROOT, 'node_modules/decap-server/dist/index.js')], {
+    PORT: String(decapPort),
+    BIND_HOST: '127.0.0.1',
+    GIT_REPO_DIRECTORY: work,
+    MODE: 'fs',
+  });
+  // The site as deployed, with the form's local backend set at build time as `npm run cms` sets it in dev.
+  const outDir = join(work, 'dist');
+  [browser] = await Promise.all([
+    launchChromium(),
+    waitForOutput(decap, /listening on/, 'decap-server'),
+    run(NODE, [ASTRO_BIN, 'build'], { ...buildEnv(content, outDir), CMS_LOCAL_BACKEND: localBackend }),
+  ]);
+  built = await startServer({ outDir });
+});
+
+after(async () => {
+  await browser?.close();
+  await built?.stop();
+  await Promise.all(children.map(stopChild));
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('the config generated from the schema and business.yaml', () => {
+  it('has one field per frontmatter field, in schema order, then the review text', () => {
+    const fields = reviewFields(readChoices(content));
+    assert.deepEqual(fields.map((f) => f.name), [...Object.keys(reviewFrontmatter.shape), 'body']);
+    const byName = Object.fromEntries(fields.map((f) => [f.name, f]));
+    assert.deepEqual(
+      Object.fromEntries(fields.map((f) => [f.name, f.required])),
+      { date: true, updated: false, rating: true, title: false, author: true, technicians: false, services: true, service_area: false, source: true, verified: true, response: false, body: true },
+    );
+    assert.deepEqual(byName.date, { ...byName.date, widget: 'datetime', format: 'YYYY-MM-DD', time_format: false, picker_utc: true });
+    assert.deepEqual(byName.rating, { ...byName.rating, widget: 'number', value_type: 'int', min: 1, max: 5 });
+    assert.equal(byName.verified?.default, true);
+    assert.equal(byName.body?.widget, 'text');
+    // Not required by the form inside the optional reply (Decap would refuse a reply touched then emptied); _form.ts checks it.
+    assert.deepEqual(byName.response?.fields?.map((f) => [f.name, f.widget, f.required]), [['date', 'datetime', false], ['text', 'text', false]]);
+    assert.deepEqual(byName.technicians?.options?.map((o) => o.value), ['Dave Kowalski', 'Maria Santos', 'Jamal Whitaker', 'Tommy Nguyen', 'Rick Olsen', 'Sarah Lindqvist']);
+    assert.equal(byName.services?.options?.find((o) => o.value === 'gutters')?.label, 'Gutter installation and repair');
+    assert.equal(byName.service_area?.options?.length, 7);
+  });
+
+  it('takes the production backend from CMS_* variables, and refuses an incomplete one', () => {
+    assert.deepEqual(cmsSettingsFromEnv({}).backend, { name: 'git-gateway', branch: 'main' });
+    assert.deepEqual(cmsSettingsFromEnv({}).localBackend, { url: 'http://localhost:8081/api/v1' });
+    assert.deepEqual(cmsSettingsFromEnv({ CMS_BACKEND: 'github', CMS_REPO: 'cedar/reviews', CMS_BRANCH: 'live', CMS_BASE_URL: 'https://oauth.example/' }).backend, {
+      name: 'github',
+      repo: 'cedar/reviews',
+      branch: 'live',
+      base_url: 'https://oauth.example',
+    });
+    assert.equal(cmsSettingsFromEnv({ CMS_LOCAL_BACKEND: 'false' }).localBackend, false);
+    // Netlify's Identity widget (from identity.netlify.com) only in Netlify builds with git-gateway, or when asked for.
+    assert.equal(cmsSettingsFromEnv({}).identityWidget, false);
+    assert.equal(cmsSettingsFromEnv({ NETLIFY: 'true' }).identityWidget, true);
+    assert.equal(cmsSettingsFromEnv({ NETLIFY: 'true', CMS_IDENTITY_WIDGET: 'false' }).identityWidget, false);
+    assert.equal(cmsSettingsFromEnv({ NETLIFY: 'true', CMS_BACKEND: 'github', CMS_REPO: 'cedar/reviews' }).identityWidget, false);
+    assert.throws(() => cmsSettingsFromEnv({ CMS_BACKEND: 'github' }), /CMS_REPO=owner\/name/);
+    assert.throws(() => cmsSettingsFromEnv({ CMS_BACKEND: 'gitlab' }), /git-gateway or github/);
+    assert.throws(() => cmsSettingsFromEnv({ CMS_LOCAL_BACKEND: 'localhost:8081' }), /CMS_LOCAL_BACKEND must be/);
+  });
+});
+
+describe('the web form at /admin', () => {
+  it('is served by the build: its own copy of the bundle, the generated config, not for search engines', async () => {
+    for (const path of ['/admin', '/admin/']) {
+      const page = await fetch(`${built!.url}${path}`);
+      assert.equal(page.status, 200, path);
+      assert.match(await page.text(), /<meta name="robots" content="noindex, nofollow">/);
+    }
+    const bundle = await fetch(`${built!.url}/admin/decap-cms.js`);
+    assert.match(bundle.headers.get('content-type') ?? '', /^text\/javascript/);
+    assert.ok(Buffer.from(await bundle.arrayBuffer()).equals(readFileSync(resolve(ROOT, 'node_modules/decap-cms/dist/decap-cms.js'))));
+    const config = await (await fetch(`${built!.url}/admin/config.yml`)).text();
+    assert.equal(config, cmsConfigYaml(readChoices(content), cmsSettingsFromEnv({ CMS_LOCAL_BACKEND: localBackend })));
+    // Netlify Identity's emails lead to /admin, where the widget (Netlify builds only) takes the token.
+    const invitation = await (await fetch(`${built!.url}/admin/emails/invitation.html`)).text();
+    assert.ok(invitation.includes('href="{{ .SiteURL }}/admin/#invite_token={{ .Token }}"'), invitation);
+    const recovery = await (await fetch(`${built!.url}/admin/emails/recovery.html`)).text();
+    assert.ok(recovery.includes('href="{{ .SiteURL }}/admin/#recovery_token={{ .Token }}"'), recovery);
+  });
+
+  it('is served by astro dev the same way', async () => {
+    const devPort = await freePort();
+    const dev = spawnChild(NODE, [ASTRO_BIN, 'dev', '--port', String(devPort), '--host', '127.0.0.1'], {
+      ...buildEnv(content, join(work, 'dev-out')),
+      CMS_LOCAL_BACKEND: localBackend,
+    });
+    try {
+      await waitForOutput(dev, /ready in/, 'astro dev', 240_000);
+      const url = `http://127.0.0.1:${devPort}`;
+      const page = await fetch(`${url}/admin/`);
+      assert.equal(page.status, 200);
+      const html = await page.text();
+      assert.match(html, /<meta name="robots" content="noindex, nofollow">/);
+      assert.match(html, /<script src="\/admin\/decap-cms.js"><\/script>/);
+      const config = await fetch(`${url}/admin/config.yml`);
+      assert.equal(config.headers.get('content-type'), 'text/yaml; charset=utf-8');
+      assert.equal(await config.text(), cmsConfigYaml(readChoices(content), cmsSettingsFromEnv({ CMS_LOCAL_BACKEND: localBackend })));
+      const bundle = await (await fetch(`${url}/admin/decap-cms.js`)).arrayBuffer();
+      assert.equal(bundle.byteLength, readFileSync(resolve(ROOT, 'node_modules/decap-cms/dist/decap-cms.js')).length);
+    } finally {
+      await stopChild(dev);
+    }
+  });
+
+  it('logs in through the local backend and saves a new review as a file the loader accepts and a build publishes', async (t) => {
+    const page = await openNewReview(built!.url);
+    const started = performance.now();
+    await fillDate(page, 'Date', '2026-11-21');
+    await page.getByLabel(/^Updated/).fill('2026-11-23T09:30');
+    await page.getByLabel('Rating', { exact: true }).fill('4');
+    await page.getByLabel(/^Title/).fill('Patched the morning after the storm');
+    await page.getByLabel('Customer', { exact: true }).fill("Zoë O'Brien-Smith Jr.");
+    await choose(page, 'Technicians', ['Maria', 'Dave']);
+    await choose(page, 'Services', ['Storm damage', 'Emergency tarping']);
+    await choose(page, 'Service area', ['Tigard']);
+    await page.getByLabel('Source', { exact: true }).fill('nextdoor');
+    assert.equal(await page.getByRole('switch').getAttribute('aria-checked'), 'true', 'verified is on by default');
+    await fillDate(page, /^Reply date/, '2026-11-22');
+    await page.getByLabel(/^Reply text/).fill('Thanks Zoë: glad the tarp held [until] the *new* shingles came.');
+    await page.getByLabel('Review text', { exact: true }).fill(BODY);
+    await publish(page);
+    await page.getByText('Entry saved').waitFor();
+    t.diagnostic(`filled and saved in ${Math.round(performance.now() - started)} ms`);
+
+    const file = join(reviewsDir, `${NEW_ID}.md`);
+    const markdown = parseMarkdown(readFileSync(file, 'utf8'));
+    assert.deepEqual(markdown.data, {
+      date: '2026-11-21',
+      updated: '2026-11-23T09:30:00Z',
+      rating: 4,
+      title: 'Patched the morning after the storm',
+      author: "Zoë O'Brien-Smith Jr.",
+      technicians: ['Maria Santos', 'Dave Kowalski'],
+      services: ['storm-damage', 'emergency-tarping'],
+      service_area: 'tigard',
+      source: 'nextdoor',
+      verified: true,
+      response: { date: '2026-11-22', text: 'Thanks Zoë: glad the tarp held [until] the *new* shingles came.' },
+    });
+    assert.equal(markdown.body, BODY);
+    assert.match(NEW_ID, REVIEW_ID);
+
+    const loaded = loadContent(content);
+    const review = loaded.reviews.find((r) => r.id === NEW_ID);
+    assert.ok(review, 'the loader publishes the saved review');
+    assert.deepEqual(review.technicians, ['Maria Santos', 'Dave Kowalski']);
+    assert.equal(review.text, BODY);
+    await page.close();
+
+    // A real build of that content folder.
+    const outDir = join(work, 'dist-after');
+    const buildStarted = performance.now();
+    await run(NODE, [ASTRO_BIN, 'build'], buildEnv(content, outDir));
+    t.diagnostic(`astro build in ${Math.round(performance.now() - buildStarted)} ms`);
+    const dataset = JSON.parse(readFileSync(join(outDir, 'client/reviews.json'), 'utf8'));
+    const published = dataset.reviews.find((r: { id: string }) => r.id === NEW_ID);
+    assert.equal(published?.title, 'Patched the morning after the storm');
+    assert.deepEqual(published?.response, { date: '2026-11-22', text: 'Thanks Zoë: glad the tarp held [until] the *new* shingles came.' });
+    assert.equal(dataset.reviews.length, loaded.reviews.length);
+
+  });
+
+  it('refuses a rating of 6 and a missing customer, with messages, and writes nothing', async () => {
+    const filesBefore = readdirSync(reviewsDir).sort();
+    const page = await openNewReview(built!.url);
+    await fillDate(page, 'Date', '2026-11-24');
+    await page.getByLabel('Rating', { exact: true }).fill('6');
+    await choose(page, 'Services', ['Roof repair']);
+    await page.getByLabel('Review text', { exact: true }).fill('Fixed the leak.');
+    await publish(page);
+    await page.getByText(/missed a required field/i).waitFor();
+    assert.ok(await page.getByText(/Rating must be (less than or equal to|between)[^.]*5/i).isVisible(), 'the rating says what is wrong');
+    assert.ok(await page.getByText(/Customer is required/i).isVisible(), 'the missing customer is named');
+    await page.waitForTimeout(1000);
+    assert.deepEqual(readdirSync(reviewsDir).sort(), filesBefore, 'no file written');
+    await page.close();
+  });
+
+  it('refuses a reply dated before the review, and one without its date; a reply emptied is not saved at all', async () => {
+    const filesBefore = readdirSync(reviewsDir).sort();
+    const page = await openNewReview(built!.url);
+    await fillDate(page, 'Date', '2026-11-24');
+    await page.getByLabel('Rating', { exact: true }).fill('2');
+    await page.getByLabel('Customer', { exact: true }).fill('Sam W.');
+    await choose(page, 'Services', ['Roof repair']);
+    await fillDate(page, /^Reply date/, '2026-11-20');
+    await page.getByLabel(/^Reply text/).fill('Sorry Sam, we are on it.');
+    await page.getByLabel('Review text', { exact: true }).fill('Still leaking after the second visit.');
+    await publish(page);
+    await page.getByText(/the reply \(2026-11-20\) is dated before the review \(2026-11-24\)/).waitFor();
+    assert.deepEqual(readdirSync(reviewsDir).sort(), filesBefore, 'no file written');
+
+    // A reply without its date is refused too; emptied, it is not saved at all, not even as a blank object.
+    await page.getByRole('button', { name: 'Clear' }).nth(2).click();
+    await publish(page);
+    await page.getByText(/response\.date: is required/).waitFor();
+    assert.deepEqual(readdirSync(reviewsDir).sort(), filesBefore, 'no file written');
+    await page.getByLabel(/^Reply text/).fill('');
+    await publish(page);
+    await page.getByText('Entry saved').waitFor();
+    const file = join(reviewsDir, '2026-11-24-sam-w.md');
+    const markdown = parseMarkdown(readFileSync(file, 'utf8'));
+    assert.deepEqual(markdown.data, { date: '2026-11-24', rating: 2, author: 'Sam W.', services: ['roof-repair'], source: 'google', verified: true });
+    assert.ok(loadContent(content).reviews.some((r) => r.id === '2026-11-24-sam-w'));
+    await page.close();
+  });
+});
+
+/** Logs in through the local backend and opens an empty review form; every request must stay on this machine. */
+async function openNewReview(siteUrl: string): Promise<Page> {
+  const page = await browser.newPage();
+  const origin = new URL(siteUrl).origin;
+  const backendOrigin = new URL(localBackend).origin;
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.protocol === 'data:' || url.protocol === 'blob:') return;
+    if (url.origin !== origin && url.origin !== backendOrigin) foreignRequests.push(request.url());
+  });
+  const missing: string[] = [];
+  page.on('response', (response) => {
+    if (response.status() === 404) missing.push(response.url());
+  });
+  await page.goto(`${siteUrl}/admin/`);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await page.getByRole('link', { name: 'Create entry of type review' }).click();
+  await page.getByLabel('Rating', { exact: true }).waitFor();
+  assert.deepEqual(missing, [], 'nothing /admin loads is missing');
+  assert.deepEqual(foreignRequests, [], 'everything /admin loads comes from the site or the local backend');
+  return page;
+}
+
+async function fillDate(page: Page, label: string | RegExp, value: string): Promise<void> {
+  await page.getByLabel(label, { exact: true }).fill(value);
+}
+
+/** Picks options of a select widget by typing the start of their label. */
+async function choose(page: Page, label: string, options: string[]): Promise<void> {
+  const input = page.getByLabel(new RegExp(`^${label}`));
+  for (const option of options) {
+    await input.click();
+    await input.pressSequentially(option);
+    await page.keyboard.press('Enter');
+  }
+}
+
+async function publish(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Publish' }).click();
+  await page.getByText('Publish now').click();
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+function spawnChild(command: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess & { log: () => string } {
+  const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  children.push(child);
+  return Object.assign(child, { log: () => output });
+}
+
+function waitForOutput(child: ChildProcess & { log: () => string }, ready: RegExp, name: string, timeout = 60_000): Promise<void> {
+  return new Promise((resolveReady, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} not ready in ${timeout / 1000} s:\n${child.log()}`)), timeout);
+    const check = () => {
+      if (ready.test(child.log())) {
+        clearTimeout(timer);
+        resolveReady();
+      }
+    };
+    child.stdout!.on('data', check);
+    child.stderr!.on('data', check);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited (${code}):\n${child.log()}`));
+    });
+  });
+}
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
+  const child = spawnChild(command, args, env);
+  return new Promise((resolveRun, reject) => {
+    child.once('exit', (code) => (code === 0 ? resolveRun(child.log()) : reject(new Error(`${args.join(' ')} failed (${code}):\n${child.log()}`))));
+  });
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise((resolveStop) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolveStop();
+    child.once('exit', () => resolveStop());
+    child.kill('SIGTERM');
+  });
+}
