@@ -5,7 +5,20 @@
  */
 import type { APIRoute } from 'astro';
 import { getMcpHandler } from '../data/mcp.ts';
+import { toResponse } from '../lib/http/answer.ts';
+import { jsonAnswer } from '../lib/http/json.ts';
 
 export const prerender = false;
 
-export const ALL: APIRoute = async ({ request }) => (await getMcpHandler())(request);
+export const ALL: APIRoute = async ({ request }) => {
+  let handle: (request: Request) => Promise<Response>;
+  try {
+    handle = await getMcpHandler();
+  } catch (error) {
+    // The server could not be set up from this deployment's settings (say, an MCP_SESSION_SECRET
+    // under 32 characters): the operator's to fix, named in a 503, never a 500.
+    const message = error instanceof Error ? error.message : String(error);
+    return toResponse(jsonAnswer({ error: 'not_configured', message }, { status: 503, headers: { 'retry-after': '60' } }));
+  }
+  return handle(request);
+};

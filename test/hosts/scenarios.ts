@@ -81,7 +81,7 @@ export function hostScenarios(host: HostUnderTest): void {
     removeCopies();
   });
 
-  it('without REDIS_URL and MCP_SESSION_SECRET, /mcp and the hub answer 503 naming them (no 500); search still answers; the build warned', async () => {
+  it('without REDIS_URL and MCP_SESSION_SECRET, 2025 sessions and the hub answer 503 naming them (no 500); search and a 2026-07-28 MCP call still answer; the build warned', async () => {
     const mcp = await a.fetch(rpc(initializeRequest()));
     assert.equal(mcp.status, 503);
     const body = await mcp.json();
@@ -95,6 +95,18 @@ export function hostScenarios(host: HostUnderTest): void {
     const log = readFileSync(join(HOST_BUILDS[host.name].dir, 'build.log'), 'utf8');
     assert.match(log, new RegExp(`${host.name}: REDIS_URL is not set`));
     assert.match(log, new RegExp(`${host.name}: MCP_SESSION_SECRET is not set`));
+    // A 2026-07-28 client needs neither setting: a tools/call through the same function answers.
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'host-test', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+    const modern = await a.fetch(
+      rpc(
+        { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'search_reviews', arguments: { min_rating: 5 }, _meta: meta } },
+        { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'search_reviews' },
+      ),
+    );
+    assert.equal(modern.status, 200, await modern.clone().text());
+    const answer = (await modern.json()).result;
+    assert.equal(answer.isError, undefined);
+    assert.ok(answer.structuredContent.reviews.length >= 1 && answer.structuredContent.reviews.every((review: { rating: number }) => review.rating === 5));
     // From here on the deployment is configured: settings reach a host's functions with a new deployment, so fresh copies.
     process.env.REDIS_URL = redis.url;
     process.env.MCP_SESSION_SECRET = SECRET;

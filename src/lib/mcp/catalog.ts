@@ -15,7 +15,7 @@
  */
 import { z } from 'zod';
 import { siteLinks } from '../feeds/links.ts';
-import { validate } from '../http/issues.ts';
+import { boundIssues, validate } from '../http/issues.ts';
 import { getReviewIndex } from '../reviews/index.ts';
 import { searchQuery, sinceDate, type SearchQuery } from '../reviews/query.ts';
 import { searchResponse, sinceResponse } from '../reviews/responses.ts';
@@ -240,7 +240,7 @@ export function createCatalog(content: McpContent): McpCatalog {
       const entry = tools.get(name);
       if (!entry) return undefined;
       const parsed = validate(entry.input, args ?? {});
-      if (!parsed.ok) return errorResult({ error: 'invalid_request', issues: parsed.issues });
+      if (!parsed.ok) return errorResult({ error: 'invalid_request', issues: boundIssues(parsed.issues) });
       // The parsed value is in the schema's key order, whatever order the client sent.
       return memo.get(`tool ${name} ${JSON.stringify(parsed.value)}`, () => entry.run(parsed.value), resultSize) as ToolResult;
     },
