@@ -59,12 +59,13 @@ export function loadStaticFiles(clientDir: string): StaticFiles {
     serve(req, res, pathname, search = '') {
       const file = byPath.get(pathname);
       if (!file) {
-        if (artefacts.has(pathname)) {
+        // `/reviews%2ejson`, `/%72eviews.json`: one canonical path, so one set of validators and headers.
+        const canonical = decodedPath(pathname);
+        // Artefacts under any spelling: Astro's static handler would decode `/static-manifest%2Ejson` and serve it.
+        if (artefacts.has(pathname) || artefacts.has(canonical)) {
           sendNotFound(res, notFoundPage);
           return true;
         }
-        // `/reviews%2ejson`, `/%72eviews.json`: one canonical path, so one set of validators and headers.
-        const canonical = decodedPath(pathname);
         if (canonical === pathname || !byPath.has(canonical)) return false;
         res.writeHead(301, { location: `${canonical}${search}`, 'cache-control': 'public, max-age=3600', 'content-length': '0' });
         res.end();

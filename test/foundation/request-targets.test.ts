@@ -48,7 +48,7 @@ it('other spellings of a static path are a 301 to the canonical one, query kept'
 });
 
 it('precompressed bodies and the manifest are not public: the site\'s 404 page', async () => {
-  for (const path of ['/reviews.json.br', '/reviews.json.gz', '/static-manifest.json']) {
+  for (const path of ['/reviews.json.br', '/reviews.json.gz', '/static-manifest.json', '/static-manifest%2Ejson', '/reviews.json%2Ebr', '/%72eviews.json.gz']) {
     const response = await fetch(server.url + path);
     assert.equal(response.status, 404, path);
     assert.match(response.headers.get('content-type') ?? '', /^text\/html/, path);

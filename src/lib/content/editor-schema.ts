@@ -23,6 +23,14 @@ export function controlCharacterProblem(value: string): string | undefined {
   return `contains an invisible control character (U+${code}) at character ${match.index + 1}: retype that part, or paste it as plain text`;
 }
 
+/** What is wrong with a review's text (below the frontmatter); undefined when nothing. The loader and the /admin form share it. */
+export function reviewTextProblem(text: string): string | undefined {
+  if (text === '') return 'the review text is empty: write it below the closing ---';
+  if (text.length > TEXT_LIMITS.text) return `the review text is too long (${text.length} characters): at most ${TEXT_LIMITS.text}`;
+  const control = controlCharacterProblem(text);
+  return control && `the review text ${control}`;
+}
+
 const nonEmpty = z.string().trim().min(1, 'must not be empty');
 
 /** Text published as is: not empty, at most `max` characters, no control characters. */

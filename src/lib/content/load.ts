@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { z } from 'zod';
 import type { Business, Review } from '../reviews/schema.ts';
-import { businessFile, controlCharacterProblem, REVIEW_ID, reviewFrontmatter, TEXT_LIMITS, type ReviewFrontmatter } from './editor-schema.ts';
+import { businessFile, REVIEW_ID, reviewFrontmatter, reviewTextProblem, type ReviewFrontmatter } from './editor-schema.ts';
 import { FrontmatterError, parseMarkdown, parseYaml } from './frontmatter.ts';
 import { ContentError, fieldName, type ContentProblem } from './problems.ts';
 
@@ -98,10 +98,8 @@ function loadReviews(contentDir: string, business: Business | null, problems: Co
       problems.push(...zodProblems(file, parsed.error, markdown.data));
       continue;
     }
-    if (markdown.body === '') problems.push({ file, field: '(body)', message: 'the review text is empty: write it below the closing ---' });
-    else if (markdown.body.length > TEXT_LIMITS.text) problems.push({ file, field: '(body)', message: `the review text is too long (${markdown.body.length} characters): at most ${TEXT_LIMITS.text}` });
-    const control = controlCharacterProblem(markdown.body);
-    if (control) problems.push({ file, field: '(body)', message: `the review text ${control}` });
+    const textProblem = reviewTextProblem(markdown.body);
+    if (textProblem) problems.push({ file, field: '(body)', message: textProblem });
     const review = resolver ? toReview(id, file, parsed.data, markdown.body, resolver, problems) : null;
     if (review && problems.length === before) {
       if (parsed.data.verified) reviews.push(review);

@@ -31,6 +31,8 @@ export function redactedRedisUrl(url: string): string {
     const parsed = new URL(url);
     parsed.username = '';
     parsed.password = '';
+    // ioredis reads options, a password among them, from the query string too.
+    parsed.search = '';
     return parsed.href.replace(/\/$/, '');
   } catch {
     return '(not a URL)';

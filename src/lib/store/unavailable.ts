@@ -21,10 +21,13 @@ export function isStoreUnavailable(error: unknown): error is StoreUnavailableErr
   return error instanceof Error && error.name === 'StoreUnavailableError';
 }
 
-/** The answer while the store is out of reach (message: which store, and what is wrong, never the password). */
-export function storeUnavailableAnswer(error: StoreUnavailableError): ApiAnswer {
+/**
+ * The answer while the store is out of reach. It names the setting (REDIS_URL) but never
+ * the address or what failed: those are for the operator's log, not for any client.
+ */
+export function storeUnavailableAnswer(): ApiAnswer {
   return jsonAnswer(
-    { error: 'store_unavailable', message: `${error.message}. Try again in a few seconds.` },
+    { error: 'store_unavailable', message: 'The state store (Redis, REDIS_URL) is unreachable. Try again in a few seconds.' },
     { status: 503, headers: { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) } },
   );
 }

@@ -11,7 +11,7 @@
  * Choices (technicians, services, areas) need no check here: the form only
  * offers those of business.yaml.
  */
-import { reviewFrontmatter } from '../../lib/content/editor-schema.ts';
+import { reviewFrontmatter, reviewTextProblem } from '../../lib/content/editor-schema.ts';
 
 export type FormData = Record<string, unknown>;
 
@@ -47,7 +47,8 @@ export function formProblems(data: FormData): string[] {
       problems.push(`updated: ${updated} is before the reply of ${response.date}: set it to when the reply was published, or leave it empty`);
     }
   }
-  if (body === '') problems.push('body: the review text is empty');
+  const textProblem = reviewTextProblem(body);
+  if (textProblem) problems.push(`body: ${textProblem}`);
   return problems;
 }
 
