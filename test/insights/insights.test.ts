@@ -253,7 +253,8 @@ describe('editorial content', () => {
       `${dataset.reviews.length} customers have reviewed us, with an average rating of ${Math.round(mean * 100) / 100} (${Math.round(mean * 10) / 10} rounded) out of 5; ${percent(fives)}% give five stars. We have served {roughly 1,000} homes.`,
     );
     assert.deepEqual(doc.summary.highlights, [`${percent(low)}% give one or two stars.`]);
-    assert.deepEqual(Object.keys(doc.summary.figures), ['review_count', 'average_rating', 'percent_five_star', 'percent_one_or_two_star']);
+    assert.deepEqual(Object.keys(doc.summary.figures), ['review_count', 'average_rating', 'average_rating:1', 'percent_five_star', 'percent_one_or_two_star']);
+    assert.equal(doc.summary.figures['average_rating:1'], Math.round(mean * 10) / 10);
     assert.equal(doc.summary.figures.review_count, dataset.reviews.length);
     assert.equal(doc.faq[0].question, 'Do you tarp roofs after storms?');
   });

@@ -93,7 +93,7 @@ function formatFigure(value: number, decimals: number): string {
 
 export interface FilledText {
   text: string;
-  /** Each figure the text quoted, rounded as quoted. */
+  /** Each figure the text quoted (by name, or `name:decimals` when it named its decimals), rounded as quoted. */
   quoted: Record<string, number>;
 }
 
@@ -110,7 +110,8 @@ export function fillPlaceholders(text: string, figures: Readonly<Record<string, 
     const places = decimals === undefined ? defaultDecimals(name) : Number(decimals);
     const value = figures[name];
     if (value === undefined) throw new Error(`no value computed for "${written}"`);
-    quoted[name] = roundTo(value, places);
+    // Keyed as written: `{average_rating}` and `{average_rating:1}` in one text are two quotes.
+    quoted[decimals === undefined ? name : `${name}:${decimals}`] = roundTo(value, places);
     return formatFigure(value, places);
   });
   return { text: filled, quoted };
