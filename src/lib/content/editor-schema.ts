@@ -10,13 +10,13 @@ import { business, isoDate, utcInstant } from '../reviews/schema.ts';
 export const REVIEW_ID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** Limits that keep one file from swelling every page that quotes it (docs/editing.md). */
-export const TEXT_LIMITS = { text: 10_000, reply: 5_000, title: 200, name: 100, source: 50 } as const;
+const TEXT_LIMITS = { text: 10_000, reply: 5_000, title: 200, name: 100, source: 50 } as const;
 
 // C0 and C1 control characters other than tab and line breaks: invisible, and unsafe to pass on.
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
 
 /** Where the first control character is, in words an editor can act on; undefined when none. */
-export function controlCharacterProblem(value: string): string | undefined {
+function controlCharacterProblem(value: string): string | undefined {
   const match = CONTROL.exec(value);
   if (!match) return undefined;
   const code = match[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');

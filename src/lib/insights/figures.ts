@@ -17,7 +17,7 @@ import type { ReviewsDataset } from '../reviews/schema.ts';
 import { ASPECT_IDS } from './lexicon.ts';
 import type { AspectSummary } from './schema.ts';
 
-export const ASPECT_FIGURE_PREFIX = 'percent_positive_';
+const ASPECT_FIGURE_PREFIX = 'percent_positive_';
 
 /** Name → decimals used when the placeholder names none. */
 const BASE_FIGURES = {

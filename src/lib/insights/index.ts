@@ -2,4 +2,3 @@
 export { analyseInsights, buildInsights, formatWarnings, type InsightsResult, type InsightsWarning } from './build.ts';
 export { EMPTY_EDITORIAL, loadEditorial, type Editorial } from './editorial.ts';
 export { insightsDataset, type InsightsDataset } from './schema.ts';
-export { computeFigures, FIGURE_NAMES } from './figures.ts';
