@@ -11,8 +11,8 @@
  * a key the schema does not list is a drift — items, bounds, patterns, anyOf).
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import { z } from 'zod';
 import { deref, openApiJson, operationsOf, resolvePointer, type JsonObject, type JsonSchema, type OpenApiDocument, type Operation } from '../../src/lib/api/openapi.ts';
@@ -20,14 +20,15 @@ import { errorResponse, messageError } from '../../src/lib/http/errors-schema.ts
 import { insightsDataset } from '../../src/lib/insights/schema.ts';
 import { searchQuery, sinceDate } from '../../src/lib/reviews/query.ts';
 import { searchResponse, sinceResponse } from '../../src/lib/reviews/responses.ts';
-import { reviewsDataset } from '../../src/lib/reviews/schema.ts';
-import { BUILDS, type BuildName } from '../helpers/builds.ts';
+import { review, reviewsDataset } from '../../src/lib/reviews/schema.ts';
+import { BUILDS, ROOT, type BuildName } from '../helpers/builds.ts';
 import { bytesOf, conditional } from '../helpers/http.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
 
 /** The seed's endpoints: path → methods that must be documented. */
 const SEED: Record<string, string[]> = {
   '/reviews.json': ['get'],
+  '/reviews/{id}.json': ['get'],
   '/insights.json': ['get'],
   '/api/feed.json': ['get'],
   '/feed.xml': ['get'],
@@ -40,12 +41,40 @@ const SEED: Record<string, string[]> = {
 /** Component schemas that have a zod twin: the live body must pass both. */
 const ZOD: Record<string, z.ZodType> = {
   ReviewsDataset: reviewsDataset,
+  Review: review,
   Insights: insightsDataset,
   SearchResponse: searchResponse,
   SinceResponse: sinceResponse,
   ErrorResponse: errorResponse,
   MessageError: messageError,
 };
+
+/**
+ * The endpoint routes of src/pages (every non-page file) that are not part of
+ * the public data interface, and why. Every other route must be a documented
+ * path: a new endpoint cannot be served without being described.
+ */
+const UNDOCUMENTED_ROUTES: Record<string, string> = {
+  '/api/[...path]': 'the catch-all answering components.responses.NotFound for unknown /api/ paths',
+  '/api/cron/sweep': "the serverless host's scheduler, behind CRON_SECRET",
+  '/robots.txt': 'for crawlers',
+  '/sitemap.xml': 'for crawlers',
+  '/sitemaps/{part}.xml': 'for crawlers',
+  '/widget.js': 'the embeddable widget script, an asset of the widget page',
+  '/admin/config.yml': "the editors' admin UI",
+  '/admin/decap-cms.js': "the editors' admin UI",
+  '/admin/emails/{template}.html': "the editors' admin UI",
+};
+
+/** src/pages endpoint files as paths in OpenAPI's notation: `reviews/[id].json.ts` → `/reviews/{id}.json`. */
+function endpointRoutes(): string[] {
+  const pages = resolve(ROOT, 'src/pages');
+  return readdirSync(pages, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && /\.(ts|js)$/.test(entry.name) && !entry.name.startsWith('_'))
+    .map((entry) => `/${relative(pages, resolve(entry.parentPath, entry.name))}`.replace(/\.(ts|js)$/, '').replace(/\/index$/, '') || '/')
+    .map((route) => route.replace(/\[(?!\.\.\.)([^\]]+)\]/g, '{$1}'))
+    .sort();
+}
 
 /** The content build when it has reviews, else the small fixture build. */
 function pickBuild(): BuildName {
@@ -61,12 +90,17 @@ function pickBuild(): BuildName {
 let server: RunningServer;
 let doc: OpenApiDocument;
 let served: string;
+/** Path parameters whose documented example names no content of the build under test (a review id). */
+const pathValues: Record<string, string> = {};
 before(async () => {
   server = await startServer(pickBuild());
   const response = await fetch(`${server.url}/openapi.json`);
   assert.equal(response.status, 200);
   served = await response.text();
   doc = JSON.parse(served) as OpenApiDocument;
+  const dataset = (await (await fetch(`${server.url}/reviews.json`)).json()) as { reviews: Array<{ id: string }> };
+  assert.ok(dataset.reviews.length > 0, 'the build under test has reviews');
+  pathValues.id = dataset.reviews[0]!.id;
 });
 after(() => server?.stop());
 
@@ -161,12 +195,16 @@ async function expectDocumented(response: Response, documented: ResponseObject, 
   const media = type.split(';')[0]!.trim();
   const entry = content.find(([key]) => key === media);
   assert.ok(entry, `${label}: content type ${type} is not among ${content.map(([key]) => key).join(', ')}`);
-  if (!options.sdkBody) {
+  if (!options.sdkBody && media !== 'text/html') {
     // The MCP SDK writes its own JSON-RPC answers: plain application/json, no trailing newline.
     assert.match(type, /charset=utf-8/i, `${label}: charset`);
     assert.equal(body.at(-1), 0x0a, `${label}: body ends with a newline`);
   }
   const schema = entry[1].schema;
+  if (media === 'text/html') {
+    assert.match(body.toString('utf8'), /^<!DOCTYPE html>/i, `${label}: an HTML page`);
+    return body;
+  }
   if (media === 'application/atom+xml') {
     assert.match(body.toString('utf8'), /^<\?xml[^>]*\?>\s*<feed xmlns="http:\/\/www.w3.org\/2005\/Atom"/, `${label}: an Atom feed`);
     return body;
@@ -186,7 +224,7 @@ function exampleUrl(path: string, operation: Operation): string {
   let url = path;
   for (const raw of operation.parameters ?? []) {
     const parameter = deref<JsonObject>(doc, raw);
-    if (parameter.in === 'path') url = url.replace(`{${String(parameter.name)}}`, encodeURIComponent(String(parameter.example)));
+    if (parameter.in === 'path') url = url.replace(`{${String(parameter.name)}}`, encodeURIComponent(pathValues[String(parameter.name)] ?? String(parameter.example)));
   }
   return server.url + url;
 }
@@ -261,6 +299,15 @@ describe('OpenAPI document: structure', () => {
         assert.equal(parameter?.required, true);
       }
     }
+  });
+
+  it('documents every endpoint route the site serves (src/pages), except the few that are not the public interface', () => {
+    const routes = endpointRoutes();
+    assert.ok(routes.includes('/reviews.json') && routes.includes('/api/reviews/since/{date}'), routes.join(', '));
+    const missing = routes.filter((route) => !(route in doc.paths) && !(route in UNDOCUMENTED_ROUTES));
+    assert.deepEqual(missing, [], 'served by src/pages but not in /openapi.json');
+    for (const route of Object.keys(UNDOCUMENTED_ROUTES)) assert.ok(routes.includes(route), `${route} is listed as undocumented but no longer served`);
+    for (const path of Object.keys(doc.paths)) assert.ok(routes.includes(path), `${path} is documented but no route serves it`);
   });
 
   it('lists exactly the search parameters of the query schema, with the schemas generated from it', () => {
@@ -370,6 +417,18 @@ describe('OpenAPI document against the live server', () => {
       assert.equal(response.status, 400, path);
       const body = (await expectDocumented(response, documentedResponse(operation, '400'), `400 ${path}`)) as { issues: Array<{ path: unknown[] }> };
       assert.ok(body.issues.some((issue) => issue.path[0] === parameter), `${path}: an issue names ${parameter}`);
+    }
+  });
+
+  it('404: an unknown review id answers the documented 404 (the HTML 404 page), on GET and HEAD', async () => {
+    const item = doc.paths['/reviews/{id}.json']!;
+    for (const id of ['no-such-review', pathValues.id + '-x']) {
+      const get = await fetch(`${server.url}/reviews/${id}.json`);
+      assert.equal(get.status, 404, id);
+      await expectDocumented(get, documentedResponse(item.get!, '404'), `GET /reviews/${id}.json`);
+      const head = await fetch(`${server.url}/reviews/${id}.json`, { method: 'HEAD' });
+      assert.equal(head.status, 404, id);
+      await expectDocumented(head, documentedResponse(item.head!, '404'), `HEAD /reviews/${id}.json`);
     }
   });
 

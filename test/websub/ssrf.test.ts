@@ -9,6 +9,7 @@ import { describe, it } from 'node:test';
 import { createStore } from '../../src/lib/store/index.ts';
 import { DEFAULT_HUB_CONFIG } from '../../src/lib/websub/config.ts';
 import { createHub } from '../../src/lib/websub/hub.ts';
+import { mappedV4, v6ToBigInt } from '../../src/lib/websub/ip.ts';
 import { checkAddress, checkCallbackSyntax, NON_PUBLIC_HOST, pinnedLookup, resolveTarget } from '../../src/lib/websub/ssrf.ts';
 import { tempDir, TOPICS } from './helpers.ts';
 
@@ -51,9 +52,31 @@ const REFUSED: Array<[string, string]> = [
   ['2002:a00:1::1', '6to4'],
   ['2001::1', 'IETF'], // Teredo
   ['not-an-ip', 'not an IP'],
+  // Ranges ipaddr.js names coarsely or not at all, and its readings Node does not share (src/lib/websub/ip.ts).
+  ['192.88.99.1', '6to4 relay'],
+  ['198.51.100.7', 'documentation'],
+  ['203.0.113.9', 'documentation'],
+  ['192.175.48.1', 'AS112'],
+  ['192.52.193.1', 'AMT'],
+  ['::7f00:1', 'IPv4-compatible'], // ::127.0.0.1 in hex: ipaddr.js calls it unicast
+  ['::a9fe:a9fe%eth0', 'IPv4-compatible'],
+  ['::ffff:0:a00:1', 'IPv4-translated'],
+  ['64:ff9b:1::a00:1', 'local-use NAT64'],
+  ['64:ff9b::7f00:1', 'NAT64 address of 127.0.0.1: loopback'],
+  ['100::1', 'discard'],
+  ['2001:2::1', 'benchmarking'],
+  ['2001:20::1', 'ORCHID'],
+  ['3fff::1', 'documentation'],
+  ['5f00::1', 'segment routing'],
+  ['2620:4f:8000::1', 'AS112'],
+  ['010.0.0.1', 'not an IP'], // ipaddr.js reads it as octal 8.0.0.1; Node will not connect to it
+  ['0x7f.0.0.1', 'not an IP'],
+  ['127.1', 'not an IP'],
+  ['2130706433', 'not an IP'],
+  ['::ffff:0x7f.0.0.1', 'not an IP'],
 ];
 
-const ALLOWED = ['8.8.8.8', '1.1.1.1', '93.184.216.34', '172.32.0.1', '100.128.0.1', '169.253.255.255', '2606:4700:4700::1111', '2a00:1450:4001:82b::200e', '64:ff9b::808:808'];
+const ALLOWED = ['8.8.8.8', '1.1.1.1', '192.0.3.1', '2001:200::1', '93.184.216.34', '172.32.0.1', '100.128.0.1', '169.253.255.255', '2606:4700:4700::1111', '2a00:1450:4001:82b::200e', '64:ff9b::808:808'];
 
 describe('checkAddress', () => {
   for (const [address, reason] of REFUSED) {
@@ -73,6 +96,23 @@ describe('checkAddress', () => {
     for (const address of ['::ffff:127.0.0.1', '10.0.0.1', '192.168.0.1', '169.254.169.254', '100.64.0.1', 'fd00::1', 'fe80::1', '0.0.0.0', '::']) {
       assert.equal(checkAddress(address, true).ok, false, address);
     }
+  });
+});
+
+describe('the shared IP parser (ip.ts, also used by the rate limiter)', () => {
+  it('reads ::a.b.c.d as IPv4-compatible, as Node does, not as ipaddr.js does (IPv4-mapped)', () => {
+    assert.equal(v6ToBigInt('::1.2.3.4'), 0x01020304n);
+    assert.equal(mappedV4('::1.2.3.4'), undefined);
+    assert.equal(v6ToBigInt('::ffff:1.2.3.4%eth0'), 0xffff01020304n);
+  });
+  it('finds the IPv4 address in every spelling of an IPv4-mapped address', () => {
+    for (const spelling of ['::ffff:1.2.3.4', '::FFFF:102:304', '0:0:0:0:0:ffff:1.2.3.4', '0::ffff:0102:0304']) assert.equal(mappedV4(spelling), '1.2.3.4', spelling);
+    for (const other of ['1.2.3.4', '64:ff9b::1.2.3.4', '::ffff:0:102:304', 'nonsense', '::ffff:010.2.3.4']) assert.equal(mappedV4(other), undefined, other);
+  });
+  it('an IPv6 address as a 128-bit integer', () => {
+    assert.equal(v6ToBigInt('2001:db8::1'), 0x20010db8000000000000000000000001n);
+    assert.equal(v6ToBigInt('64:ff9b::1.2.3.4'), 0x0064ff9b000000000000000001020304n);
+    assert.throws(() => v6ToBigInt('1.2.3.4'));
   });
 });
 

@@ -3,8 +3,8 @@
  * rendered at /api-reference). Every record, response and parameter schema is
  * generated from the zod schemas the server validates and serialises with, so
  * the document cannot drift from the code: the search parameters are
- * `searchQuery.shape`, the bodies are `reviewsDataset`, `searchResponse`,
- * `sinceResponse` and the error schemas. What is written here by hand is only
+ * `searchQuery.shape`, the bodies are `reviewsDataset`, `review`,
+ * `searchResponse`, `sinceResponse` and the error schemas. What is written here by hand is only
  * what HTTP adds (statuses, headers, methods) and the shapes with no schema
  * elsewhere (JSON Feed, JSON-RPC envelope, the hub's form).
  *
@@ -21,7 +21,7 @@ import { MCP_MAX_BODY_BYTES } from '../mcp/http-handler.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT, searchQuery, sinceDate } from '../reviews/query.ts';
 import { searchResponse, sinceResponse } from '../reviews/responses.ts';
 import { SINCE_PAGE_SIZE } from '../reviews/since.ts';
-import { reviewsDataset } from '../reviews/schema.ts';
+import { review, reviewsDataset } from '../reviews/schema.ts';
 import { CONTENT_CACHE } from '../static/manifest.ts';
 import { DEFAULT_HUB_CONFIG, HUB_MAX_BODY_BYTES } from '../websub/config.ts';
 
@@ -381,6 +381,8 @@ interface ReadEndpoint {
   staticFile: boolean;
   lastModified: boolean;
   invalid?: boolean;
+  /** A path parameter naming nothing that exists: the 404 answered. */
+  notFound?: JsonObject;
 }
 
 /** GET, HEAD and the OPTIONS preflight of one read-only resource. */
@@ -401,6 +403,7 @@ function readOnlyPath(endpoint: ReadEndpoint): PathItem {
         '200': { description: 'OK.', headers, content: { [endpoint.mediaType]: { schema: endpoint.schema } } },
         '304': ref('responses', 'NotModified'),
         ...errors,
+        ...(endpoint.notFound ? { '404': endpoint.notFound } : {}),
       },
     },
     head: {
@@ -413,6 +416,7 @@ function readOnlyPath(endpoint: ReadEndpoint): PathItem {
         '200': { description: 'OK, no body.', headers },
         '304': ref('responses', 'NotModified'),
         ...(endpoint.invalid ? { '400': { description: 'Invalid request (no body on HEAD).' } } : {}),
+        ...(endpoint.notFound ? { '404': { description: 'Not found (no body on HEAD).', headers: endpoint.notFound.headers } } : {}),
       },
     },
     options: {
@@ -433,6 +437,7 @@ export function buildOpenApiDocument(site: string): OpenApiDocument {
   const links = siteLinks(origin);
   const schemas = generateComponents(origin);
   const since = parameterSchema(sinceDate);
+  const reviewId = parameterSchema(review.shape.id);
   const rpcError = (description: string) => ({
     description,
     headers: { 'Cache-Control': ref('headers', 'NoStore') },
@@ -451,6 +456,24 @@ export function buildOpenApiDocument(site: string): OpenApiDocument {
       schema: ref('schemas', 'ReviewsDataset'),
       staticFile: true,
       lastModified: true,
+    }),
+    '/reviews/{id}.json': readOnlyPath({
+      path: '/reviews/{id}.json',
+      id: 'getReview',
+      tag: 'Datasets',
+      summary: 'One review',
+      description:
+        "One review's record exactly as /reviews.json holds it (no envelope): a static file per review, also the URI of the MCP review resource. Last-Modified is the review's own `updated`. A larger record is also served precompressed, and then carries Vary: Accept-Encoding.",
+      parameters: [{ name: 'id', in: 'path', required: true, description: reviewId.description, schema: reviewId.schema, example: '2025-03-04-jane-d-leak-repair' }],
+      mediaType: JSON_MEDIA,
+      schema: ref('schemas', 'Review'),
+      staticFile: false,
+      lastModified: true,
+      notFound: {
+        description: "No review has this id (or it was taken down): the site's HTML 404 page.",
+        headers: { 'Cache-Control': ref('headers', 'NoStore') },
+        content: { 'text/html': { schema: { type: 'string', description: 'The 404 page (HTML).' } } },
+      },
     }),
     '/insights.json': readOnlyPath({
       path: '/insights.json',

@@ -4,14 +4,22 @@
  * Review with the business as its itemReviewed for a review's own page. Both
  * name the business by the same `@id`, so a crawler joins them into one entity.
  */
+import type { PostalAddress, ReviewLeaf, RoofingContractorLeaf, WithContext } from 'schema-dts';
 import type { Business, Review, ReviewsDataset } from '../reviews/schema.ts';
+
+/*
+ * Typed with schema-dts, so a misspelt or misplaced property fails `tsc`.
+ * Optional properties are written as `value || undefined` in their place:
+ * JSON.stringify leaves an undefined property out, so the key order and the
+ * bytes are what they would be with the property absent.
+ */
 
 /** The node id of the business: its own site's URL, not ours, so it stays put if this site moves. */
 function businessId(business: Business): string {
   return `${business.url}#business`;
 }
 
-function postalAddress(business: Business) {
+function postalAddress(business: Business): PostalAddress {
   return {
     '@type': 'PostalAddress',
     streetAddress: business.address.street,
@@ -31,7 +39,7 @@ function businessIdentity(business: Business) {
     url: business.url,
     telephone: business.telephone,
     address: postalAddress(business),
-  };
+  } satisfies RoofingContractorLeaf;
 }
 
 function reviewNode(review: Review, url: string) {
@@ -39,37 +47,36 @@ function reviewNode(review: Review, url: string) {
     '@type': 'Review',
     url,
     datePublished: review.date,
-    ...(review.title ? { name: review.title } : {}),
+    name: review.title || undefined,
     reviewBody: review.text,
     author: { '@type': 'Person', name: review.author.name },
     reviewRating: { '@type': 'Rating', ratingValue: review.rating, bestRating: 5, worstRating: 1 },
-  };
+  } satisfies ReviewLeaf;
 }
 
-export function businessJsonLd(dataset: ReviewsDataset, reviews: readonly Review[], reviewUrl: (id: string) => string) {
+export function businessJsonLd(dataset: ReviewsDataset, reviews: readonly Review[], reviewUrl: (id: string) => string): WithContext<RoofingContractorLeaf> {
   const { business, aggregate_rating: rating } = dataset;
   const { address, ...identity } = businessIdentity(business);
   return {
     '@context': 'https://schema.org',
     ...identity,
-    ...(business.description ? { description: business.description } : {}),
+    description: business.description || undefined,
     email: business.email,
     address,
-    ...(business.geo ? { geo: { '@type': 'GeoCoordinates', latitude: business.geo.latitude, longitude: business.geo.longitude } } : {}),
-    ...(business.founded ? { foundingDate: business.founded } : {}),
+    geo: business.geo ? { '@type': 'GeoCoordinates', latitude: business.geo.latitude, longitude: business.geo.longitude } : undefined,
+    foundingDate: business.founded || undefined,
     areaServed: business.service_areas.map((area) => ({ '@type': 'City', name: area.name })),
     makesOffer: business.services.map((service) => ({ '@type': 'Offer', itemOffered: { '@type': 'Service', name: service.name } })),
-    ...(rating.review_count > 0
-      ? {
-          aggregateRating: {
+    aggregateRating:
+      rating.review_count > 0
+        ? {
             '@type': 'AggregateRating',
             ratingValue: rating.rating_value,
             reviewCount: rating.review_count,
             bestRating: rating.best_rating,
             worstRating: rating.worst_rating,
-          },
-        }
-      : {}),
+          }
+        : undefined,
     review: reviews.map((review) => reviewNode(review, reviewUrl(review.id))),
   };
 }
@@ -79,13 +86,13 @@ export function businessJsonLd(dataset: ReviewsDataset, reviews: readonly Review
  * business's reply is left out: schema.org has no property for an owner's answer
  * to a review, and a `comment` would read as another customer's.
  */
-export function reviewJsonLd(review: Review, business: Business, url: string) {
+export function reviewJsonLd(review: Review, business: Business, url: string): WithContext<ReviewLeaf> {
   return {
     '@context': 'https://schema.org',
     ...reviewNode(review, url),
     '@id': url,
     // `updated` defaults to the review's own day at midnight: only a later change is a modification.
-    ...(review.updated !== `${review.date}T00:00:00Z` ? { dateModified: review.updated } : {}),
+    dateModified: review.updated !== `${review.date}T00:00:00Z` ? review.updated : undefined,
     itemReviewed: businessIdentity(business),
   };
 }

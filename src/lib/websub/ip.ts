@@ -1,46 +1,47 @@
 /**
- * IP address arithmetic shared by the callback guard (ssrf.ts) and the rate
- * limiter (rate-limit.ts): one parser, so both read every textual form alike
- * (`::`, zone ids, and an embedded dotted quad such as `64:ff9b::1.2.3.4`).
- * Callers pass strings that `net.isIP` accepts.
+ * One IP parser for the callback guard (ssrf.ts) and the rate limiter
+ * (rate-limit.ts), so both read every textual form alike (`::`, zone ids, an
+ * embedded dotted quad such as `64:ff9b::1.2.3.4`). Parsing is ipaddr.js's;
+ * which strings count as addresses is Node's (`net.isIP`), because the guard
+ * hands the same string to `net.connect`: ipaddr.js alone would also read
+ * `010.0.0.1` (as octal, 8.0.0.1), `127.1` or `0x7f.0.0.1`, which Node
+ * refuses to connect to, and the two must never disagree.
  */
 import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
-/** A dotted-quad IPv4 address as a 32-bit integer. */
-export function v4ToInt(address: string): bigint {
-  const parts = address.split('.').map(Number);
-  return BigInt((((parts[0]! << 24) >>> 0) + (parts[1]! << 16) + (parts[2]! << 8) + parts[3]!) >>> 0);
+export type IpAddress = ipaddr.IPv4 | ipaddr.IPv6;
+
+/**
+ * ipaddr.js reads the deprecated IPv4-compatible form `::a.b.c.d` (its
+ * "deprecatedTransitional" pattern, exactly `::` then a dotted quad) as the
+ * IPv4-mapped `::ffff:a.b.c.d`; Node and RFC 4291 read it as `::a.b.c.d`.
+ */
+const IPV4_COMPATIBLE_TEXT = /^::[^:]*\./;
+
+/** The address `text` names, or undefined when Node would not take it as an IP address. */
+export function parseIp(text: string): IpAddress | undefined {
+  const family = isIP(text);
+  if (family === 4) return ipaddr.IPv4.parse(text);
+  if (family !== 6) return undefined;
+  const parsed = ipaddr.IPv6.parse(text);
+  if (!IPV4_COMPATIBLE_TEXT.test(text)) return parsed;
+  const parts = [...parsed.parts];
+  parts[5] = 0;
+  const compatible = new ipaddr.IPv6(parts);
+  if (parsed.zoneId) compatible.zoneId = parsed.zoneId;
+  return compatible;
 }
 
 /** An IPv6 address as a 128-bit integer (embedded dotted quads, `::` and a `%zone` included). */
 export function v6ToBigInt(address: string): bigint {
-  let text = address.toLowerCase();
-  const zone = text.indexOf('%');
-  if (zone >= 0) text = text.slice(0, zone);
-  const lastColon = text.lastIndexOf(':');
-  const tail = text.slice(lastColon + 1);
-  if (tail.includes('.')) {
-    const v4 = v4ToInt(tail);
-    text = `${text.slice(0, lastColon + 1)}${(v4 >> 16n).toString(16)}:${(v4 & 0xffffn).toString(16)}`;
-  }
-  const [head, rest] = text.split('::') as [string, string | undefined];
-  const headGroups = head ? head.split(':') : [];
-  const restGroups = rest ? rest.split(':') : [];
-  const fill = rest === undefined ? [] : new Array<string>(8 - headGroups.length - restGroups.length).fill('0');
-  const groups = [...headGroups, ...fill, ...restGroups];
-  let value = 0n;
-  for (const group of groups) value = (value << 16n) + BigInt(parseInt(group || '0', 16));
-  return value;
-}
-
-/** A 32-bit integer as a dotted quad. */
-export function intToV4(value: bigint): string {
-  return [24n, 16n, 8n, 0n].map((shift) => String((value >> shift) & 0xffn)).join('.');
+  const parsed = parseIp(address);
+  if (!(parsed instanceof ipaddr.IPv6)) throw new TypeError(`not an IPv6 address: ${address}`);
+  return parsed.parts.reduce((value, part) => (value << 16n) | BigInt(part), 0n);
 }
 
 /** The IPv4 address inside an IPv4-mapped IPv6 address (`::ffff:a.b.c.d` in any spelling), else undefined. */
 export function mappedV4(address: string): string | undefined {
-  if (isIP(address) !== 6) return undefined;
-  const value = v6ToBigInt(address);
-  return value >> 32n === 0xffffn ? intToV4(value & 0xffffffffn) : undefined;
+  const parsed = parseIp(address);
+  return parsed instanceof ipaddr.IPv6 && parsed.isIPv4MappedAddress() ? parsed.toIPv4Address().toString() : undefined;
 }

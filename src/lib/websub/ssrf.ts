@@ -8,77 +8,72 @@
  */
 import { isIP } from 'node:net';
 import type { LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { LookupBusyError, systemResolver, type ResolvedAddress, type Resolver } from './dns.ts';
-import { intToV4, v4ToInt, v6ToBigInt } from './ip.ts';
+import { parseIp } from './ip.ts';
 
 export type { Resolver } from './dns.ts';
 
 export type AddressVerdict = { ok: true } | { ok: false; reason: string };
 
-interface Range {
-  base: bigint;
-  bits: number;
-  reason: string;
-}
-
-const v4 = (cidr: string, reason: string): Range => {
-  const [base, bits] = cidr.split('/') as [string, string];
-  return { base: v4ToInt(base), bits: Number(bits), reason };
+/**
+ * Why each of ipaddr.js's special-purpose ranges (`.range()`, from the IANA
+ * registries) is refused. Only its default, `unicast`, is public; a range a
+ * later ipaddr.js adds is refused too (see `refusal`).
+ */
+const V4_RANGE_REASONS: Record<string, string> = {
+  unspecified: '"this network" address',
+  broadcast: 'reserved address (limited broadcast)',
+  multicast: 'multicast address',
+  linkLocal: 'link-local address (cloud metadata lives here)',
+  loopback: 'loopback address',
+  carrierGradeNat: 'carrier-grade NAT address',
+  private: 'private address',
+  reserved: 'reserved address (IETF protocol assignment, documentation, benchmarking, 6to4 relay or future use)',
+  as112: 'AS112 DNS sink address',
+  amt: 'AMT relay anycast address',
 };
-const v6 = (cidr: string, reason: string): Range => {
-  const [base, bits] = cidr.split('/') as [string, string];
-  return { base: v6ToBigInt(base), bits: Number(bits), reason };
+
+const V6_RANGE_REASONS: Record<string, string> = {
+  unspecified: 'unspecified address',
+  linkLocal: 'link-local address',
+  multicast: 'multicast address',
+  loopback: 'loopback address',
+  uniqueLocal: 'unique-local address',
+  ipv4Mapped: 'IPv4-mapped IPv6 address',
+  deprecatedSiteLocal: 'site-local address',
+  discard: 'discard-only address',
+  rfc6145: 'IPv4-translated IPv6 address',
+  rfc6052: 'local-use NAT64 address',
+  '6to4': '6to4 address',
+  teredo: 'Teredo address (IETF protocol assignment)',
+  benchmarking: 'benchmarking address (IETF protocol assignment)',
+  amt: 'AMT address (IETF protocol assignment)',
+  as112v6: 'AS112 DNS sink address',
+  deprecatedOrchid: 'ORCHID address (IETF protocol assignment)',
+  orchid2: 'ORCHIDv2 address (IETF protocol assignment)',
+  droneRemoteIdProtocolEntityTags: 'drone remote ID address (IETF protocol assignment)',
+  segmentRouting: 'segment routing address',
+  reserved: 'reserved address (IETF protocol assignment or documentation)',
 };
 
-/** IANA special-purpose registries (RFC 6890 and successors), plus cloud metadata services. */
-const V4_BLOCKED: Range[] = [
-  v4('0.0.0.0/8', '"this network" address'),
-  v4('10.0.0.0/8', 'private address'),
-  v4('100.64.0.0/10', 'carrier-grade NAT address'),
-  v4('127.0.0.0/8', 'loopback address'),
-  v4('169.254.0.0/16', 'link-local address (cloud metadata lives here)'),
-  v4('172.16.0.0/12', 'private address'),
-  v4('192.0.0.0/24', 'IETF protocol assignment'),
-  v4('192.0.2.0/24', 'documentation address'),
-  v4('192.88.99.0/24', '6to4 relay anycast address'),
-  v4('192.168.0.0/16', 'private address'),
-  v4('198.18.0.0/15', 'benchmarking address'),
-  v4('198.51.100.0/24', 'documentation address'),
-  v4('203.0.113.0/24', 'documentation address'),
-  v4('224.0.0.0/4', 'multicast address'),
-  v4('240.0.0.0/4', 'reserved address'),
-  v4('168.63.129.16/32', 'cloud metadata address (Azure)'),
+/** What ipaddr.js calls unicast but we refuse. */
+const EXTRA_REFUSED: Array<{ cidr: [ipaddr.IPv4 | ipaddr.IPv6, number]; reason: string }> = [
+  { cidr: ipaddr.parseCIDR('168.63.129.16/32'), reason: 'cloud metadata address (Azure)' },
+  // RFC 4291 deprecated these; ipaddr.js has no range for them (`::` and `::1` are matched before).
+  { cidr: ipaddr.parseCIDR('::/96'), reason: 'IPv4-compatible IPv6 address' },
 ];
 
-const V6_BLOCKED: Range[] = [
-  v6('::/128', 'unspecified address'),
-  v6('::1/128', 'loopback address'),
-  v6('::ffff:0:0/96', 'IPv4-mapped IPv6 address'),
-  v6('::ffff:0:0:0/96', 'IPv4-translated IPv6 address'),
-  v6('::/96', 'IPv4-compatible IPv6 address'),
-  v6('64:ff9b:1::/48', 'local-use NAT64 address'),
-  v6('100::/64', 'discard-only address'),
-  v6('2001::/23', 'IETF protocol assignment'),
-  v6('2001:db8::/32', 'documentation address'),
-  v6('2002::/16', '6to4 address'),
-  v6('3fff::/20', 'documentation address'),
-  v6('5f00::/16', 'segment routing address'),
-  v6('fc00::/7', 'unique-local address'),
-  v6('fe80::/10', 'link-local address'),
-  v6('fec0::/10', 'site-local address'),
-  v6('ff00::/8', 'multicast address'),
-];
+/** NAT64's well-known prefix (RFC 6052): the gateway reaches the IPv4 address inside, so that one is judged. */
+const NAT64_WELL_KNOWN = ipaddr.parseCIDR('64:ff9b::/96');
 
-function inRange(value: bigint, range: Range, width: number): boolean {
-  const shift = BigInt(width - range.bits);
-  return value >> shift === range.base >> shift;
-}
-
-function checkV4(address: string, allowLoopback: boolean): AddressVerdict {
-  const value = v4ToInt(address);
-  if (allowLoopback && value >> 24n === 127n) return { ok: true };
-  const hit = V4_BLOCKED.find((range) => inRange(value, range, 32));
-  return hit ? { ok: false, reason: `${address}: ${hit.reason}` } : { ok: true };
+function refusal(address: ipaddr.IPv4 | ipaddr.IPv6): string | undefined {
+  const range = address.range();
+  if (range !== 'unicast') {
+    const reasons = address.kind() === 'ipv4' ? V4_RANGE_REASONS : V6_RANGE_REASONS;
+    return reasons[range] ?? `special-purpose address (${range})`;
+  }
+  return EXTRA_REFUSED.find(({ cidr }) => address.kind() === cidr[0].kind() && address.match(cidr))?.reason;
 }
 
 /**
@@ -86,19 +81,17 @@ function checkV4(address: string, allowLoopback: boolean): AddressVerdict {
  * (a test setting) lets 127.0.0.0/8 and ::1 through, nothing else.
  */
 export function checkAddress(address: string, allowLoopback = false): AddressVerdict {
-  const family = isIP(address);
-  if (family === 4) return checkV4(address, allowLoopback);
-  if (family !== 6) return { ok: false, reason: `${address} is not an IP address` };
-  const value = v6ToBigInt(address);
-  if (allowLoopback && value === 1n) return { ok: true };
-  // NAT64 (64:ff9b::/96) carries an IPv4 address that the gateway reaches: judge that one.
-  if (value >> 32n === v6ToBigInt('64:ff9b::') >> 32n) {
-    const embedded = value & 0xffffffffn;
-    const verdict = checkV4(intToV4(embedded), false);
-    return verdict.ok ? verdict : { ok: false, reason: `${address}: NAT64 address of ${verdict.reason}` };
+  const parsed = parseIp(address);
+  if (!parsed) return { ok: false, reason: `${address} is not an IP address` };
+  if (allowLoopback && parsed.range() === 'loopback') return { ok: true };
+  if (parsed instanceof ipaddr.IPv6 && parsed.match(NAT64_WELL_KNOWN)) {
+    const [high, low] = parsed.parts.slice(6) as [number, number];
+    const embedded = new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
+    const reason = refusal(embedded);
+    return reason ? { ok: false, reason: `${address}: NAT64 address of ${embedded}: ${reason}` } : { ok: true };
   }
-  const hit = V6_BLOCKED.find((range) => inRange(value, range, 128));
-  return hit ? { ok: false, reason: `${address}: ${hit.reason}` } : { ok: true };
+  const reason = refusal(parsed);
+  return reason ? { ok: false, reason: `${address}: ${reason}` } : { ok: true };
 }
 
 export interface CheckedTarget {
