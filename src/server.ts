@@ -89,7 +89,6 @@ export async function startServer(options: ServerOptions) {
     if (!res.headersSent) sendAnswer(jsonAnswer({ error: 'internal_error', message: 'The server could not answer this request.' }, { status: 500 }), res);
     else res.destroy();
   };
-  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolveListen());

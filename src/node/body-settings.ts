@@ -41,10 +41,12 @@ export function bodySettingsFromEnv(env: Record<string, string | undefined>): Bo
 /**
  * Node's own clocks, as a backstop for what the entry does not read itself
  * (bodies Astro's routes stream): headers within 20 s, the whole request within
- * that and the body deadline, checked every 2 s (Node's default is 30 s, which
- * would let a request live up to twice its timeout).
+ * that and the body deadline, checked every 2 s (Node's default, 30 s, would
+ * let a request live up to twice its timeout). Idle keep-alive connections
+ * stay 65 s, past the 60 s idle timeout of common load balancers, so the
+ * balancer is the side that closes them.
  */
 export function serverTimeouts(settings: BodySettings) {
   const headersTimeout = 20_000;
-  return { headersTimeout, requestTimeout: headersTimeout + settings.deadlineMs, connectionsCheckingInterval: 2_000 };
+  return { headersTimeout, requestTimeout: headersTimeout + settings.deadlineMs, connectionsCheckingInterval: 2_000, keepAliveTimeout: 65_000 };
 }

@@ -26,9 +26,11 @@ export function openBody(port: number, path: string, { declared, send }: { decla
   const socket = connect(port, '127.0.0.1');
   const framing = declared === undefined ? 'transfer-encoding: chunked' : `content-length: ${declared}`;
   const head = `POST ${path} HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\n${framing}\r\n\r\n`;
-  const body = Buffer.alloc(send, 0x20);
+  const body = spaces(send);
   socket.write(head);
-  socket.write(declared === undefined ? Buffer.concat([Buffer.from(`${send.toString(16)}\r\n`), body, Buffer.from('\r\n')]) : body);
+  if (declared === undefined) socket.write(`${send.toString(16)}\r\n`);
+  socket.write(body);
+  if (declared === undefined) socket.write('\r\n');
   const received: Buffer[] = [];
   socket.on('data', (chunk: Buffer) => received.push(chunk));
   // A reset after the answer (the server hung up on unread bytes) still ends the connection.
@@ -49,6 +51,14 @@ export function openBody(port: number, path: string, { declared, send }: { decla
       return parseReply(Buffer.concat(received).toString('latin1'));
     },
   };
+}
+
+/** Body bytes (spaces: valid JSON padding), one buffer per size for every connection: 200 bodies must not cost the client 200 MiB. */
+const bodies = new Map<number, Buffer>();
+function spaces(size: number): Buffer {
+  let body = bodies.get(size);
+  if (!body) bodies.set(size, (body = Buffer.alloc(size, 0x20)));
+  return body;
 }
 
 function parseReply(raw: string): BodyReply {
