@@ -11,6 +11,8 @@ import type { ApiContext } from './lib/api/context.ts';
 import { siteUrl } from './lib/config/site.ts';
 import { jsonAnswer, methodNotAllowed } from './lib/http/json.ts';
 import type { ReviewsDataset } from './lib/reviews/schema.ts';
+import { BodyBudget } from './node/body-budget.ts';
+import { bodySettingsFromEnv, serverTimeouts, type BodySettings } from './node/body-settings.ts';
 import { FORBIDDEN_METHODS, nodeHeaderReader, normaliseTarget, requestTarget, requestUrl } from './node/request.ts';
 import { createNodeServices } from './node/dynamic-routes.ts';
 import { loadStaticFiles } from './node/static-files.ts';
@@ -23,6 +25,8 @@ export interface ServerOptions {
   site: string;
   /** Diagnostics and tests: send the API through Astro's routes instead of the direct path. */
   apiThroughAstro: boolean;
+  /** The deadline of a request body and the bytes held for unfinished ones (src/node/body-settings.ts). */
+  bodies: BodySettings;
 }
 
 export function optionsFromEnv(env = process.env): ServerOptions {
@@ -32,6 +36,7 @@ export function optionsFromEnv(env = process.env): ServerOptions {
     host: env.HOST ?? 'localhost',
     site: siteUrl(env),
     apiThroughAstro: env.API_THROUGH_ASTRO === 'true',
+    bodies: bodySettingsFromEnv(env),
   };
 }
 
@@ -49,7 +54,8 @@ export async function startServer(options: ServerOptions) {
 
   // Static files and the read-only API are answered synchronously, without a URL object or a
   // promise: they are most of the traffic. Everything else takes the general path.
-  const server = createServer((req, res) => {
+  const bodyBounds = { budget: new BodyBudget(options.bodies.budgetBytes), deadlineMs: options.bodies.deadlineMs };
+  const server = createServer(serverTimeouts(options.bodies), (req, res) => {
     try {
       if (FORBIDDEN_METHODS.has(req.method ?? '')) {
         sendAnswer(methodNotAllowed(['GET', 'HEAD', 'OPTIONS']), res);
@@ -73,7 +79,7 @@ export async function startServer(options: ServerOptions) {
     const url = requestUrl(req, options.site);
     if (route) {
       const client = { address: req.socket.remoteAddress ?? 'unknown' };
-      await runWebHandler(req, res, url, (request) => route.handle!(request, client), route.maxBodyBytes, route.tooLarge);
+      await runWebHandler(req, res, url, (request) => route.handle!(request, client), route, bodyBounds);
       return;
     }
     await astroHandler(req, res);
@@ -83,7 +89,6 @@ export async function startServer(options: ServerOptions) {
     if (!res.headersSent) sendAnswer(jsonAnswer({ error: 'internal_error', message: 'The server could not answer this request.' }, { status: 500 }), res);
     else res.destroy();
   };
-  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolveListen());

@@ -11,7 +11,7 @@ import { BUILDS, NODE, ROOT, TEST_BUILDS_DIR, type BuildName } from './builds.ts
  * The developer's own settings must not leak into a test server: a REDIS_URL,
  * an MCP secret or WebSub limits in the shell would change what is tested.
  */
-const ISOLATED = /^(REDIS_|MCP_|WEBSUB_|STORE_DIR$|SITE_URL$|API_THROUGH_ASTRO$)/;
+const ISOLATED = /^(REDIS_|MCP_|WEBSUB_|REQUEST_BODY_|STORE_DIR$|SITE_URL$|API_THROUGH_ASTRO$)/;
 
 function inheritedEnv(): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(process.env).filter(([name]) => !ISOLATED.test(name)));
