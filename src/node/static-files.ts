@@ -104,8 +104,8 @@ export function loadStaticFiles(clientDir: string): StaticFiles {
   // What the build leaves in the folder for this server only: the manifest and the
   // precompressed bodies. Astro's own static handler would serve them as pages.
   const artefacts = new Set([`/${MANIFEST_FILE}`]);
+  // (Also where the variants are made on request: the same paths stay closed, whichever way a file is compressed.)
   for (const entry of byPath.values()) {
-    if (entry.compressOnRequest) continue;
     if (entry.encodings.includes('br')) artefacts.add(`/${entry.file}.br`);
     if (entry.encodings.includes('gzip')) artefacts.add(`/${entry.file}.gz`);
   }
