@@ -437,13 +437,14 @@ function markdown(sizes: SizeResult[]): string {
   }
 
   lines.push('', 'Per size: build (astro build, after generating the content), cold start (spawn → first 200 on /api/reviews/search, median), real server memory after the load above.', '');
-  row(['reviews', 'generate s', 'build s', 'cold start ms', '(listening ms)', 'RSS MB', 'peak RSS MB', 'bare RSS MB']);
-  row(['---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']);
+  row(['reviews', 'generate s', 'build s', 'build CPU s', 'cold start ms', '(listening ms)', 'RSS MB', 'peak RSS MB', 'bare RSS MB']);
+  row(['---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']);
   for (const s of sizes) {
     row([
       s.build.reviews,
       s.build.generateMs === null ? '–' : seconds(s.build.generateMs),
       seconds(s.build.buildMs),
+      s.build.buildCpuMs === null ? '–' : seconds(s.build.buildCpuMs),
       Math.round(median(s.coldStartMs)),
       Math.round(median(s.listeningMs)),
       mb(s.memory.rss),

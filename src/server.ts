@@ -16,6 +16,7 @@ import { bodySettingsFromEnv, serverTimeouts, type BodySettings } from './node/b
 import { FORBIDDEN_METHODS, nodeHeaderReader, normaliseTarget, requestTarget, requestUrl } from './node/request.ts';
 import { createNodeServices } from './node/dynamic-routes.ts';
 import { loadStaticFiles } from './node/static-files.ts';
+import { reviewJsonFiles } from './lib/static/review-files.ts';
 import { runWebHandler, sendAnswer } from './node/web-bridge.ts';
 
 export interface ServerOptions {
@@ -50,6 +51,8 @@ export async function startServer(options: ServerOptions) {
   const datasetFile = staticFiles.read('/reviews.json');
   if (!datasetFile) throw new Error(`no reviews.json in ${options.distDir}/client: run the build first`);
   const api: ApiContext = { site: options.site, dataset: JSON.parse(datasetFile.body.toString('utf8')) as ReviewsDataset };
+  // /reviews/{id}.json: made from the dataset on request, not 100k files from the build.
+  staticFiles.mount(reviewJsonFiles(api.dataset, true));
   const services = await createNodeServices({ site: options.site, host: options.host, staticFiles, api, env: process.env });
 
   // Static files and the read-only API are answered synchronously, without a URL object or a

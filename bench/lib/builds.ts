@@ -22,6 +22,8 @@ export interface BuildInfo {
   distDir: string;
   generateMs: number | null;
   buildMs: number;
+  /** CPU time (user + system) of the build process: on a shared machine, steadier than its wall time. */
+  buildCpuMs: number | null;
   reused: boolean;
 }
 
@@ -31,6 +33,7 @@ interface Meta {
   contentDir: string;
   generateMs: number | null;
   buildMs: number;
+  buildCpuMs?: number;
   madeAt: string;
 }
 
@@ -52,7 +55,7 @@ export function ensureBuild(options: { buildsRoot: string; count?: number; conte
     const meta = JSON.parse(readFileSync(metaFile, 'utf8')) as Meta;
     if (meta.seed === seed && meta.contentDir === contentDir) {
       options.log(`  reusing the build in ${dir} (--rebuild to make it again)`);
-      return { label, reviews: reviewCount(distDir), contentDir, distDir, generateMs: meta.generateMs, buildMs: meta.buildMs, reused: true };
+      return { label, reviews: reviewCount(distDir), contentDir, distDir, generateMs: meta.generateMs, buildMs: meta.buildMs, buildCpuMs: meta.buildCpuMs ?? null, reused: true };
     }
   }
 
@@ -70,11 +73,13 @@ export function ensureBuild(options: { buildsRoot: string; count?: number; conte
   }
   options.log(`  building into ${distDir}`);
   const started = performance.now();
+  const cpuBefore = childrenCpuMs();
   run([ASTRO_BIN, 'build'], { CONTENT_DIR: contentDir, ASTRO_OUT_DIR: distDir, ASTRO_CACHE_DIR: `${distDir}.cache`, ASTRO_TELEMETRY_DISABLED: '1' }, 'astro build');
   const buildMs = performance.now() - started;
-  const meta: Meta = { count: options.count ?? null, seed, contentDir, generateMs, buildMs, madeAt: new Date().toISOString() };
+  const buildCpuMs = childrenCpuMs() - cpuBefore;
+  const meta: Meta = { count: options.count ?? null, seed, contentDir, generateMs, buildMs, buildCpuMs, madeAt: new Date().toISOString() };
   writeFileSync(metaFile, `${JSON.stringify(meta, null, 2)}\n`);
-  return { label, reviews: reviewCount(distDir), contentDir, distDir, generateMs, buildMs, reused: false };
+  return { label, reviews: reviewCount(distDir), contentDir, distDir, generateMs, buildMs, buildCpuMs, reused: false };
 }
 
 /**
@@ -100,6 +105,12 @@ function run(args: string[], env: Record<string, string>, what: string) {
   if (result.status !== 0) {
     throw new Error(`${what} failed (exit ${result.status}):\n${(result.stdout + result.stderr).slice(-4000)}`);
   }
+}
+
+/** User + system CPU of this process's waited-for children (/proc/self/stat cutime, cstime; clock ticks of 10 ms). */
+function childrenCpuMs(): number {
+  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[13]) + Number(fields[14])) * 10;
 }
 
 function reviewCount(distDir: string): number {

@@ -1,75 +1,144 @@
 /**
- * The build's static files held in memory with their precompressed variants,
- * served with the manifest's content-hash ETags. @astrojs/node would stream
- * them from disk with weak mtime ETags; this answers from memory, and a 304
- * costs no disk read.
+ * The build's static files, and the files rendered on request from the dataset
+ * (src/lib/static/rendered.ts), served with content-hash ETags and their
+ * compressed variants. @astrojs/node would stream files from disk with weak
+ * mtime ETags; this answers from the manifest, so a 304 costs no disk read.
+ *
+ * Bodies are read when first asked for and kept in one LRU with a byte budget:
+ * at 100k reviews the build holds a 56 MB reviews.json, its variants and sitemap
+ * parts, and holding every file with its br and gzip copies was most of the
+ * server's memory. Files above HELD_MAX_BYTES are streamed from disk each time.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, createReadStream, fstatSync, openSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
+import { LRUCache } from 'lru-cache';
 import { preflightAnswer } from '../lib/http/cors.ts';
 import { methodNotAllowed, notFound } from '../lib/http/json.ts';
+import { brotli, gzip } from '../lib/static/compress.ts';
 import { MANIFEST_FILE, type StaticEntry, type StaticManifest } from '../lib/static/manifest.ts';
+import type { RenderedFile, RenderedFiles } from '../lib/static/rendered.ts';
 import { answerStatic, type Encoding } from '../lib/static/respond.ts';
 import { nodeHeaderReader } from './request.ts';
 import { sendAnswer } from './web-bridge.ts';
 
-interface LoadedFile {
-  entry: StaticEntry;
-  bodies: Partial<Record<Encoding, Buffer>>;
-}
-
 export interface StaticFiles {
   /**
-   * Answers the request if its path is a static file, another spelling of one
+   * Answers the request if its path is a static or rendered file, another spelling of one
    * (a 301 to the canonical path) or a build artefact (404); false when it is not ours.
    */
   serve(req: IncomingMessage, res: ServerResponse, pathname: string, search?: string): boolean;
   /** The bytes and content type of a file as served (identity encoding). */
   read(pathname: string): { body: Buffer; contentType: string } | undefined;
+  /** Adds files rendered on request (after the build's files, which win on the same path). */
+  mount(source: RenderedFiles): void;
 }
 
+/** Bodies up to this size are kept in memory once read; larger ones are streamed from disk. */
+const HELD_MAX_BYTES = 1024 * 1024;
+/** The memory all kept bodies (static, rendered and their variants) may take together. */
+const BODY_BUDGET_BYTES = 48 * 1024 * 1024;
+
 const STATIC_METHODS = ['GET', 'HEAD'];
+const VARIANT_SUFFIX: Record<Encoding, string> = { identity: '', br: '.br', gzip: '.gz' };
+
+/** A body to send: bytes, or a file on disk too large to keep. */
+type Body = Buffer | { path: string };
+
+interface Found {
+  entry: StaticEntry;
+  body(encoding: Encoding): Body;
+}
 
 export function loadStaticFiles(clientDir: string): StaticFiles {
   const manifest = JSON.parse(readFileSync(join(clientDir, MANIFEST_FILE), 'utf8')) as StaticManifest;
-  const byFile = new Map<string, LoadedFile>();
-  const byPath = new Map<string, LoadedFile>();
-  for (const [path, entry] of Object.entries(manifest)) {
-    let loaded = byFile.get(entry.file);
-    if (!loaded) {
-      const absolute = join(clientDir, entry.file);
-      loaded = { entry, bodies: { identity: readFileSync(absolute) } };
-      if (entry.encodings.includes('br')) loaded.bodies.br = readFileSync(`${absolute}.br`);
-      if (entry.encodings.includes('gzip')) loaded.bodies.gzip = readFileSync(`${absolute}.gz`);
-      byFile.set(entry.file, loaded);
+  const byPath = new Map(Object.entries(manifest));
+  const bodies = new LRUCache<string, Buffer>({ maxSize: BODY_BUDGET_BYTES, sizeCalculation: (body) => Math.max(1, body.length) });
+  const rendered = new LRUCache<string, RenderedFile>({ maxSize: BODY_BUDGET_BYTES / 4, sizeCalculation: (file) => Math.max(1, file.body.length) });
+  const sources: RenderedFiles[] = [];
+
+  const kept = (key: string, make: () => Buffer): Buffer => {
+    let body = bodies.get(key);
+    if (!body) {
+      body = make();
+      bodies.set(key, body);
     }
-    byPath.set(path, loaded);
-  }
+    return body;
+  };
+  /** A variant made here from the identity bytes (what the build would have written). */
+  const compressed = (key: string, pathname: string, encoding: 'br' | 'gzip', identity: () => Buffer): Buffer =>
+    kept(`${key}${VARIANT_SUFFIX[encoding]}`, () => (encoding === 'br' ? brotli(pathname, identity()) : gzip(identity())));
+  const fromDisk = (entry: StaticEntry): Found => ({
+    entry,
+    body(encoding) {
+      const path = join(clientDir, entry.file);
+      if (entry.size > HELD_MAX_BYTES) return { path: `${path}${VARIANT_SUFFIX[encoding]}` };
+      const identity = () => kept(path, () => readFileSync(path));
+      if (encoding === 'identity') return identity();
+      return entry.compressOnRequest ? compressed(path, `/${entry.file}`, encoding, identity) : kept(`${path}${VARIANT_SUFFIX[encoding]}`, () => readFileSync(`${path}${VARIANT_SUFFIX[encoding]}`));
+    },
+  });
+  const fromRendered = (pathname: string, file: RenderedFile): Found => ({
+    entry: file.entry,
+    body: (encoding) => (encoding === 'identity' ? file.body : compressed(`rendered:${pathname}`, pathname, encoding, () => file.body)),
+  });
+  /** The file at exactly this path; `null` when a rendered source owns the path but has no file there. */
+  const find = (pathname: string): Found | null | undefined => {
+    const entry = byPath.get(pathname);
+    if (entry) return fromDisk(entry);
+    const source = sources.find((s) => s.owns(pathname));
+    if (!source) return undefined;
+    let file = rendered.get(pathname);
+    if (!file) {
+      file = source.render(pathname);
+      if (!file) return null;
+      rendered.set(pathname, file);
+    }
+    return fromRendered(pathname, file);
+  };
+  const identity = (found: Found): Buffer => {
+    const body = found.body('identity');
+    return Buffer.isBuffer(body) ? body : readFileSync(body.path);
+  };
+
   // What the build leaves in the folder for this server only: the manifest and the
   // precompressed bodies. Astro's own static handler would serve them as pages.
   const artefacts = new Set([`/${MANIFEST_FILE}`]);
-  for (const { entry } of byFile.values()) {
+  // (Also where the variants are made on request: the same paths stay closed, whichever way a file is compressed.)
+  for (const entry of byPath.values()) {
     if (entry.encodings.includes('br')) artefacts.add(`/${entry.file}.br`);
     if (entry.encodings.includes('gzip')) artefacts.add(`/${entry.file}.gz`);
   }
   const notFoundPage = byPath.get('/404.html');
+  const sendNotFound = (res: ServerResponse) => {
+    if (!notFoundPage) return sendAnswer(notFound(), res);
+    const body = identity(fromDisk(notFoundPage));
+    res.writeHead(404, { 'content-type': notFoundPage.contentType, 'cache-control': 'no-store', 'content-length': String(body.length) });
+    res.end(body);
+  };
 
   return {
     serve(req, res, pathname, search = '') {
-      const file = byPath.get(pathname);
+      const file = find(pathname);
       if (!file) {
         // `/reviews%2ejson`, `/%72eviews.json`: one canonical path, so one set of validators and headers.
         const canonical = decodedPath(pathname);
         // Artefacts under any spelling: Astro's static handler would decode `/static-manifest%2Ejson` and serve it.
         if (artefacts.has(pathname) || artefacts.has(canonical)) {
-          sendNotFound(res, notFoundPage);
+          sendNotFound(res);
           return true;
         }
-        if (canonical === pathname || !byPath.has(canonical)) return false;
-        res.writeHead(301, { location: `${canonical}${search}`, 'cache-control': 'public, max-age=3600', 'content-length': '0' });
-        res.end();
-        return true;
+        if (canonical !== pathname && find(canonical)) {
+          res.writeHead(301, { location: `${canonical}${search}`, 'cache-control': 'public, max-age=3600', 'content-length': '0' });
+          res.end();
+          return true;
+        }
+        // A rendered source's path with nothing there (an unknown review id): a JSON 404, never cached.
+        if (file === null) {
+          sendAnswer(notFound(), res);
+          return true;
+        }
+        return false;
       }
       const method = req.method ?? 'GET';
       if (method === 'OPTIONS') {
@@ -81,21 +150,42 @@ export function loadStaticFiles(clientDir: string): StaticFiles {
         return true;
       }
       const answer = answerStatic(file.entry, nodeHeaderReader(req));
-      const body = file.bodies[answer.encoding] as Buffer;
       if (answer.status === 304) {
         res.writeHead(304, answer.headers);
         res.end();
         return true;
       }
-      res.writeHead(200, { ...answer.headers, 'content-length': String(body.length) });
-      res.end(method === 'HEAD' ? undefined : body);
+      const body = file.body(answer.encoding);
+      if (Buffer.isBuffer(body)) {
+        res.writeHead(200, { ...answer.headers, 'content-length': String(body.length) });
+        res.end(method === 'HEAD' ? undefined : body);
+      } else {
+        stream(res, body.path, answer.headers, method === 'HEAD');
+      }
       return true;
     },
     read(pathname) {
-      const file = byPath.get(pathname);
-      return file && { body: file.bodies.identity as Buffer, contentType: file.entry.contentType };
+      const file = find(pathname);
+      return file ? { body: identity(file), contentType: file.entry.contentType } : undefined;
+    },
+    mount(source) {
+      sources.push(source);
     },
   };
+}
+
+/** Sends a file too large to keep, its length from the open file itself. */
+function stream(res: ServerResponse, path: string, headers: Record<string, string>, headOnly: boolean): void {
+  const fd = openSync(path, 'r');
+  res.writeHead(200, { ...headers, 'content-length': String(fstatSync(fd).size) });
+  if (headOnly) {
+    closeSync(fd);
+    res.end();
+    return;
+  }
+  const reader = createReadStream(path, { fd });
+  reader.once('error', () => res.destroy());
+  reader.pipe(res);
 }
 
 function decodedPath(pathname: string): string {
@@ -105,15 +195,4 @@ function decodedPath(pathname: string): string {
   } catch {
     return pathname;
   }
-}
-
-/** The site's 404 page (or a JSON 404 when the build has none), never cached. */
-function sendNotFound(res: ServerResponse, page: LoadedFile | undefined): void {
-  if (!page) {
-    sendAnswer(notFound(), res);
-    return;
-  }
-  const body = page.bodies.identity as Buffer;
-  res.writeHead(404, { 'content-type': page.entry.contentType, 'cache-control': 'no-store', 'content-length': String(body.length) });
-  res.end(body);
 }

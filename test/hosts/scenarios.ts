@@ -6,15 +6,17 @@
  * host's scheduler calls the sweep; a deploy publishes each change once.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, it } from 'node:test';
 import { HOST_BUILDS, type HostName } from '../helpers/builds.ts';
 import { makeTestCerts, type TestCerts } from '../helpers/certs.ts';
+import { sha256Etag } from '../helpers/http.ts';
 import { startSubscriber, type TestSubscriber } from '../helpers/subscriber.ts';
 import { initializeRequest, JSON_HEADERS, startRedis } from '../mcp/helpers.ts';
 import { forgetDistributedContent, isSubscribed, openStore, until } from '../websub/helpers.ts';
 import { siteLinks } from '../../src/lib/feeds/links.ts';
+import { CONTENT_CACHE } from '../../src/lib/static/manifest.ts';
 import { callbackKey } from '../../src/lib/websub/subscriptions.ts';
 import type { Store } from '../../src/lib/store/index.ts';
 import { closeOpenStores } from '../../src/lib/store/open-stores.ts';
@@ -135,6 +137,27 @@ export function hostScenarios(host: HostUnderTest): void {
       assert.equal(response.status, 400, bad);
       assert.equal((await response.json()).error, 'invalid_request');
     }
+  });
+
+  it('/reviews/{id}.json: made by the function from the dataset, the record byte for byte, with a strong ETag, a 304 and the CDN cache policy', async () => {
+    const dataset = JSON.parse(readFileSync(join(host.staticDir, 'reviews.json'), 'utf8')) as { reviews: Array<{ id: string; updated: string }> };
+    const review = dataset.reviews[0]!;
+    assert.equal(existsSync(join(host.staticDir, 'reviews', `${review.id}.json`)), false, 'no file per review in the build');
+    const first = await a.fetch(new Request(`${site}/reviews/${review.id}.json`));
+    assert.equal(first.status, 200);
+    const body = Buffer.from(await first.arrayBuffer());
+    assert.equal(body.toString('utf8'), `${JSON.stringify(review)}\n`);
+    assert.equal(first.headers.get('content-type'), 'application/json; charset=utf-8');
+    assert.equal(first.headers.get('etag'), sha256Etag(body));
+    assert.equal(first.headers.get('cache-control'), CONTENT_CACHE, 'the CDN keeps it as it kept the static file');
+    assert.equal(first.headers.get('last-modified'), new Date(review.updated).toUTCString());
+    assert.equal(first.headers.get('access-control-allow-origin'), '*');
+    const again = await b.fetch(new Request(`${site}/reviews/${review.id}.json`, { headers: { 'if-none-match': sha256Etag(body) } }));
+    assert.equal(again.status, 304);
+    assert.equal(await again.text(), '');
+    const unknown = await a.fetch(new Request(`${site}/reviews/no-such-review.json`));
+    assert.equal(unknown.status, 404);
+    assert.equal(unknown.headers.get('cache-control'), 'no-store');
   });
 
   it('/mcp: initialize on one copy, tools/call on a second copy, sharing one Redis; DELETE on one ends it on the other', async () => {

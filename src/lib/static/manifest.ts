@@ -1,15 +1,16 @@
 /**
  * The build's manifest of static files: for each URL path, the content type, a
  * strong ETag from the SHA-256 of the bytes, the cache policy and which
- * precompressed variants (.br, .gz) sit beside the file. Written once after
+ * compressed variants it has (.br, .gz beside the file, or made by the server
+ * on first request for small files). Written once after
  * the build so the server never hashes or compresses at request time.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { siteLinks } from '../feeds/links.ts';
 import { strongEtag } from '../http/etag.ts';
-import { contentTypeFor, isCompressible } from './content-types.ts';
+import { brotli, DATA_PATHS, gzip, pays } from './compress.ts';
+import { contentTypeFor } from './content-types.ts';
 
 export const MANIFEST_FILE = 'static-manifest.json';
 
@@ -21,16 +22,26 @@ export interface StaticEntry {
   size: number;
   cacheControl: string;
   encodings: Array<'br' | 'gzip'>;
+  /**
+   * The variants are not on disk: the Node server compresses the file on its first
+   * request for them (the same bytes, src/lib/static/compress.ts) and keeps them.
+   */
+  compressOnRequest?: true;
   /** HTTP date of the newest content in a dataset or feed; pages and assets have none. */
   lastModified?: string;
   /** WebSub discovery (§4) on the hub's topics: `<hub>; rel="hub", <topic>; rel="self"`. */
   link?: string;
 }
 
-/** The datasets and feeds carry the dataset's `updated` as Last-Modified. */
-export const DATA_PATHS = ['/reviews.json', '/insights.json', '/api/feed.json', '/feed.xml'];
-/** One review's JSON, /reviews/{id}.json: its Last-Modified is the review's own `updated`. */
-const REVIEW_FILE = /^\/reviews\/[^/]+\.json$/;
+
+/**
+ * Compressible files up to this size get their variants from the Node server on
+ * their first request (a few ms each, kept in memory afterwards), not from the
+ * build: at 100k reviews the build compressed 4,000 listing pages two ways,
+ * most of which are never asked for. Larger files (the datasets, sitemaps,
+ * bundles) would cost a request too long, so the build compresses those.
+ */
+export const COMPRESS_ON_REQUEST_MAX_BYTES = 64 * 1024;
 
 export type StaticManifest = Record<string, StaticEntry>;
 
@@ -75,11 +86,12 @@ export function writeStaticManifest(clientDir: string, { site, precompress = tru
     const bytes = readFileSync(absolute);
     const contentType = contentTypeFor(`/${file}`);
     const encodings: StaticEntry['encodings'] = [];
-    if (precompress && isCompressible(contentType) && bytes.length >= MIN_PRECOMPRESS_BYTES) {
-      const quality = brotliQuality(`/${file}`, bytes.length);
-      writeFileSync(`${absolute}.br`, brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }));
-      writeFileSync(`${absolute}.gz`, gzipSync(bytes, { level: 9 }));
-      encodings.push('br', 'gzip');
+    const compress = precompress && pays(contentType, bytes.length);
+    const onRequest = compress && bytes.length <= COMPRESS_ON_REQUEST_MAX_BYTES;
+    if (compress) encodings.push('br', 'gzip');
+    if (compress && !onRequest) {
+      writeFileSync(`${absolute}.br`, brotli(`/${file}`, bytes));
+      writeFileSync(`${absolute}.gz`, gzip(bytes));
     }
     const entry: StaticEntry = {
       file,
@@ -88,7 +100,8 @@ export function writeStaticManifest(clientDir: string, { site, precompress = tru
       size: bytes.length,
       cacheControl: file.startsWith('_astro/') ? IMMUTABLE_CACHE : CONTENT_CACHE,
       encodings,
-      ...(DATA_PATHS.includes(`/${file}`) || REVIEW_FILE.test(`/${file}`) ? lastModifiedOf(bytes, reviewsUpdated) : {}),
+      ...(onRequest ? { compressOnRequest: true as const } : {}),
+      ...(DATA_PATHS.includes(`/${file}`) ? lastModifiedOf(bytes, reviewsUpdated) : {}),
       ...(links[`/${file}`] ? { link: links[`/${file}`] } : {}),
     };
     for (const path of urlPathsFor(file)) manifest[path] = entry;
@@ -114,25 +127,6 @@ function ownUpdated(bytes: Buffer): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/**
- * Below this a compressed copy saves a few hundred bytes at most (a review's
- * own JSON is about 600): not worth a file, and at 100k reviews the build
- * would spend minutes writing them.
- */
-const MIN_PRECOMPRESS_BYTES = 1024;
-
-/**
- * Brotli's best (11) where it pays: small files, where it is cheap, and the
- * datasets and feeds, the most requested bytes. Elsewhere 5: measured on a
- * 29 KB listing page, quality 11 takes 51 ms for 4.7 KB, quality 5 0.9 ms for
- * 5.3 KB; on the 5.2 MB CMS bundle quality 5 takes 2.3 s for 1.30 MB, quality
- * 9 8–13 s for 1.24 MB. A 10k-review build has 400 such pages and 10k files.
- */
-function brotliQuality(path: string, size: number): number {
-  if (size <= 16 * 1024) return 11;
-  return DATA_PATHS.includes(path) && size <= 1_000_000 ? 11 : 5;
 }
 
 /** `index.html` files answer for their folder too: `/page/2/index.html` is `/page/2/` and `/page/2`. */

@@ -1,22 +1,26 @@
 /**
- * One review as a static JSON file, /reviews/{id}.json: the review's record
- * exactly as reviews.json holds it, so the MCP resource template's URIs resolve
- * over HTTP and a client can fetch (and revalidate) one review alone. The Node
- * entry and the CDNs serve it like the other data files (ETag, CORS, Last-Modified
- * from the record's own `updated`). An unknown id falls through to the review
- * page route, which answers the 404 page.
+ * One review as JSON, /reviews/{id}.json, made on request from the dataset
+ * (src/lib/static/review-files.ts): the review's record exactly as reviews.json
+ * holds it, so the MCP resource template's URIs resolve over HTTP and a client
+ * can fetch (and revalidate) one review alone. Answered like a static data file
+ * (strong content-hash ETag, 304s, CORS, Cache-Control for the CDN, Last-Modified
+ * from the record's own `updated`). The Node entry answers these paths itself
+ * with compressed variants; this route serves them on the serverless hosts,
+ * whose CDNs compress and cache. At 100k reviews the build wrote 100k files.
  */
-import type { APIRoute, GetStaticPaths } from 'astro';
+import type { APIRoute } from 'astro';
 import { getDataset } from '../../data/dataset.ts';
-import { toJsonBody } from '../../lib/http/json.ts';
-import type { Review } from '../../lib/reviews/schema.ts';
+import { toResponse } from '../../lib/http/answer.ts';
+import { preflightAnswer } from '../../lib/http/cors.ts';
+import { notFound } from '../../lib/http/json.ts';
+import { answerRendered } from '../../lib/static/rendered.ts';
+import { reviewJsonFiles } from '../../lib/static/review-files.ts';
 
-export const prerender = true;
+export const prerender = false;
 
-export const getStaticPaths = (async () => {
-  const dataset = await getDataset();
-  return dataset.reviews.map((review) => ({ params: { id: review.id }, props: { review } }));
-}) satisfies GetStaticPaths;
+export const GET: APIRoute = async ({ url, request }) => {
+  const file = reviewJsonFiles(await getDataset(), false).render(url.pathname);
+  return toResponse(file ? answerRendered(file, request.headers) : notFound());
+};
 
-export const GET: APIRoute<{ review: Review }> = ({ props }) =>
-  new Response(toJsonBody(props.review), { headers: { 'content-type': 'application/json; charset=utf-8' } });
+export const OPTIONS: APIRoute = ({ request }) => toResponse(preflightAnswer(request.headers, ['GET', 'HEAD']));
