@@ -9,13 +9,16 @@
  * -32600) → session (400 missing, 404 unknown/forged/ended/expired) →
  * batches (400 from 2025-06-18) → params of served requests against the SDK's
  * schemas (200, -32602; see params.ts) → the SDK transport (202
- * notifications, 200 results and JSON-RPC errors).
+ * notifications, 200 results and JSON-RPC errors). A read request the SDK
+ * has answered before in a session of the same protocol version is answered
+ * from the replay (replay.ts) once the session checks have passed.
  */
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { McpCatalog } from './catalog.ts';
 import { createLegacyServer } from './legacy-server.ts';
 import { invalidParams, servedMethods } from './params.ts';
+import { replayable, type Replay } from './replay.ts';
 import { jsonReply, rpcError, unsupportedVersion } from './replies.ts';
 import type { SessionSigner } from './session.ts';
 
@@ -30,6 +33,8 @@ export interface LegacyOptions {
   /** An answer instead of serving sessions (a serverless deployment without their settings: 503). */
   unavailable?: () => Response | undefined;
   onError: (error: unknown) => void;
+  /** Earlier answers to the same read requests, given again once the session checks pass (replay.ts). */
+  replay?: Replay;
 }
 
 export type LegacyHandler = {
@@ -77,6 +82,13 @@ export function createLegacyHandler(options: LegacyOptions): LegacyHandler {
       if (Array.isArray(body) && protocolVersion >= FIRST_VERSION_WITHOUT_BATCHES) {
         return rpcError(400, -32600, `Invalid Request: JSON-RPC batches are not part of protocol ${protocolVersion}`);
       }
+      // Every check that depends on more than the body has passed: a request answered before gets that answer again.
+      const repeat = options.replay && !initialize ? replayable(body) : undefined;
+      const scope = `legacy ${protocolVersion}`;
+      if (repeat) {
+        const answer = options.replay!.answer(scope, repeat);
+        if (answer) return answer;
+      }
 
       // Requests of served methods whose params the SDK's schema refuses: -32602 here, not a -32603 zod dump from the SDK.
       const refused = messages.map((message) => invalidParams(message, served));
@@ -111,7 +123,8 @@ export function createLegacyHandler(options: LegacyOptions): LegacyHandler {
           if (typeof agreed === 'string') headers.set(SESSION_HEADER, await signer.issue(agreed));
           return new Response(responseText, { status: response.status, headers });
         }
-        return new Response(response.body, { status: response.status, headers });
+        const answer = new Response(response.body, { status: response.status, headers });
+        return repeat ? await options.replay!.remember(scope, repeat, answer) : answer;
       } finally {
         // JSON responses are complete once handleRequest resolves.
         void server.close();
