@@ -24,14 +24,14 @@
  * 2025 session) → Accept (406) → Content-Type (415) → body size (413) → JSON
  * (400, -32700) → the era's path. `Authorization` is never read.
  */
-import { classifyInboundRequest, createMcpHandler, isJsonContentType, ProtocolError } from '@modelcontextprotocol/server';
+import { classifyInboundRequest, createMcpHandler, isJsonContentType, PROTOCOL_VERSION_META_KEY, ProtocolError } from '@modelcontextprotocol/server';
 import { toResponse } from '../http/answer.ts';
 import { readLimitedText } from '../http/body.ts';
 import { isStoreUnavailable, storeUnavailableAnswer } from '../store/unavailable.ts';
 import type { McpCatalog } from './catalog.ts';
 import { createLegacyHandler } from './legacy-handler.ts';
 import { createModernServer } from './modern-server.ts';
-import { Replay, replayable } from './replay.ts';
+import { Replay, replayable, type ReplayableRequest } from './replay.ts';
 import { MCP_MAX_BODY_BYTES, MODERN_PROTOCOL_VERSIONS, payloadTooLarge, rpcError } from './replies.ts';
 import type { SessionSigner } from './session.ts';
 
@@ -130,6 +130,14 @@ export function createMcpEndpoint(options: McpHandlerOptions): (request: Request
     // No MCP message nests this deep; the schema checks that walk a body recursively would overflow the stack.
     if (nestedDeeperThan(body, MAX_JSON_DEPTH)) return rpcError(400, -32600, `Invalid Request: the JSON nests deeper than ${MAX_JSON_DEPTH} levels`);
 
+    // A read request answered before: checks on anything but the body, then the kept answer (replay.ts).
+    const repeat = replay ? replayable(body) : undefined;
+    if (repeat) {
+      const headerVersion = request.headers.get('mcp-protocol-version');
+      const again = headerVersion !== null && MODERN_PROTOCOL_VERSIONS.includes(headerVersion) ? modernReplay(request, headerVersion, repeat) : await legacy.replay(request, repeat);
+      if (again) return again;
+    }
+
     // What isLegacyRequest(request, body) runs, once: the outcome also tells the replay the revision.
     const route = classifyInboundRequest({
       httpMethod: request.method,
@@ -140,19 +148,30 @@ export function createMcpEndpoint(options: McpHandlerOptions): (request: Request
     });
     if (route.kind === 'legacy') return legacy.post(request, body);
 
-    const revision = route.kind === 'modern' ? route.classification.revision : undefined;
-    let repeat = replay && revision !== undefined && MODERN_PROTOCOL_VERSIONS.includes(revision) ? replayable(body) : undefined;
-    // Headers the SDK may refuse (or read otherwise): its answer, never kept.
-    if (repeat && !standardHeadersAsRequired(request, revision!, repeat)) repeat = undefined;
-    const scope = `modern ${revision}`;
-    if (repeat) {
-      const answer = replay!.answer(scope, repeat);
-      if (answer) return answer;
-    }
     const response = noStore(await modern.fetch(request, { parsedBody: body }));
-    return repeat ? replay!.remember(scope, repeat, response) : response;
+    const revision = route.kind === 'modern' ? route.classification.revision : undefined;
+    // Kept only where the headers are as the SDK requires them: then they follow from the body, and the key covers them.
+    if (repeat && revision !== undefined && MODERN_PROTOCOL_VERSIONS.includes(revision) && standardHeadersAsRequired(request, revision, repeat)) {
+      return replay!.remember(modernScope(revision), repeat, response);
+    }
+    return response;
+  }
+
+  /**
+   * The kept answer to a 2026-07-28 request whose standard headers are as the
+   * SDK requires them for the revision its envelope claims. Those headers then
+   * follow from the body, so the body (the key) decided the SDK's
+   * classification and header rungs when the answer was kept.
+   */
+  function modernReplay(request: Request, revision: string, repeat: ReplayableRequest): Response | undefined {
+    const meta = repeat.params?._meta;
+    if (typeof meta !== 'object' || meta === null || (meta as Record<string, unknown>)[PROTOCOL_VERSION_META_KEY] !== revision) return undefined;
+    if (!standardHeadersAsRequired(request, revision, repeat)) return undefined;
+    return replay!.answer(modernScope(revision), repeat);
   }
 }
+
+const modernScope = (revision: string) => `modern ${revision}`;
 
 /** Caching hints travel in the results (ttlMs, cacheScope) for MCP clients; HTTP caches keep out of a POST. */
 function noStore(response: Response): Response {

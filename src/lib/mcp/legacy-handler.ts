@@ -18,7 +18,7 @@ import { JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontext
 import type { McpCatalog } from './catalog.ts';
 import { createLegacyServer } from './legacy-server.ts';
 import { invalidParams, servedMethods } from './params.ts';
-import { replayable, type Replay } from './replay.ts';
+import { replayable, type Replay, type ReplayableRequest } from './replay.ts';
 import { jsonReply, rpcError, unsupportedVersion } from './replies.ts';
 import type { SessionSigner } from './session.ts';
 
@@ -39,6 +39,8 @@ export interface LegacyOptions {
 
 export type LegacyHandler = {
   post(request: Request, body: unknown): Promise<Response>;
+  /** The kept answer to a read request of a live session (replay.ts); undefined when none is kept or a check fails (post answers). */
+  replay(request: Request, repeat: ReplayableRequest): Promise<Response | undefined>;
   delete(request: Request): Promise<Response>;
 };
 
@@ -82,13 +84,8 @@ export function createLegacyHandler(options: LegacyOptions): LegacyHandler {
       if (Array.isArray(body) && protocolVersion >= FIRST_VERSION_WITHOUT_BATCHES) {
         return rpcError(400, -32600, `Invalid Request: JSON-RPC batches are not part of protocol ${protocolVersion}`);
       }
-      // Every check that depends on more than the body has passed: a request answered before gets that answer again.
+      // A read request of a session: its answer is kept for the next time (replay.ts).
       const repeat = options.replay && !initialize ? replayable(body) : undefined;
-      const scope = `legacy ${protocolVersion}`;
-      if (repeat) {
-        const answer = options.replay!.answer(scope, repeat);
-        if (answer) return answer;
-      }
 
       // Requests of served methods whose params the SDK's schema refuses: -32602 here, not a -32603 zod dump from the SDK.
       const refused = messages.map((message) => invalidParams(message, served));
@@ -124,11 +121,28 @@ export function createLegacyHandler(options: LegacyOptions): LegacyHandler {
           return new Response(responseText, { status: response.status, headers });
         }
         const answer = new Response(response.body, { status: response.status, headers });
-        return repeat ? await options.replay!.remember(scope, repeat, answer) : answer;
+        return repeat ? await options.replay!.remember(legacyScope(protocolVersion), repeat, answer) : answer;
       } finally {
         // JSON responses are complete once handleRequest resolves.
         void server.close();
       }
+    },
+
+    /**
+     * What post checks that does not follow from the body: the session (valid,
+     * not ended) and the MCP-Protocol-Version header (absent or the session's).
+     * A body kept in a session scope passed the rest (JSON-RPC shape, no
+     * envelope claim, not initialize, no batch, params) when it was kept.
+     */
+    async replay(request, repeat) {
+      if (!options.replay || options.unavailable?.()) return undefined;
+      const id = request.headers.get(SESSION_HEADER);
+      if (id === null) return undefined;
+      const check = await (await options.signer()).check(id);
+      if (!check.ok) return undefined;
+      const headerVersion = request.headers.get('mcp-protocol-version');
+      if (headerVersion !== null && headerVersion !== check.claims.pv) return undefined;
+      return options.replay.answer(legacyScope(check.claims.pv), repeat);
     },
 
     async delete(request) {
@@ -146,6 +160,8 @@ export function createLegacyHandler(options: LegacyOptions): LegacyHandler {
     },
   };
 }
+
+const legacyScope = (protocolVersion: string) => `legacy ${protocolVersion}`;
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;

@@ -14,12 +14,15 @@
  *
  * What "the same request" means is strict: the same era and protocol version
  * (scope), and the same body but for `id` (method, params, arguments and the
- * 2026-07-28 `_meta` envelope, as sent). Callers consult the replay only
- * after every check the SDK path makes that depends on anything else (Host,
- * Origin, Accept, Content-Type, protocol-version and Mcp-* headers, the
- * session), so whatever reaches it would have reached the SDK with the same
- * outcome. Errors are never kept: only a 200 `application/json` JSON-RPC
- * result is.
+ * 2026-07-28 `_meta` envelope, as sent), whose id is a string or a safe
+ * integer (valid for both SDKs, so it cannot change how they classify the
+ * body). Callers consult the replay only after every check the SDK path
+ * makes that depends on anything but the body (Host, Origin, Accept,
+ * Content-Type, the protocol-version and Mcp-* headers, the session), so a
+ * request it answers would have reached the SDK with the same outcome; the
+ * checks that depend on the body alone (JSON-RPC shape, era classification,
+ * params) gave that outcome when the answer was kept. Errors are never kept:
+ * only a 200 `application/json` JSON-RPC result is.
  */
 import { ResultMemo } from './result-memo.ts';
 
@@ -27,7 +30,7 @@ import { ResultMemo } from './result-memo.ts';
 const REPLAYABLE_METHODS = new Set(['tools/call', 'resources/read', 'tools/list', 'resources/list', 'resources/templates/list']);
 /** Longer bodies (huge arguments) are not worth a key: they go to the SDK. */
 const MAX_KEY_LENGTH = 4096;
-const RESULT_PREFIX = '{"result":';
+const RESULT_PREFIX = Buffer.from('{"result":');
 const HEADERS = { 'content-type': 'application/json', 'cache-control': 'no-store' };
 
 /** A request the replay may answer: its id and the key of everything else in it. */
@@ -42,21 +45,22 @@ export interface ReplayableRequest {
 export function replayable(message: unknown): ReplayableRequest | undefined {
   if (!isPlainObject(message)) return undefined;
   const { id, ...rest } = message;
-  if ((typeof id !== 'string' && typeof id !== 'number') || rest.jsonrpc !== '2.0' || typeof rest.method !== 'string' || !REPLAYABLE_METHODS.has(rest.method)) return undefined;
+  if ((typeof id !== 'string' && !Number.isSafeInteger(id)) || rest.jsonrpc !== '2.0' || typeof rest.method !== 'string' || !REPLAYABLE_METHODS.has(rest.method)) return undefined;
   if (rest.params !== undefined && !isPlainObject(rest.params)) return undefined;
   const key = JSON.stringify(rest);
-  return key.length > MAX_KEY_LENGTH ? undefined : { id, method: rest.method, params: rest.params, key };
+  return key.length > MAX_KEY_LENGTH ? undefined : { id: id as string | number, method: rest.method, params: rest.params, key };
 }
 
 export class Replay {
   // Bounded in entries and characters (the answers already computed by the catalog are kept there too).
-  readonly #results = new ResultMemo<string>(1000, 16 * 1024 * 1024);
+  readonly #results = new ResultMemo<Uint8Array>(1000, 16 * 1024 * 1024);
 
   /** The answer the SDK gave to this request in `scope` (era and protocol version), around this id; undefined if none is kept. */
   answer(scope: string, request: ReplayableRequest): Response | undefined {
     const result = this.#results.peek(`${scope}\n${request.key}`);
     if (result === undefined) return undefined;
-    return new Response(`${RESULT_PREFIX}${result}${idSuffix(request.id)}`, { status: 200, headers: HEADERS });
+    // Bytes, not a string: a Response re-checks and re-encodes a string body, which costs more than the rest of the replay.
+    return new Response(Buffer.concat([RESULT_PREFIX, result, idSuffix(request.id)]), { status: 200, headers: HEADERS });
   }
 
   /**
@@ -66,18 +70,19 @@ export class Replay {
    */
   async remember(scope: string, request: ReplayableRequest, response: Response): Promise<Response> {
     if (response.status !== 200 || !hasExactly(response.headers, HEADERS)) return response;
-    const text = await response.text();
+    const body = Buffer.from(await response.arrayBuffer());
     const suffix = idSuffix(request.id);
-    if (text.startsWith(RESULT_PREFIX) && text.endsWith(suffix)) {
-      const result = text.slice(RESULT_PREFIX.length, text.length - suffix.length);
-      this.#results.set(`${scope}\n${request.key}`, result, result.length);
+    const end = body.length - suffix.length;
+    if (end > RESULT_PREFIX.length && body.subarray(0, RESULT_PREFIX.length).equals(RESULT_PREFIX) && body.subarray(end).equals(suffix)) {
+      const result = Uint8Array.prototype.slice.call(body, RESULT_PREFIX.length, end);
+      this.#results.set(`${scope}\n${request.key}`, result, result.byteLength);
     }
-    return new Response(text, { status: response.status, headers: response.headers });
+    return new Response(body, { status: response.status, headers: response.headers });
   }
 }
 
-function idSuffix(id: string | number): string {
-  return `,"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;
+function idSuffix(id: string | number): Buffer {
+  return Buffer.from(`,"jsonrpc":"2.0","id":${JSON.stringify(id)}}`);
 }
 
 function hasExactly(headers: Headers, expected: Record<string, string>): boolean {
