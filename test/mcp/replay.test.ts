@@ -59,6 +59,8 @@ interface Case {
   replayed: boolean;
   /** The body as sent, when not the plain request (extra keys, ...). */
   extra?: Record<string, unknown>;
+  /** The three ids sent (default 1, "two", 3). */
+  ids?: Array<number | string>;
 }
 
 function send(handler: (request: Request) => Promise<Response>, id: number | string, c: Case) {
@@ -77,7 +79,7 @@ async function snapshot(response: Response) {
 }
 
 async function compare(c: Case) {
-  for (const [round, id] of [1, 'two', 3].entries()) {
+  for (const [round, id] of (c.ids ?? [1, 'two', 3]).entries()) {
     const before = touched;
     const fast = await snapshot(await send(withReplay, id, c));
     // (An error the SDK answers before any handler runs touches no catalog either: only the replayed cases are checked.)
@@ -109,6 +111,10 @@ function legacyCases(session: string, version: string): Case[] {
     { label: `${version} resources/read unknown`, method: 'resources/read', params: { uri: `${SITE}/nothing.json` }, headers: h, replayed: false },
     { label: `${version} ping`, method: 'ping', headers: h, replayed: false },
     { label: `${version} extra top-level key`, method: 'tools/list', headers: h, replayed: true, extra: { extra: 1 } },
+    // Ids the SDK refuses (not an integer) or that are not safe integers: never replayed, whatever is kept.
+    { label: `${version} tools/list, fractional and huge ids`, method: 'tools/list', headers: h, replayed: false, ids: [1.5, 2 ** 60, -0.5] },
+    // A body kept for the session, sent with the 2026-07-28 header: the SDK's refusal (no envelope), not the kept answer.
+    { label: `${version} tools/list with a 2026-07-28 header`, method: 'tools/list', headers: { ...h, 'mcp-protocol-version': '2026-07-28' }, replayed: false },
   ];
 }
 
