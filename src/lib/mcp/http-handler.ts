@@ -44,8 +44,8 @@ const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 export interface McpHandlerOptions {
   catalog: McpCatalog;
-  /** The 2025 sessions' signer, made on first use (the 2026-07-28 path never asks for it). */
-  signer: () => Promise<SessionSigner>;
+  /** The 2025 sessions' signer, made on first use (the 2026-07-28 path never asks for it); `fresh: false` may reuse a key read a moment ago. */
+  signer: (fresh?: boolean) => Promise<SessionSigner>;
   /** An answer instead of 2025 sessions, while a deployment lacks their settings (a 503 naming them). */
   sessionsUnavailable?: () => Response | undefined;
   /** Host names (no port) the server answers for; the Host header must name one. */

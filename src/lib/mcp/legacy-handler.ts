@@ -20,7 +20,7 @@ import { createLegacyServer } from './legacy-server.ts';
 import { invalidParams, servedMethods } from './params.ts';
 import { replayable, type Replay, type ReplayableRequest } from './replay.ts';
 import { jsonReply, rpcError, unsupportedVersion } from './replies.ts';
-import type { SessionSigner } from './session.ts';
+import type { SessionCheck, SessionSigner } from './session.ts';
 
 export const SESSION_HEADER = 'mcp-session-id';
 /** Batches were removed from the protocol in 2025-06-18. */
@@ -28,8 +28,11 @@ const FIRST_VERSION_WITHOUT_BATCHES = '2025-06-18';
 
 export interface LegacyOptions {
   catalog: McpCatalog;
-  /** The session signer, made on first use: the 2026-07-28 path never needs it (nor its store). */
-  signer: () => Promise<SessionSigner>;
+  /**
+   * The session signer, made on first use: the 2026-07-28 path never needs it
+   * (nor its store). `fresh: false`: over the key read a moment ago, if any.
+   */
+  signer: (fresh?: boolean) => Promise<SessionSigner>;
   /** An answer instead of serving sessions (a serverless deployment without their settings: 503). */
   unavailable?: () => Response | undefined;
   onError: (error: unknown) => void;
@@ -49,6 +52,16 @@ export function createLegacyHandler(options: LegacyOptions): LegacyHandler {
   // The methods the server answers are the same for every request: found once.
   const served = servedMethods(createLegacyServer(catalog));
 
+  /**
+   * An id checked with the key read a moment ago; one that fails its signature
+   * is checked again with the key the store holds now, so an id signed with a
+   * key another instance just stored is never refused.
+   */
+  async function checkSession(id: string): Promise<SessionCheck> {
+    const check = await (await options.signer(false)).check(id);
+    return !check.ok && check.reason === 'bad-signature' ? (await options.signer(true)).check(id) : check;
+  }
+
   return {
     async post(request, body) {
       const headerVersion = request.headers.get('mcp-protocol-version');
@@ -64,7 +77,7 @@ export function createLegacyHandler(options: LegacyOptions): LegacyHandler {
         }
       }
       const initialize = messages.find((m) => isObject(m) && m.method === 'initialize' && 'id' in m) as { params?: { protocolVersion?: unknown } } | undefined;
-      const signer = await options.signer();
+      const signer = await options.signer(Boolean(initialize));
       let protocolVersion: string;
       if (initialize) {
         if (messages.length > 1) return rpcError(400, -32600, 'Invalid Request: initialize must be sent alone');
@@ -73,7 +86,7 @@ export function createLegacyHandler(options: LegacyOptions): LegacyHandler {
       } else {
         const id = request.headers.get(SESSION_HEADER);
         if (id === null) return rpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required after initialize');
-        const check = await signer.check(id);
+        const check = await checkSession(id);
         if (!check.ok) return rpcError(404, -32001, 'Session not found: send a new initialize request');
         // The session's version was agreed at initialize: a request may not switch it (say, back to batches).
         if (headerVersion !== null && headerVersion !== check.claims.pv) {
@@ -138,7 +151,7 @@ export function createLegacyHandler(options: LegacyOptions): LegacyHandler {
       if (!options.replay || options.unavailable?.()) return undefined;
       const id = request.headers.get(SESSION_HEADER);
       if (id === null) return undefined;
-      const check = await (await options.signer()).check(id);
+      const check = await checkSession(id);
       if (!check.ok) return undefined;
       const headerVersion = request.headers.get('mcp-protocol-version');
       if (headerVersion !== null && headerVersion !== check.claims.pv) return undefined;
@@ -152,10 +165,9 @@ export function createLegacyHandler(options: LegacyOptions): LegacyHandler {
       if (closed) return closed;
       const id = request.headers.get(SESSION_HEADER);
       if (id === null) return rpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
-      const signer = await options.signer();
-      const check = await signer.check(id);
+      const check = await checkSession(id);
       if (!check.ok) return rpcError(404, -32001, 'Session not found');
-      await signer.end(id, check.claims);
+      await (await options.signer(false)).end(id, check.claims);
       return new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } });
     },
   };
