@@ -119,7 +119,7 @@ const targets = await targetsFor('after', after, true);
 if (beforeRoot) {
   const before = await startRealServer(build.distDir, beforeRoot);
   servers.push(before);
-  targets.unshift(...(await targetsFor('before', before, false)));
+  targets.unshift(...(await targetsFor('before', before, true)));
 }
 
 const runs = new Map<string, LoadRun[]>(targets.map((t) => [t.label, []]));

@@ -10,23 +10,29 @@
  * - 2024-10-07 to 2025-11-25 (initialize → `Mcp-Session-Id`): our signed
  *   sessions around the SDK v1 transport (legacy-handler.ts).
  *
- * The SDK's own classifier (`isLegacyRequest`) decides which path a request
- * takes, so the routing never disagrees with the SDK. Both answer from one
- * catalog (catalog.ts).
+ * The SDK's own classifier (`classifyInboundRequest`, the step behind its
+ * `isLegacyRequest`) decides which path a request takes, so the routing never
+ * disagrees with the SDK. Both answer from one catalog (catalog.ts).
+ *
+ * Read requests both eras repeat (`tools/call`, `resources/read`, the lists)
+ * are answered from a replay of the SDK's earlier answer to the same request
+ * once every check has passed (replay.ts): the SDK pipeline runs once per
+ * distinct request, not once per request.
  *
  * Around both, what the transport spec asks of a public server, in this
  * order: Host, Origin (403) → method (405; OPTIONS preflight; DELETE ends a
  * 2025 session) → Accept (406) → Content-Type (415) → body size (413) → JSON
  * (400, -32700) → the era's path. `Authorization` is never read.
  */
-import { createMcpHandler, isJsonContentType, isLegacyRequest, ProtocolError } from '@modelcontextprotocol/server';
+import { classifyInboundRequest, createMcpHandler, isJsonContentType, PROTOCOL_VERSION_META_KEY, ProtocolError } from '@modelcontextprotocol/server';
 import { toResponse } from '../http/answer.ts';
 import { readLimitedText } from '../http/body.ts';
 import { isStoreUnavailable, storeUnavailableAnswer } from '../store/unavailable.ts';
 import type { McpCatalog } from './catalog.ts';
 import { createLegacyHandler } from './legacy-handler.ts';
 import { createModernServer } from './modern-server.ts';
-import { MCP_MAX_BODY_BYTES, payloadTooLarge, rpcError } from './replies.ts';
+import { Replay, replayable, type ReplayableRequest } from './replay.ts';
+import { MCP_MAX_BODY_BYTES, MODERN_PROTOCOL_VERSIONS, payloadTooLarge, rpcError } from './replies.ts';
 import type { SessionSigner } from './session.ts';
 
 export { MCP_MAX_BODY_BYTES, payloadTooLarge } from './replies.ts';
@@ -38,8 +44,8 @@ const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 export interface McpHandlerOptions {
   catalog: McpCatalog;
-  /** The 2025 sessions' signer, made on first use (the 2026-07-28 path never asks for it). */
-  signer: () => Promise<SessionSigner>;
+  /** The 2025 sessions' signer, made on first use (the 2026-07-28 path never asks for it); `fresh: false` may reuse a key read a moment ago. */
+  signer: (fresh?: boolean) => Promise<SessionSigner>;
   /** An answer instead of 2025 sessions, while a deployment lacks their settings (a 503 naming them). */
   sessionsUnavailable?: () => Response | undefined;
   /** Host names (no port) the server answers for; the Host header must name one. */
@@ -55,6 +61,8 @@ export interface McpHandlerOptions {
   loopback: boolean;
   /** Failures of our own code (never the client's): logged, answered 500 without details. */
   onError?: (error: unknown) => void;
+  /** `false`: every request through the SDK pipeline (the tests compare the replay's answers with it). Default on. */
+  replay?: boolean;
 }
 
 export function createMcpEndpoint(options: McpHandlerOptions): (request: Request) => Promise<Response> {
@@ -63,7 +71,9 @@ export function createMcpEndpoint(options: McpHandlerOptions): (request: Request
   const origins = new Set(options.allowedOrigins);
   const onError = options.onError ?? ((error: unknown) => console.error('mcp request failed:', error));
 
-  const legacy = createLegacyHandler({ catalog: options.catalog, signer: options.signer, unavailable: options.sessionsUnavailable, onError });
+  // One replay for both eras (their answers are kept apart by scope); off only to compare with the SDK's answers.
+  const replay = options.replay === false ? undefined : new Replay();
+  const legacy = createLegacyHandler({ catalog: options.catalog, signer: options.signer, unavailable: options.sessionsUnavailable, onError, replay });
   const modern = createMcpHandler(() => createModernServer(options.catalog), {
     legacy: 'reject',
     maxRequestBodySize: MCP_MAX_BODY_BYTES,
@@ -120,13 +130,74 @@ export function createMcpEndpoint(options: McpHandlerOptions): (request: Request
     // No MCP message nests this deep; the schema checks that walk a body recursively would overflow the stack.
     if (nestedDeeperThan(body, MAX_JSON_DEPTH)) return rpcError(400, -32600, `Invalid Request: the JSON nests deeper than ${MAX_JSON_DEPTH} levels`);
 
-    if (await isLegacyRequest(request, body, { maxRequestBodySize: MCP_MAX_BODY_BYTES })) return legacy.post(request, body);
-    const response = await modern.fetch(request, { parsedBody: body });
-    // Caching hints travel in the results (ttlMs, cacheScope) for MCP clients; HTTP caches keep out of a POST.
-    const headers = new Headers(response.headers);
-    headers.set('cache-control', 'no-store');
-    return new Response(response.body, { status: response.status, headers });
+    // A read request answered before: checks on anything but the body, then the kept answer (replay.ts).
+    const repeat = replay ? replayable(body) : undefined;
+    if (repeat) {
+      const headerVersion = request.headers.get('mcp-protocol-version');
+      const again = headerVersion !== null && MODERN_PROTOCOL_VERSIONS.includes(headerVersion) ? modernReplay(request, headerVersion, repeat) : await legacy.replay(request, repeat);
+      if (again) return again;
+    }
+
+    // What isLegacyRequest(request, body) runs, once: the outcome also tells the replay the revision.
+    const route = classifyInboundRequest({
+      httpMethod: request.method,
+      protocolVersionHeader: request.headers.get('mcp-protocol-version') ?? undefined,
+      mcpMethodHeader: request.headers.get('mcp-method') ?? undefined,
+      mcpNameHeader: request.headers.get('mcp-name') ?? undefined,
+      body,
+    });
+    if (route.kind === 'legacy') return legacy.post(request, body);
+
+    const response = noStore(await modern.fetch(request, { parsedBody: body }));
+    const revision = route.kind === 'modern' ? route.classification.revision : undefined;
+    // Kept only where the headers are as the SDK requires them: then they follow from the body, and the key covers them.
+    if (repeat && revision !== undefined && MODERN_PROTOCOL_VERSIONS.includes(revision) && standardHeadersAsRequired(request, revision, repeat)) {
+      return replay!.remember(modernScope(revision), repeat, response);
+    }
+    return response;
   }
+
+  /**
+   * The kept answer to a 2026-07-28 request whose standard headers are as the
+   * SDK requires them for the revision its envelope claims. Those headers then
+   * follow from the body, so the body (the key) decided the SDK's
+   * classification and header rungs when the answer was kept.
+   */
+  function modernReplay(request: Request, revision: string, repeat: ReplayableRequest): Response | undefined {
+    const meta = repeat.params?._meta;
+    if (typeof meta !== 'object' || meta === null || (meta as Record<string, unknown>)[PROTOCOL_VERSION_META_KEY] !== revision) return undefined;
+    if (!standardHeadersAsRequired(request, revision, repeat)) return undefined;
+    return replay!.answer(modernScope(revision), repeat);
+  }
+}
+
+const modernScope = (revision: string) => `modern ${revision}`;
+
+/** Caching hints travel in the results (ttlMs, cacheScope) for MCP clients; HTTP caches keep out of a POST. */
+function noStore(response: Response): Response {
+  const headers = new Headers(response.headers);
+  headers.set('cache-control', 'no-store');
+  return new Response(response.body, { status: response.status, headers });
+}
+
+/** The body field each method's Mcp-Name header mirrors (SEP-2243), for the replayable methods. */
+const NAME_FIELDS: Record<string, string | undefined> = { 'tools/call': 'name', 'resources/read': 'uri' };
+
+/**
+ * Whether a 2026-07-28 request carries the standard headers exactly as the
+ * SDK's header rung requires them: MCP-Protocol-Version naming the revision,
+ * Mcp-Method naming the method and, where the method has one, Mcp-Name equal
+ * to the body's field, written plainly (not Base64-encoded). Anything else is
+ * left to the SDK, which answers it (-32020 or otherwise) itself.
+ */
+function standardHeadersAsRequired(request: Request, revision: string, repeat: { method: string; params: Record<string, unknown> | undefined }): boolean {
+  const headers = request.headers;
+  if (headers.get('mcp-protocol-version') !== revision || headers.get('mcp-method') !== repeat.method) return false;
+  const field = NAME_FIELDS[repeat.method];
+  if (field === undefined) return true;
+  const value = repeat.params?.[field];
+  const name = headers.get('mcp-name');
+  return typeof value === 'string' && name === value && !name.startsWith('=?');
 }
 
 /** `http://localhost:4321` with Host `localhost:4321`: a loopback page of this very server (same origin). */

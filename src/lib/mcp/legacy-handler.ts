@@ -9,15 +9,18 @@
  * -32600) → session (400 missing, 404 unknown/forged/ended/expired) →
  * batches (400 from 2025-06-18) → params of served requests against the SDK's
  * schemas (200, -32602; see params.ts) → the SDK transport (202
- * notifications, 200 results and JSON-RPC errors).
+ * notifications, 200 results and JSON-RPC errors). A read request the SDK
+ * has answered before in a session of the same protocol version is answered
+ * from the replay (replay.ts) once the session checks have passed.
  */
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { McpCatalog } from './catalog.ts';
 import { createLegacyServer } from './legacy-server.ts';
 import { invalidParams, servedMethods } from './params.ts';
+import { replayable, type Replay, type ReplayableRequest } from './replay.ts';
 import { jsonReply, rpcError, unsupportedVersion } from './replies.ts';
-import type { SessionSigner } from './session.ts';
+import type { SessionCheck, SessionSigner } from './session.ts';
 
 export const SESSION_HEADER = 'mcp-session-id';
 /** Batches were removed from the protocol in 2025-06-18. */
@@ -25,15 +28,22 @@ const FIRST_VERSION_WITHOUT_BATCHES = '2025-06-18';
 
 export interface LegacyOptions {
   catalog: McpCatalog;
-  /** The session signer, made on first use: the 2026-07-28 path never needs it (nor its store). */
-  signer: () => Promise<SessionSigner>;
+  /**
+   * The session signer, made on first use: the 2026-07-28 path never needs it
+   * (nor its store). `fresh: false`: over the key read a moment ago, if any.
+   */
+  signer: (fresh?: boolean) => Promise<SessionSigner>;
   /** An answer instead of serving sessions (a serverless deployment without their settings: 503). */
   unavailable?: () => Response | undefined;
   onError: (error: unknown) => void;
+  /** Earlier answers to the same read requests, given again once the session checks pass (replay.ts). */
+  replay?: Replay;
 }
 
 export type LegacyHandler = {
   post(request: Request, body: unknown): Promise<Response>;
+  /** The kept answer to a read request of a live session (replay.ts); undefined when none is kept or a check fails (post answers). */
+  replay(request: Request, repeat: ReplayableRequest): Promise<Response | undefined>;
   delete(request: Request): Promise<Response>;
 };
 
@@ -41,6 +51,16 @@ export function createLegacyHandler(options: LegacyOptions): LegacyHandler {
   const { catalog, onError } = options;
   // The methods the server answers are the same for every request: found once.
   const served = servedMethods(createLegacyServer(catalog));
+
+  /**
+   * An id checked with the key read a moment ago; one that fails its signature
+   * is checked again with the key the store holds now, so an id signed with a
+   * key another instance just stored is never refused.
+   */
+  async function checkSession(id: string): Promise<SessionCheck> {
+    const check = await (await options.signer(false)).check(id);
+    return !check.ok && check.reason === 'bad-signature' ? (await options.signer(true)).check(id) : check;
+  }
 
   return {
     async post(request, body) {
@@ -57,7 +77,7 @@ export function createLegacyHandler(options: LegacyOptions): LegacyHandler {
         }
       }
       const initialize = messages.find((m) => isObject(m) && m.method === 'initialize' && 'id' in m) as { params?: { protocolVersion?: unknown } } | undefined;
-      const signer = await options.signer();
+      const signer = await options.signer(Boolean(initialize));
       let protocolVersion: string;
       if (initialize) {
         if (messages.length > 1) return rpcError(400, -32600, 'Invalid Request: initialize must be sent alone');
@@ -66,7 +86,7 @@ export function createLegacyHandler(options: LegacyOptions): LegacyHandler {
       } else {
         const id = request.headers.get(SESSION_HEADER);
         if (id === null) return rpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required after initialize');
-        const check = await signer.check(id);
+        const check = await checkSession(id);
         if (!check.ok) return rpcError(404, -32001, 'Session not found: send a new initialize request');
         // The session's version was agreed at initialize: a request may not switch it (say, back to batches).
         if (headerVersion !== null && headerVersion !== check.claims.pv) {
@@ -77,6 +97,8 @@ export function createLegacyHandler(options: LegacyOptions): LegacyHandler {
       if (Array.isArray(body) && protocolVersion >= FIRST_VERSION_WITHOUT_BATCHES) {
         return rpcError(400, -32600, `Invalid Request: JSON-RPC batches are not part of protocol ${protocolVersion}`);
       }
+      // A read request of a session: its answer is kept for the next time (replay.ts).
+      const repeat = options.replay && !initialize ? replayable(body) : undefined;
 
       // Requests of served methods whose params the SDK's schema refuses: -32602 here, not a -32603 zod dump from the SDK.
       const refused = messages.map((message) => invalidParams(message, served));
@@ -111,11 +133,29 @@ export function createLegacyHandler(options: LegacyOptions): LegacyHandler {
           if (typeof agreed === 'string') headers.set(SESSION_HEADER, await signer.issue(agreed));
           return new Response(responseText, { status: response.status, headers });
         }
-        return new Response(response.body, { status: response.status, headers });
+        const answer = new Response(response.body, { status: response.status, headers });
+        return repeat ? await options.replay!.remember(legacyScope(protocolVersion), repeat, answer) : answer;
       } finally {
         // JSON responses are complete once handleRequest resolves.
         void server.close();
       }
+    },
+
+    /**
+     * What post checks that does not follow from the body: the session (valid,
+     * not ended) and the MCP-Protocol-Version header (absent or the session's).
+     * A body kept in a session scope passed the rest (JSON-RPC shape, no
+     * envelope claim, not initialize, no batch, params) when it was kept.
+     */
+    async replay(request, repeat) {
+      if (!options.replay || options.unavailable?.()) return undefined;
+      const id = request.headers.get(SESSION_HEADER);
+      if (id === null) return undefined;
+      const check = await checkSession(id);
+      if (!check.ok) return undefined;
+      const headerVersion = request.headers.get('mcp-protocol-version');
+      if (headerVersion !== null && headerVersion !== check.claims.pv) return undefined;
+      return options.replay.answer(legacyScope(check.claims.pv), repeat);
     },
 
     async delete(request) {
@@ -125,14 +165,15 @@ export function createLegacyHandler(options: LegacyOptions): LegacyHandler {
       if (closed) return closed;
       const id = request.headers.get(SESSION_HEADER);
       if (id === null) return rpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
-      const signer = await options.signer();
-      const check = await signer.check(id);
+      const check = await checkSession(id);
       if (!check.ok) return rpcError(404, -32001, 'Session not found');
-      await signer.end(id, check.claims);
+      await (await options.signer(false)).end(id, check.claims);
       return new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } });
     },
   };
 }
+
+const legacyScope = (protocolVersion: string) => `legacy ${protocolVersion}`;
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;

@@ -20,15 +20,30 @@ export class ResultMemo<T> {
   }
 
   get(key: string, compute: () => T, sizeOf: (value: T) => number): T {
-    const hit = this.#entries.get(key);
-    if (hit) {
-      this.#entries.delete(key);
-      this.#entries.set(key, hit);
-      return hit.value;
-    }
+    const hit = this.peek(key);
+    if (hit !== undefined) return hit;
     const value = compute();
-    const size = sizeOf(value);
-    if (size > this.#maxSize / 4) return value;
+    this.set(key, value, sizeOf(value));
+    return value;
+  }
+
+  /** The kept answer (now the most recently used), or undefined. */
+  peek(key: string): T | undefined {
+    const hit = this.#entries.get(key);
+    if (!hit) return undefined;
+    this.#entries.delete(key);
+    this.#entries.set(key, hit);
+    return hit.value;
+  }
+
+  /** Keeps an answer of `size` characters, unless it alone is over a quarter of the budget. */
+  set(key: string, value: T, size: number): void {
+    if (size > this.#maxSize / 4) return;
+    const previous = this.#entries.get(key);
+    if (previous) {
+      this.#entries.delete(key);
+      this.#size -= previous.size;
+    }
     this.#entries.set(key, { value, size });
     this.#size += size;
     while (this.#entries.size > this.#maxEntries || this.#size > this.#maxSize) {
@@ -36,6 +51,5 @@ export class ResultMemo<T> {
       this.#entries.delete(oldest);
       this.#size -= entry.size;
     }
-    return value;
   }
 }

@@ -15,6 +15,9 @@ import { SessionSigner } from './session.ts';
 import { sessionKeySource, storeEndedSessions } from './session-store.ts';
 import { isStoreUnavailable } from '../store/unavailable.ts';
 
+/** How long checking a session id may use the session key read last before reading the store again. */
+const KEY_REUSE_MS = 1000;
+
 export interface McpServiceOptions {
   content: McpContent;
   /** The state store of the 2025 sessions (ended ids, a generated key), asked for on first use. */
@@ -38,14 +41,22 @@ export interface McpServiceOptions {
 export async function createMcpService(options: McpServiceOptions): Promise<(request: Request) => Promise<Response>> {
   const config = mcpConfigFromEnv(options.env, options.content.site, options.bindHost);
   let keys: (() => Promise<Uint8Array>) | undefined;
-  let current: { key: string; signer: SessionSigner } | undefined;
-  /** The signer over the key the store holds now (read on every 2025 request: instances agree on one key). */
-  const getSigner = async () => {
+  let current: { key: string; signer: SessionSigner; readAt: number } | undefined;
+  /**
+   * The signer over the key the store holds: read now when `fresh` (issuing an
+   * id, or an id that failed with the key read last), otherwise the key read
+   * within the last KEY_REUSE_MS (checking ids: a store read less per request).
+   * Instances agree on one key; a change is adopted within that time, and an
+   * id signed with the new key is never refused meanwhile (see legacy-handler.ts).
+   */
+  const getSigner = async (fresh = true) => {
+    if (!fresh && current && performance.now() - current.readAt < KEY_REUSE_MS) return current.signer;
     const store = options.store();
     keys ??= sessionKeySource(store, config.secret);
     const secret = await keys();
     const key = Buffer.from(secret).toString('base64url');
-    if (current?.key !== key) current = { key, signer: new SessionSigner({ secret, ttlSeconds: config.sessionTtlSeconds, ended: storeEndedSessions(store) }) };
+    if (current?.key !== key) current = { key, signer: new SessionSigner({ secret, ttlSeconds: config.sessionTtlSeconds, ended: storeEndedSessions(store) }), readAt: 0 };
+    current.readAt = performance.now();
     return current.signer;
   };
   if (options.eagerSessions) {
