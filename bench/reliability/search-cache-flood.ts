@@ -16,7 +16,7 @@
  * garbage). Exits 1 when it does not, 2 when the server answered anything but
  * 200 (the padded query is valid, so every answer must be a 200).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -76,13 +76,17 @@ try {
   const pid = server.process.pid!;
   const before = memoryOf(pid);
   console.error(`flooding ${server.origin} for ${duration} s (${values.connections} connections, ~${Math.round(PADDING.length / 1024)} KB queries)…`);
-  const wrk = spawnSync('wrk', ['-t1', `-c${values.connections}`, `-d${duration}s`, '-s', script, `${server.origin}/`], { encoding: 'utf8' });
-  if (wrk.status !== 0) throw new Error(`wrk failed (${wrk.status}): ${wrk.stderr}${wrk.error ?? ''}`);
+  // RSS every 5 s of the flood: a bounded cache levels off, a leak keeps climbing.
+  const samples: number[] = [];
+  const sampler = setInterval(() => samples.push(memoryOf(pid).rss), 5000);
+  const wrk = await run('wrk', ['-t1', `-c${values.connections}`, `-d${duration}s`, '-s', script, `${server.origin}/`]);
+  clearInterval(sampler);
   const after = memoryOf(pid);
   const requests = Number(/(\d+) requests in/.exec(wrk.stdout)?.[1] ?? NaN);
   const perSecond = Number(/Requests\/sec:\s+([\d.]+)/.exec(wrk.stdout)?.[1] ?? NaN);
   const non200 = Number(/non200 (\d+)/.exec(wrk.stdout)?.[1] ?? NaN) + Number(/Non-2xx or 3xx responses: (\d+)/.exec(wrk.stdout)?.[1] ?? 0);
   const growth = after.rss - before.rss;
+  console.log(`RSS every 5 s, MB: ${samples.map(mb).join(' ')}`);
   console.log(`| build | requests | req/s | RSS before MB | RSS after MB | growth MB | peak MB | non-200 |`);
   console.log(`| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |`);
   console.log(`| ${values.build} | ${requests} | ${Math.round(perSecond)} | ${mb(before.rss)} | ${mb(after.rss)} | ${mb(growth)} | ${mb(after.peak)} | ${non200} |`);
@@ -100,3 +104,15 @@ try {
   rmSync(work, { recursive: true, force: true });
 }
 process.exit(failed);
+
+function run(command: string, args: string[]): Promise<{ stdout: string }> {
+  return new Promise((resolveRun, reject) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolveRun({ stdout }) : reject(new Error(`${command} exited with ${code}: ${stderr}`))));
+  });
+}

@@ -5,6 +5,7 @@
  * inside a process, so serialised bodies are kept in an LRU with a byte
  * budget: a repeated query costs a map lookup, not a search and a hash.
  */
+import { LRUCache } from 'lru-cache';
 import { textBytes, type ApiAnswer, type ApiRequest } from '../http/answer.ts';
 import { httpDate, isNotModified } from '../http/conditional.ts';
 import { CORS_HEADERS } from '../http/cors.ts';
@@ -47,83 +48,58 @@ const ALIAS_OVERHEAD_BYTES = 64;
 const keyBytes = (key: string) => key.length * 2;
 
 /**
- * A bounded map in recency order (Map keeps insertion order, so the first key
- * is the least recent) holding bodies under canonical keys and aliases: other
- * spellings of a key (a raw query string) that point to it without holding the
- * body twice. Both are counted against one byte budget, keys included, so what
- * a client sends cannot make it hold more: many spellings of one answer are
- * many small aliases, evicted like anything else.
+ * The answers in recency order, holding bodies under canonical keys and
+ * aliases: other spellings of a key (a raw query string) that point to it
+ * without holding the body twice. Both are counted against one byte budget,
+ * keys included, so what a client sends cannot make it hold more: many
+ * spellings of one answer are many small aliases, evicted like anything else.
+ * On lru-cache: a Map-ordered LRU (delete and re-set on every hit) costs V8 a
+ * rehash that grows with the entries, see the README's design section.
  */
 export class BodyCache {
   /** A body, or for an alias the key it points to. */
-  readonly #entries = new Map<string, CachedBody | string>();
-  #bytes = 0;
+  readonly #entries: LRUCache<string, CachedBody | string>;
   readonly maxBytes: number;
 
   constructor(maxBytes = BODY_CACHE_BYTES) {
     this.maxBytes = maxBytes;
+    // Nothing bigger than a quarter of the budget (a since of everything at 100k reviews) is kept.
+    this.#entries = new LRUCache({ maxSize: maxBytes, maxEntrySize: maxBytes / 4, sizeCalculation: (value, key) => costOf(key, value) });
   }
 
   /** Bytes held, by the same count the budget is checked against. */
   get bytes(): number {
-    return this.#bytes;
+    return this.#entries.calculatedSize;
   }
 
-  /** Every key held, least recent first (for tests and benchmarks: no HTTP route shows it). */
-  keys(): IterableIterator<string> {
+  /** Every key held, most recent first (for tests and benchmarks: no HTTP route shows it). */
+  keys(): Generator<string> {
     return this.#entries.keys();
   }
 
   get(key: string): CachedBody | undefined {
-    const hit = this.#touch(key);
+    const hit = this.#entries.get(key);
     return typeof hit === 'string' ? undefined : hit;
   }
 
   /** The body under `alias` (another spelling of a key), if that key is still cached. */
   getByAlias(alias: string): CachedBody | undefined {
     if (alias.length > MAX_ALIAS_KEY_LENGTH) return undefined;
-    const key = this.#touch(alias);
+    const key = this.#entries.get(alias);
     return typeof key === 'string' ? this.get(key) : undefined;
   }
 
   alias(alias: string, key: string): void {
-    if (alias.length > MAX_ALIAS_KEY_LENGTH || alias === key) return;
-    this.#put(alias, key);
+    if (alias.length <= MAX_ALIAS_KEY_LENGTH && alias !== key) this.#entries.set(alias, key);
   }
 
   set(key: string, value: CachedBody): void {
-    this.#put(key, value);
-  }
-
-  #touch(key: string): CachedBody | string | undefined {
-    const hit = this.#entries.get(key);
-    if (hit !== undefined) {
-      this.#entries.delete(key);
-      this.#entries.set(key, hit);
-    }
-    return hit;
-  }
-
-  #put(key: string, value: CachedBody | string): void {
-    const cost = costOf(key, value);
-    // Nothing bigger than a quarter of the budget (a since of everything at 100k reviews) is kept.
-    if (cost > this.maxBytes / 4) return;
-    const previous = this.#entries.get(key);
-    if (previous !== undefined) {
-      this.#entries.delete(key);
-      this.#bytes -= costOf(key, previous);
-    }
     this.#entries.set(key, value);
-    this.#bytes += cost;
-    for (const [oldest, entry] of this.#entries) {
-      if (this.#bytes <= this.maxBytes) break;
-      this.#entries.delete(oldest);
-      this.#bytes -= costOf(oldest, entry);
-    }
   }
 }
 
-function costOf(key: string, value: CachedBody | string): number {
+/** What keeping `value` under `key` counts against the budget. */
+export function costOf(key: string, value: CachedBody | string): number {
   return keyBytes(key) + (typeof value === 'string' ? ALIAS_OVERHEAD_BYTES : BODY_OVERHEAD_BYTES + value.bytes);
 }
 
