@@ -15,7 +15,7 @@
  * cache's 32 MiB: each request is a new text query, and that garbage alone
  * makes V8 keep a heap of ~150–190 MB more than at rest, whatever the cache
  * budget (docs/reliability.md, item 1). Before the fix the same 25 s grew RSS
- * by ~290 MB. Exits 1 on too much growth, 2 on an error answer (4xx/5xx).
+ * by ~290–440 MB. Exits 1 on too much growth, 2 on an error answer (4xx/5xx).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
