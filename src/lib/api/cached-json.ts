@@ -2,9 +2,10 @@
  * A JSON answer with validators: a strong ETag from the SHA-256 of the body,
  * Last-Modified from the content, CDN cache headers, and 304 for a matching
  * If-None-Match (which wins) or If-Modified-Since. The dataset never changes
- * inside a process, so serialised bodies are kept in a small LRU: a repeated
- * query costs a map lookup, not a search and a hash.
+ * inside a process, so serialised bodies are kept in an LRU with a byte
+ * budget: a repeated query costs a map lookup, not a search and a hash.
  */
+import { LRUCache } from 'lru-cache';
 import { textBytes, type ApiAnswer, type ApiRequest } from '../http/answer.ts';
 import { httpDate, isNotModified } from '../http/conditional.ts';
 import { CORS_HEADERS } from '../http/cors.ts';
@@ -19,62 +20,87 @@ export interface CachedBody {
   /** The headers of the 200 and of the 304, made once: a hit copies nothing. */
   ok: Record<string, string>;
   notModified: Record<string, string>;
+  /** What holding it costs: the body, its validators and an estimate for its header objects. */
+  bytes: number;
 }
 
+/** The search and since answers of one process, at most this many bytes, keys included. */
+export const BODY_CACHE_BYTES = 32 * 1024 * 1024;
+
 /**
- * A bounded map in recency order (Map keeps insertion order, so the first key
- * is the least recent), with a bounded table of aliases: other spellings of a
- * key (a raw query string) that point to it without holding the body twice.
+ * Longest key kept as an alias. A raw query string longer than this (a
+ * padded spelling: `limit=%20%20…5`) is parsed on every request and its answer
+ * found under its canonical key: the longest valid queries a client writes
+ * (200 characters of text in a non-Latin script, percent-encoded) fit below.
+ */
+export const MAX_ALIAS_KEY_LENGTH = 2048;
+
+/**
+ * Estimates of what V8 holds besides the counted bytes: for a body, its Map
+ * slot, the entry and its two header objects (about 830 bytes measured on
+ * Node 24 for an empty answer); for an alias, its Map slot and string header
+ * (the key it points to is the body's own key string, not a copy).
+ */
+const BODY_OVERHEAD_BYTES = 1024;
+const ALIAS_OVERHEAD_BYTES = 64;
+
+/** A key is counted at 2 bytes a character: V8's two-byte strings, the worst case. */
+const keyBytes = (key: string) => key.length * 2;
+
+/**
+ * The answers in recency order, holding bodies under canonical keys and
+ * aliases: other spellings of a key (a raw query string) that point to it
+ * without holding the body twice. Both are counted against one byte budget,
+ * keys included, so what a client sends cannot make it hold more: many
+ * spellings of one answer are many small aliases, evicted like anything else.
+ * On lru-cache: a Map-ordered LRU (delete and re-set on every hit) costs V8 a
+ * rehash that grows with the entries, see the README's design section.
  */
 export class BodyCache {
-  readonly #entries = new Map<string, CachedBody>();
-  readonly #aliases = new Map<string, string>();
-  #bytes = 0;
-  readonly maxEntries: number;
+  /** A body, or for an alias the key it points to. */
+  readonly #entries: LRUCache<string, CachedBody | string>;
   readonly maxBytes: number;
 
-  constructor(maxEntries = 1000, maxBytes = 32 * 1024 * 1024) {
-    this.maxEntries = maxEntries;
+  constructor(maxBytes = BODY_CACHE_BYTES) {
     this.maxBytes = maxBytes;
+    // Nothing bigger than a quarter of the budget (a since of everything at 100k reviews) is kept.
+    this.#entries = new LRUCache({ maxSize: maxBytes, maxEntrySize: maxBytes / 4, sizeCalculation: (value, key) => costOf(key, value) });
+  }
+
+  /** Bytes held, by the same count the budget is checked against. */
+  get bytes(): number {
+    return this.#entries.calculatedSize;
+  }
+
+  /** Every key held, most recent first (for tests and benchmarks: no HTTP route shows it). */
+  keys(): Generator<string> {
+    return this.#entries.keys();
   }
 
   get(key: string): CachedBody | undefined {
     const hit = this.#entries.get(key);
-    if (hit) {
-      this.#entries.delete(key);
-      this.#entries.set(key, hit);
-    }
-    return hit;
+    return typeof hit === 'string' ? undefined : hit;
   }
 
   /** The body under `alias` (another spelling of a key), if that key is still cached. */
   getByAlias(alias: string): CachedBody | undefined {
-    const key = this.#aliases.get(alias);
-    return key === undefined ? undefined : this.get(key);
+    if (alias.length > MAX_ALIAS_KEY_LENGTH) return undefined;
+    const key = this.#entries.get(alias);
+    return typeof key === 'string' ? this.get(key) : undefined;
   }
 
   alias(alias: string, key: string): void {
-    this.#aliases.delete(alias);
-    this.#aliases.set(alias, key);
-    if (this.#aliases.size > this.maxEntries * 4) this.#aliases.delete(this.#aliases.keys().next().value as string);
+    if (alias.length <= MAX_ALIAS_KEY_LENGTH && alias !== key) this.#entries.set(alias, key);
   }
 
   set(key: string, value: CachedBody): void {
-    // A body bigger than a quarter of the budget (a since of everything at 100k reviews) is not kept.
-    if (value.body.byteLength > this.maxBytes / 4) return;
-    const previous = this.#entries.get(key);
-    if (previous) {
-      this.#entries.delete(key);
-      this.#bytes -= previous.body.byteLength;
-    }
     this.#entries.set(key, value);
-    this.#bytes += value.body.byteLength;
-    for (const [oldest, entry] of this.#entries) {
-      if (this.#entries.size <= this.maxEntries && this.#bytes <= this.maxBytes) break;
-      this.#entries.delete(oldest);
-      this.#bytes -= entry.body.byteLength;
-    }
   }
+}
+
+/** What keeping `value` under `key` counts against the budget. */
+export function costOf(key: string, value: CachedBody | string): number {
+  return keyBytes(key) + (typeof value === 'string' ? ALIAS_OVERHEAD_BYTES : BODY_OVERHEAD_BYTES + value.bytes);
 }
 
 export function jsonBody(value: unknown, lastModifiedInstant: string): CachedBody {
@@ -92,7 +118,8 @@ export function cachedBody(body: Uint8Array, lastModifiedInstant: string): Cache
     'cache-control': CONTENT_CACHE,
     ...CORS_HEADERS,
   };
-  return { body, etag, lastModified, notModified, ok: { ...notModified, 'content-length': String(body.byteLength) } };
+  const bytes = body.byteLength + etag.length + lastModified.length;
+  return { body, etag, lastModified, notModified, ok: { ...notModified, 'content-length': String(body.byteLength) }, bytes };
 }
 
 export function conditionalJsonAnswer(request: ApiRequest, cached: CachedBody): ApiAnswer {

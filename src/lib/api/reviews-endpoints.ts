@@ -19,7 +19,8 @@ import type { ApiContext } from './context.ts';
 const caches = new WeakMap<ApiContext['dataset'], BodyCache>();
 const reviewJson = new WeakMap<ApiContext['dataset'], ReviewJson>();
 
-function cacheFor(context: ApiContext): BodyCache {
+/** The answers kept for one dataset (exported for tests, which check its budget: no HTTP route shows it). */
+export function cacheFor(context: ApiContext): BodyCache {
   let cache = caches.get(context.dataset);
   if (!cache) caches.set(context.dataset, (cache = new BodyCache()));
   return cache;
@@ -34,6 +35,7 @@ function reviewJsonFor(context: ApiContext): ReviewJson {
 export function searchEndpoint(request: ApiRequest, context: ApiContext): ApiAnswer {
   const cache = cacheFor(context);
   // A query string seen before was valid then and is valid now: answer it without parsing again.
+  // Past MAX_ALIAS_KEY_LENGTH (a padded spelling) the cache neither finds nor keeps it by its raw text.
   const rawKey = `search${request.search}`;
   let cached = cache.getByAlias(rawKey);
   if (!cached) {
