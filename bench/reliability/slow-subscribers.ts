@@ -16,7 +16,7 @@ import { startServer } from '../../test/helpers/server.ts';
 import { startSubscriber, type NotifyBehaviour } from '../../test/helpers/subscriber.ts';
 import { hubEnv, publishChange, tempDir, TOPICS } from '../../test/websub/helpers.ts';
 import { rmSync } from 'node:fs';
-import { requireBuilds, verdicts, waitUntil } from './lib/scenario.ts';
+import { recordServedHash, requireBuilds, verdicts, waitUntil } from './lib/scenario.ts';
 
 const { values } = parseArgs({ options: { subscribers: { type: 'string', default: '1000' } } });
 const count = Number(values.subscribers);
@@ -42,6 +42,7 @@ try {
   for (const path of paths) {
     await state.putSubscription({ callback: sub.url(path), topic: topic.url, topic_id: topic.id, secret: null, lease_seconds: 86_400, verified_at: now, expires_at: now + 86_400_000, failures: 0 });
   }
+  await recordServedHash(state, 'small', topic);
 
   const outboxMs: number[] = [];
   /** One publish; ms from the publish to the last notification of `expected` paths (null if not all came in `limitMs`). */

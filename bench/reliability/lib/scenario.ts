@@ -4,8 +4,10 @@
  * Servers, subscribers, certificates and Redis come from test/helpers and
  * test/reliability/helpers.ts, so the scenarios run the same plumbing as the tests.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { contentHash } from '../../../src/lib/websub/publish.ts';
+import type { HubState } from '../../../src/lib/websub/subscriptions.ts';
 import { BUILDS, type BuildName } from '../../../test/helpers/builds.ts';
 
 /** Stops the scenario at once (exit 2) when a build it needs is missing: nothing is built here. */
@@ -59,3 +61,12 @@ export async function waitUntil(check: () => Promise<boolean> | boolean, timeout
 }
 
 export const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+
+/**
+ * Records what `build` serves for a topic as already distributed, in a store
+ * the server has not started on yet: its start-up publish is then
+ * "unchanged", and the scenario's own publish is the only fan-out.
+ */
+export async function recordServedHash(state: HubState, build: BuildName, topic: { id: string; path: string }): Promise<void> {
+  await state.recordHash(topic.id, contentHash(readFileSync(resolve(BUILDS[build].outDir, `client${topic.path}`))), 0);
+}
