@@ -15,14 +15,12 @@
  *
  *   node_modules/.bin/node bench/reliability/kill-cycles.ts [--cycles 20] [--burst 15]
  */
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { callbackKey } from '../../src/lib/websub/subscriptions.ts';
-import { makeTestCerts } from '../../test/helpers/certs.ts';
 import { startServer, type RunningServer } from '../../test/helpers/server.ts';
-import { startSubscriber } from '../../test/helpers/subscriber.ts';
-import { forgetDistributedContent, hubEnv, openStore, publish, STARTUP_DONE, subscribe, tempDir, TOPICS } from '../../test/websub/helpers.ts';
+import { forgetDistributedContent, hubFixture, publish, STARTUP_DONE, subscribe, TOPICS } from '../../test/websub/helpers.ts';
 import { requireBuilds, sleep, verdicts, waitUntil } from './lib/scenario.ts';
 
 const { values } = parseArgs({ options: { cycles: { type: 'string', default: '20' }, burst: { type: 'string', default: '15' } } });
@@ -31,11 +29,8 @@ const burst = Number(values.burst);
 requireBuilds('small');
 const v = verdicts(`${cycles} kill -9 cycles during subscription bursts (${burst}) and a publish, file store`);
 
-const certs = makeTestCerts();
-const sub = await startSubscriber(certs);
-const storeDir = tempDir('reliability-kill-');
-const env = hubEnv(certs, storeDir, { WEBSUB_TIMEOUT_MS: '3000' });
-const store = openStore({ STORE_DIR: storeDir });
+const hub = hubFixture({ storeDir: 'reliability-kill-', env: { WEBSUB_TIMEOUT_MS: '3000' } });
+const { sub, storeDir, env, store } = await hub.open();
 const topic = TOPICS.reviews;
 const subscriptionKeys = async () => new Set((await store.keys(`websub:sub:${topic.id}:`)).map((key) => key.split(':').at(-1)!));
 const jobKeys = async () => new Set((await store.keys(`websub:job:${topic.id}:`)).map((key) => key.split(':').at(-1)!));
@@ -135,9 +130,6 @@ try {
   v.check('no corrupt file', unreadable.length === 0 && asides.length === 0 && !/not readable JSON/.test(logs), `${unreadable.length} unreadable, ${asides.length} moved aside${/not readable JSON/.test(logs) ? ', corrupt values logged' : ''}`);
 } finally {
   await server?.stop();
-  await sub.close();
-  await store.close();
-  certs.remove();
-  rmSync(storeDir, { recursive: true, force: true });
+  await hub.close();
 }
 v.finish();

@@ -13,15 +13,12 @@
  *
  *   node_modules/.bin/node bench/reliability/sigterm-fanout.ts [--subscribers 400]
  */
-import { rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { parseArgs } from 'node:util';
 import { SHUTDOWN_GRACE_MS } from '../../src/server.ts';
 import { HubState, callbackKey } from '../../src/lib/websub/subscriptions.ts';
-import { makeTestCerts } from '../../test/helpers/certs.ts';
 import { startServer, type RunningServer } from '../../test/helpers/server.ts';
-import { startSubscriber } from '../../test/helpers/subscriber.ts';
-import { hubEnv, openStore, publishChange, tempDir, TOPICS } from '../../test/websub/helpers.ts';
+import { hubFixture, publishChange, TOPICS } from '../../test/websub/helpers.ts';
 import { recordServedHash, requireBuilds, verdicts, waitUntil } from './lib/scenario.ts';
 
 const { values } = parseArgs({ options: { subscribers: { type: 'string', default: '400' } } });
@@ -29,12 +26,9 @@ const count = Number(values.subscribers);
 requireBuilds('small');
 const v = verdicts(`SIGTERM during a fan-out to ${count} HTTPS subscribers (10 % never answer)`);
 
-const certs = makeTestCerts();
-const sub = await startSubscriber(certs);
-const storeDir = tempDir('reliability-sigterm-');
 // The hub's defaults for what is measured; the retry after the restart 2 s out, not 60.
-const env = hubEnv(certs, storeDir, { WEBSUB_TIMEOUT_MS: '10000', WEBSUB_RETRY_DELAYS: '2', WEBSUB_SCHEDULER_INTERVAL_MS: '500' });
-const store = openStore({ STORE_DIR: storeDir });
+const hub = hubFixture({ storeDir: 'reliability-sigterm-', env: { WEBSUB_TIMEOUT_MS: '10000', WEBSUB_RETRY_DELAYS: '2', WEBSUB_SCHEDULER_INTERVAL_MS: '500' } });
+const { sub, env, store } = await hub.open();
 const topic = TOPICS.reviews;
 const paths = Array.from({ length: count }, (_, i) => `/t/${i}`);
 const hangs = (i: number) => i % 10 === 0;
@@ -98,9 +92,6 @@ try {
   v.check('nobody that answered before the stop gets it twice', again.length === 0, `${again.length} repeated`);
 } finally {
   await server?.stop();
-  await sub.close();
-  await store.close();
-  certs.remove();
-  rmSync(storeDir, { recursive: true, force: true });
+  await hub.close();
 }
 v.finish();

@@ -9,13 +9,10 @@
  *   node_modules/.bin/node bench/reliability/slow-subscribers.ts [--subscribers 1000]
  */
 import { parseArgs } from 'node:util';
-import { createStore } from '../../src/lib/store/index.ts';
 import { HubState } from '../../src/lib/websub/subscriptions.ts';
-import { makeTestCerts } from '../../test/helpers/certs.ts';
 import { startServer } from '../../test/helpers/server.ts';
-import { startSubscriber, type NotifyBehaviour } from '../../test/helpers/subscriber.ts';
-import { hubEnv, publishChange, tempDir, TOPICS } from '../../test/websub/helpers.ts';
-import { rmSync } from 'node:fs';
+import type { NotifyBehaviour } from '../../test/helpers/subscriber.ts';
+import { hubFixture, publishChange, TOPICS } from '../../test/websub/helpers.ts';
 import { recordServedHash, requireBuilds, verdicts, waitUntil } from './lib/scenario.ts';
 
 const { values } = parseArgs({ options: { subscribers: { type: 'string', default: '1000' } } });
@@ -23,13 +20,9 @@ const count = Number(values.subscribers);
 requireBuilds('small');
 const v = verdicts(`${count} HTTPS subscribers, 10 % never answer, 5 % answer after 30 s`);
 
-const certs = makeTestCerts();
-const sub = await startSubscriber(certs);
-const storeDir = tempDir('reliability-slow-subs-');
 // The hub's own defaults for what is measured (deadline, concurrency); retries pushed out of the way.
-const env = hubEnv(certs, storeDir, { WEBSUB_TIMEOUT_MS: '10000', WEBSUB_RETRY_DELAYS: '600', WEBSUB_SCHEDULER_INTERVAL_MS: '15000' });
-delete env.WEBSUB_CONCURRENCY;
-const store = createStore({ dir: storeDir, redisPrefix: 'roofing-reviews' });
+const hub = hubFixture({ storeDir: 'reliability-slow-subs-', env: { WEBSUB_TIMEOUT_MS: '10000', WEBSUB_RETRY_DELAYS: '600', WEBSUB_SCHEDULER_INTERVAL_MS: '15000' } });
+const { sub, env, store } = await hub.open();
 const server = await startServer('small', env);
 const topic = TOPICS.reviews;
 const paths = Array.from({ length: count }, (_, i) => `/s/${i}`);
@@ -76,9 +69,6 @@ try {
   v.check('healthy ones delivered within 2 × the all-healthy time', mixedMs !== null && mixedMs <= 2 * healthyMs, `${mixedMs ?? '> 120000'} ms against 2 × ${healthyMs} ms`);
 } finally {
   await server.stop();
-  await sub.close();
-  await store.close();
-  certs.remove();
-  rmSync(storeDir, { recursive: true, force: true });
+  await hub.close();
 }
 v.finish();
