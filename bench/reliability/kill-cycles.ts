@@ -100,13 +100,13 @@ try {
     for (const key of before) if (!after.has(key)) problems.lost.push(`cycle ${cycle}: ${key.slice(0, 8)}`);
     const pending = await jobKeys();
     kills.push(`${delay} ms: ${after.size - before.size} new subscriptions, ${afterKill - mark} requests to subscribers before the kill, ${pending.size} jobs pending`);
+    console.log(`      cycle ${cycle}: killed ${kills.at(-1)}`);
     const reached = new Set(notificationsSince(mark).keys());
     previous = { cycle, mark, before, pending, afterKill, reached };
   }
   logs += server!.output();
   await server!.stop();
   server = undefined;
-  for (const line of kills.slice(0, 5)) v.figure('kill after', line);
   v.figure('kills', `${kills.length}; restart to all due delivered: median ${[...drainTimes].sort((a, b) => a - b)[Math.floor(drainTimes.length / 2)]} ms, max ${Math.max(...drainTimes)} ms`);
   v.figure('subscriptions at the end', String((await subscriptionKeys()).size));
 
