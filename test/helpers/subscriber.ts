@@ -9,7 +9,9 @@ import type { TestCerts } from './certs.ts';
 
 /** `slow`: echoes the challenge after 800 ms (work still running when the hub's caller moves on). */
 export type VerifyBehaviour = 'echo' | 'slow' | 'wrong' | 'fail' | 'hang';
-export type NotifyBehaviour = 'ok' | 'fail' | 'hang' | 'gone' | 'redirect';
+/** `late`: answers 204 after LATE_ANSWER_MS (30 s: well past the hub's deadline; bench/reliability's slow subscribers). */
+export type NotifyBehaviour = 'ok' | 'fail' | 'hang' | 'late' | 'gone' | 'redirect';
+export const LATE_ANSWER_MS = 30_000;
 
 export interface Recorded {
   method: string;
@@ -81,6 +83,13 @@ export async function startSubscriber(certs: TestCerts, host = '127.0.0.1'): Pro
           hanging.add(res);
           res.once('close', () => (entry.closedAt = Date.now()));
           return;
+        case 'late': {
+          hanging.add(res);
+          res.once('close', () => (entry.closedAt = Date.now()));
+          const timer = setTimeout(() => res.writeHead(204).end(), LATE_ANSWER_MS);
+          res.once('close', () => clearTimeout(timer));
+          return;
+        }
       }
     });
   });
