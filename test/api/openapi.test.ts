@@ -420,7 +420,7 @@ describe('OpenAPI document against the live server', () => {
     }
   });
 
-  it('404: an unknown review id answers the documented 404 (the HTML 404 page), on GET and HEAD', async () => {
+  it('404: an unknown review id answers the documented 404 (a JSON error), on GET and HEAD', async () => {
     const item = doc.paths['/reviews/{id}.json']!;
     for (const id of ['no-such-review', pathValues.id + '-x']) {
       const get = await fetch(`${server.url}/reviews/${id}.json`);

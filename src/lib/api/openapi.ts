@@ -470,9 +470,9 @@ export function buildOpenApiDocument(site: string): OpenApiDocument {
       staticFile: false,
       lastModified: true,
       notFound: {
-        description: "No review has this id (or it was taken down): the site's HTML 404 page.",
-        headers: { 'Cache-Control': ref('headers', 'NoStore') },
-        content: { 'text/html': { schema: { type: 'string', description: 'The 404 page (HTML).' } } },
+        description: 'No review has this id (or it was taken down): a JSON error, not cached.',
+        headers: { 'Cache-Control': ref('headers', 'NoStore'), ...corsHeaders },
+        content: { [JSON_MEDIA]: { schema: ref('schemas', 'MessageError'), example: { error: 'not_found', message: 'No resource lives at this path.' } } },
       },
     }),
     '/insights.json': readOnlyPath({
