@@ -24,7 +24,8 @@ import { toResponse } from '../http/answer.ts';
 import { readLimitedText } from '../http/body.ts';
 import { isStoreUnavailable, storeUnavailableAnswer } from '../store/unavailable.ts';
 import type { McpCatalog } from './catalog.ts';
-import { createLegacyHandler } from './legacy-handler.ts';
+import type { RateLimits } from '../limits/rate-limits.ts';
+import { createLegacyHandler, type McpClient, type SessionStep } from './legacy-handler.ts';
 import { createModernServer } from './modern-server.ts';
 import { MCP_MAX_BODY_BYTES, payloadTooLarge, rpcError } from './replies.ts';
 import type { SessionSigner } from './session.ts';
@@ -42,6 +43,8 @@ export interface McpHandlerOptions {
   signer: () => Promise<SessionSigner>;
   /** An answer instead of 2025 sessions, while a deployment lacks their settings (a 503 naming them). */
   sessionsUnavailable?: () => Response | undefined;
+  /** Per-client limits on opening and ending 2025 sessions. */
+  sessionLimits: RateLimits<SessionStep>;
   /** Host names (no port) the server answers for; the Host header must name one. */
   allowedHosts: readonly string[];
   /** Origins a browser may call from (`*`: any); a request without Origin is always served. */
@@ -57,13 +60,18 @@ export interface McpHandlerOptions {
   onError?: (error: unknown) => void;
 }
 
-export function createMcpEndpoint(options: McpHandlerOptions): (request: Request) => Promise<Response> {
+/** `client`: who sent the request (src/lib/http/client-address.ts); without it, every caller is one client. */
+export type McpEndpoint = (request: Request, client?: McpClient) => Promise<Response>;
+
+const UNKNOWN_CLIENT: McpClient = { address: 'unknown' };
+
+export function createMcpEndpoint(options: McpHandlerOptions): McpEndpoint {
   const hosts = new Set(options.allowedHosts.map((h) => h.toLowerCase()));
   const anyOrigin = options.allowedOrigins.includes('*');
   const origins = new Set(options.allowedOrigins);
   const onError = options.onError ?? ((error: unknown) => console.error('mcp request failed:', error));
 
-  const legacy = createLegacyHandler({ catalog: options.catalog, signer: options.signer, unavailable: options.sessionsUnavailable, onError });
+  const legacy = createLegacyHandler({ catalog: options.catalog, signer: options.signer, unavailable: options.sessionsUnavailable, limits: options.sessionLimits, onError });
   const modern = createMcpHandler(() => createModernServer(options.catalog), {
     legacy: 'reject',
     maxRequestBodySize: MCP_MAX_BODY_BYTES,
@@ -73,7 +81,7 @@ export function createMcpEndpoint(options: McpHandlerOptions): (request: Request
     },
   });
 
-  return async (request) => {
+  return async (request, client = UNKNOWN_CLIENT) => {
     const hostHeader = request.headers.get('host');
     const host = hostnameOf(hostHeader);
     if (!host || !hosts.has(host)) return rpcError(403, -32000, `Forbidden: Host ${JSON.stringify(hostHeader)} is not served here`);
@@ -84,7 +92,7 @@ export function createMcpEndpoint(options: McpHandlerOptions): (request: Request
 
     let response: Response;
     try {
-      response = await answer(request);
+      response = await answer(request, client);
     } catch (error) {
       // Redis out of reach (2025 sessions need it): a prompt 503 to retry, logged once by the store, not a 500.
       if (isStoreUnavailable(error)) response = toResponse(storeUnavailableAnswer());
@@ -96,9 +104,9 @@ export function createMcpEndpoint(options: McpHandlerOptions): (request: Request
     return origin === null ? response : withCors(response, origin);
   };
 
-  async function answer(request: Request): Promise<Response> {
+  async function answer(request: Request, client: McpClient): Promise<Response> {
     if (request.method === 'OPTIONS') return preflight();
-    if (request.method === 'DELETE') return legacy.delete(request);
+    if (request.method === 'DELETE') return legacy.delete(request, client);
     if (request.method !== 'POST') {
       return rpcError(405, -32000, 'Method Not Allowed: this server sends no event stream; use POST (DELETE ends a session).', { allow: ALLOWED_METHODS });
     }
@@ -120,7 +128,7 @@ export function createMcpEndpoint(options: McpHandlerOptions): (request: Request
     // No MCP message nests this deep; the schema checks that walk a body recursively would overflow the stack.
     if (nestedDeeperThan(body, MAX_JSON_DEPTH)) return rpcError(400, -32600, `Invalid Request: the JSON nests deeper than ${MAX_JSON_DEPTH} levels`);
 
-    if (await isLegacyRequest(request, body, { maxRequestBodySize: MCP_MAX_BODY_BYTES })) return legacy.post(request, body);
+    if (await isLegacyRequest(request, body, { maxRequestBodySize: MCP_MAX_BODY_BYTES })) return legacy.post(request, body, client);
     const response = await modern.fetch(request, { parsedBody: body });
     // Caching hints travel in the results (ttlMs, cacheScope) for MCP clients; HTTP caches keep out of a POST.
     const headers = new Headers(response.headers);

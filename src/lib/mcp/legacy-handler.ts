@@ -13,6 +13,7 @@
  */
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import type { RateLimits } from '../limits/rate-limits.ts';
 import type { McpCatalog } from './catalog.ts';
 import { createLegacyServer } from './legacy-server.ts';
 import { invalidParams, servedMethods } from './params.ts';
@@ -29,21 +30,31 @@ export interface LegacyOptions {
   signer: () => Promise<SessionSigner>;
   /** An answer instead of serving sessions (a serverless deployment without their settings: 503). */
   unavailable?: () => Response | undefined;
+  /** Per client: sessions opened (initialize) and ended (DELETE), each a store write or check. */
+  limits: RateLimits<SessionStep>;
   onError: (error: unknown) => void;
 }
 
+export type SessionStep = 'initialize' | 'end';
+
+/** Who sent the request, as src/lib/http/client-address.ts decided. */
+export interface McpClient {
+  address: string;
+}
+
 export type LegacyHandler = {
-  post(request: Request, body: unknown): Promise<Response>;
-  delete(request: Request): Promise<Response>;
+  post(request: Request, body: unknown, client: McpClient): Promise<Response>;
+  delete(request: Request, client: McpClient): Promise<Response>;
 };
 
 export function createLegacyHandler(options: LegacyOptions): LegacyHandler {
   const { catalog, onError } = options;
   // The methods the server answers are the same for every request: found once.
   const served = servedMethods(createLegacyServer(catalog));
+  const overLimit = (step: SessionStep, client: McpClient, id: string | number | null) => limitAnswer(options.limits, step, client, id);
 
   return {
-    async post(request, body) {
+    async post(request, body, client) {
       const headerVersion = request.headers.get('mcp-protocol-version');
       if (headerVersion !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(headerVersion)) return unsupportedVersion(headerVersion, body);
       const closed = options.unavailable?.();
@@ -56,7 +67,11 @@ export function createLegacyHandler(options: LegacyOptions): LegacyHandler {
           return rpcError(400, -32600, 'Invalid Request: not a JSON-RPC 2.0 request, notification or response');
         }
       }
-      const initialize = messages.find((m) => isObject(m) && m.method === 'initialize' && 'id' in m) as { params?: { protocolVersion?: unknown } } | undefined;
+      const initialize = messages.find((m) => isObject(m) && m.method === 'initialize' && 'id' in m) as { id: string | number; params?: { protocolVersion?: unknown } } | undefined;
+      if (initialize) {
+        const limited = await overLimit('initialize', client, initialize.id);
+        if (limited) return limited;
+      }
       const signer = await options.signer();
       let protocolVersion: string;
       if (initialize) {
@@ -118,13 +133,15 @@ export function createLegacyHandler(options: LegacyOptions): LegacyHandler {
       }
     },
 
-    async delete(request) {
+    async delete(request, client) {
       const version = request.headers.get('mcp-protocol-version');
       if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return unsupportedVersion(version, undefined);
       const closed = options.unavailable?.();
       if (closed) return closed;
       const id = request.headers.get(SESSION_HEADER);
       if (id === null) return rpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+      const limited = await overLimit('end', client, null);
+      if (limited) return limited;
       const signer = await options.signer();
       const check = await signer.check(id);
       if (!check.ok) return rpcError(404, -32001, 'Session not found');
@@ -132,6 +149,14 @@ export function createLegacyHandler(options: LegacyOptions): LegacyHandler {
       return new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } });
     },
   };
+}
+
+/** A 429 once `client` is over its limit for `step`: a JSON-RPC error (to the request's id) with Retry-After. */
+async function limitAnswer(limits: RateLimits<SessionStep>, step: SessionStep, client: McpClient, id: string | number | null): Promise<Response | undefined> {
+  const verdict = await limits.hit(step, client.address);
+  if (verdict.ok) return undefined;
+  const what = step === 'initialize' ? 'sessions opened' : 'sessions ended';
+  return rpcError(429, -32000, `Too Many Requests: too many ${what} from this address; try again in ${verdict.retryAfterSeconds} s`, { 'retry-after': String(verdict.retryAfterSeconds) }, id);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
