@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ApiContext } from './lib/api/context.ts';
 import { siteUrl } from './lib/config/site.ts';
+import { clientAddress, proxyTrustFromEnv, type ProxyTrust } from './lib/http/client-address.ts';
 import { jsonAnswer, methodNotAllowed } from './lib/http/json.ts';
 import type { ReviewsDataset } from './lib/reviews/schema.ts';
 import { BodyBudget } from './node/body-budget.ts';
@@ -28,6 +29,8 @@ export interface ServerOptions {
   apiThroughAstro: boolean;
   /** The deadline of a request body and the bytes held for unfinished ones (src/node/body-settings.ts). */
   bodies: BodySettings;
+  /** Which proxies' X-Forwarded-For / Forwarded name the client (TRUST_PROXY; default none). */
+  trust: ProxyTrust;
 }
 
 export function optionsFromEnv(env = process.env): ServerOptions {
@@ -38,6 +41,7 @@ export function optionsFromEnv(env = process.env): ServerOptions {
     site: siteUrl(env),
     apiThroughAstro: env.API_THROUGH_ASTRO === 'true',
     bodies: bodySettingsFromEnv(env),
+    trust: proxyTrustFromEnv(env),
   };
 }
 
@@ -55,6 +59,10 @@ export async function startServer(options: ServerOptions) {
   staticFiles.mount(reviewJsonFiles(api.dataset, true));
   const services = await createNodeServices({ site: options.site, host: options.host, staticFiles, api, env: process.env });
 
+  /** The one decision of who the client is (rate limits): the socket's peer, unless TRUST_PROXY names the proxies in front. */
+  const clientOf = (req: IncomingMessage, headers: { get(name: string): string | null }) => ({
+    address: clientAddress(req.socket.remoteAddress ?? 'unknown', headers, options.trust),
+  });
   // Static files and the read-only API are answered synchronously, without a URL object or a
   // promise: they are most of the traffic. Everything else takes the general path.
   const bodyBounds = { budget: new BodyBudget(options.bodies.budgetBytes), deadlineMs: options.bodies.deadlineMs };
@@ -69,8 +77,8 @@ export async function startServer(options: ServerOptions) {
       if (staticFiles.serve(req, res, target.path, target.search)) return;
       const route = options.apiThroughAstro ? undefined : services.routes.find((r) => r.matches(target.path));
       if (route?.answer) {
-        const client = { address: req.socket.remoteAddress ?? 'unknown' };
-        sendAnswer(route.answer({ method: req.method ?? 'GET', path: target.path, search: target.search, headers: nodeHeaderReader(req) }, client), res);
+        const headers = nodeHeaderReader(req);
+        sendAnswer(route.answer({ method: req.method ?? 'GET', path: target.path, search: target.search, headers }, clientOf(req, headers)), res);
         return;
       }
       void slowPath(req, res, route).catch((error: unknown) => failed(res, error));
@@ -81,7 +89,7 @@ export async function startServer(options: ServerOptions) {
   const slowPath = async (req: IncomingMessage, res: ServerResponse, route: (typeof services.routes)[number] | undefined) => {
     const url = requestUrl(req, options.site);
     if (route) {
-      const client = { address: req.socket.remoteAddress ?? 'unknown' };
+      const client = clientOf(req, nodeHeaderReader(req));
       await runWebHandler(req, res, url, (request) => route.handle!(request, client), route, bodyBounds);
       return;
     }

@@ -14,6 +14,7 @@
  */
 import { insightsDataset } from '../lib/insights/schema.ts';
 import { BIND_HOST_ENV } from '../lib/mcp/config.ts';
+import type { McpEndpoint } from '../lib/mcp/http-handler.ts';
 import { createMcpService } from '../lib/mcp/service.ts';
 import { NEEDS } from '../lib/platform/requirements.ts';
 import { getDataset } from './dataset.ts';
@@ -21,12 +22,12 @@ import { missingSettings } from './host.ts';
 import { getInsights } from './insights.ts';
 import { astroSite, getStore } from './site.ts';
 
-let handler: Promise<(request: Request) => Promise<Response>> | undefined;
+let handler: Promise<McpEndpoint> | undefined;
 
 // In `astro dev`, an editor's content change gives the next request a server over the new content.
 import.meta.hot?.on('astro:content-changed', () => (handler = undefined));
 
-export function getMcpHandler(): Promise<(request: Request) => Promise<Response>> {
+export function getMcpHandler(): Promise<McpEndpoint> {
   handler ??= (async () => {
     const env = process.env;
     return createMcpService({

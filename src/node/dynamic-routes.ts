@@ -19,7 +19,7 @@ import { createHubService } from '../lib/websub/service.ts';
 import type { StaticFiles } from './static-files.ts';
 
 export interface ClientInfo {
-  /** The peer's IP address, for rate limits. */
+  /** The client's IP address, for rate limits (src/lib/http/client-address.ts: the peer's, or a trusted proxy's word). */
   address: string;
 }
 
@@ -83,7 +83,7 @@ export async function createNodeServices(options: ServiceOptions): Promise<NodeS
   closers.unshift(() => websub.close());
   const routes: DynamicRoute[] = [
     // MCP over streamable HTTP (before the /api/ catch-all). Past 1 MiB the table answers 413 itself.
-    { matches: (path) => path === '/mcp' || path === '/mcp/', maxBodyBytes: MCP_MAX_BODY_BYTES, tooLarge: mcpPayloadTooLarge, handle: (request) => mcp(request) },
+    { matches: (path) => path === '/mcp' || path === '/mcp/', maxBodyBytes: MCP_MAX_BODY_BYTES, tooLarge: mcpPayloadTooLarge, handle: (request, client) => mcp(request, client) },
     // The WebSub hub (before the /api/ catch-all). Past 64 KiB the table answers 413 itself.
     { matches: (path) => path === '/api/websub/hub' || path === '/api/websub/hub/', maxBodyBytes: HUB_MAX_BODY_BYTES, handle: (request, client) => websub.hub.handle(request, client, pending.track) },
     // The REST API: search, since, and JSON 404/405 for the rest of /api/*.

@@ -5,13 +5,15 @@
  */
 import type { APIRoute } from 'astro';
 import { getMcpHandler } from '../data/mcp.ts';
+import { routeClient } from '../hosts/client-address.ts';
+import type { McpEndpoint } from '../lib/mcp/http-handler.ts';
 import { toResponse } from '../lib/http/answer.ts';
 import { jsonAnswer } from '../lib/http/json.ts';
 
 export const prerender = false;
 
-export const ALL: APIRoute = async ({ request }) => {
-  let handle: (request: Request) => Promise<Response>;
+export const ALL: APIRoute = async (context) => {
+  let handle: McpEndpoint;
   try {
     handle = await getMcpHandler();
   } catch (error) {
@@ -20,5 +22,5 @@ export const ALL: APIRoute = async ({ request }) => {
     const message = error instanceof Error ? error.message : String(error);
     return toResponse(jsonAnswer({ error: 'not_configured', message }, { status: 503, headers: { 'retry-after': '60' } }));
   }
-  return handle(request);
+  return handle(context.request, routeClient(context));
 };

@@ -39,8 +39,10 @@ const signer = new SessionSigner({
   ttlSeconds: 3600,
   ended: { isEnded: async (id) => ended.has(id), markEnded: async (id) => void ended.add(id) },
 });
+/** Session rate limits are tested in test/reliability/rate-limits.test.ts; here every request is let through. */
+const NO_LIMITS = { hit: async () => ({ ok: true as const }) };
 const endpoint = (replay: boolean) =>
-  createMcpEndpoint({ catalog, signer: async () => signer, allowedHosts: ['localhost'], allowedOrigins: [SITE], loopback: true, replay, onError: (error) => assert.fail(String(error)) });
+  createMcpEndpoint({ catalog, signer: async () => signer, allowedHosts: ['localhost'], allowedOrigins: [SITE], loopback: true, replay, sessionLimits: NO_LIMITS, onError: (error) => assert.fail(String(error)) });
 const withReplay = endpoint(true);
 const sdkOnly = endpoint(false);
 

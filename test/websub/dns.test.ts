@@ -10,8 +10,8 @@ import { createSocket, type Socket } from 'node:dgram';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { createDnsResolver, LookupBusyError } from '../../src/lib/websub/dns.ts';
-import { mappedV4, v6ToBigInt } from '../../src/lib/websub/ip.ts';
-import { clientKey } from '../../src/lib/websub/rate-limit.ts';
+import { mappedV4, v6ToBigInt } from '../../src/lib/net/ip.ts';
+import { clientKey } from '../../src/lib/limits/client-key.ts';
 import { NON_PUBLIC_HOST, resolveTarget } from '../../src/lib/websub/ssrf.ts';
 
 /** name → A and AAAA records; names starting with "silent" are never answered. */

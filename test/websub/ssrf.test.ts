@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import { createStore } from '../../src/lib/store/index.ts';
 import { DEFAULT_HUB_CONFIG } from '../../src/lib/websub/config.ts';
 import { createHub } from '../../src/lib/websub/hub.ts';
-import { mappedV4, v6ToBigInt } from '../../src/lib/websub/ip.ts';
+import { mappedV4, v6ToBigInt } from '../../src/lib/net/ip.ts';
 import { checkAddress, checkCallbackSyntax, NON_PUBLIC_HOST, pinnedLookup, resolveTarget } from '../../src/lib/websub/ssrf.ts';
 import { tempDir, TOPICS } from './helpers.ts';
 
@@ -52,7 +52,7 @@ const REFUSED: Array<[string, string]> = [
   ['2002:a00:1::1', '6to4'],
   ['2001::1', 'IETF'], // Teredo
   ['not-an-ip', 'not an IP'],
-  // Ranges ipaddr.js names coarsely or not at all, and its readings Node does not share (src/lib/websub/ip.ts).
+  // Ranges ipaddr.js names coarsely or not at all, and its readings Node does not share (src/lib/net/ip.ts).
   ['192.88.99.1', '6to4 relay'],
   ['198.51.100.7', 'documentation'],
   ['203.0.113.9', 'documentation'],

@@ -7,6 +7,9 @@ import { deploymentOrigins } from '../platform/deployment-hosts.ts';
 
 /** 30 days: common clients do not re-initialize after a 404, so sessions live long. */
 export const DEFAULT_SESSION_TTL_SECONDS = 30 * 24 * 60 * 60;
+/** Sessions a client may open, and as many it may end, per SESSION_RATE_WINDOW_SECONDS: a client opens one per connection. */
+export const DEFAULT_SESSION_RATE_LIMIT = 30;
+export const SESSION_RATE_WINDOW_SECONDS = 60;
 /** A configured MCP_SESSION_SECRET shorter than this is refused: HMAC-SHA256 wants 256 bits. */
 export const MIN_SECRET_LENGTH = 32;
 
@@ -27,6 +30,8 @@ export interface McpConfig {
   /** Bound to loopback: a page of this server on a loopback name (same origin) may call it too. */
   loopback: boolean;
   sessionTtlSeconds: number;
+  /** initialize requests, and DELETEs, per client and minute. */
+  sessionRateLimit: number;
   /** MCP_SESSION_SECRET, when configured; otherwise a key generated once and kept in the store. */
   secret?: string;
 }
@@ -56,11 +61,15 @@ export function mcpConfigFromEnv(env: Record<string, string | undefined>, site: 
   const ttl = ttlText ? Number(ttlText) : DEFAULT_SESSION_TTL_SECONDS;
   if (!Number.isInteger(ttl) || ttl < 60) throw new Error(`MCP_SESSION_TTL_SECONDS must be a whole number of seconds, at least 60; got "${ttlText}"`);
 
+  const rateText = env.MCP_SESSION_RATE_LIMIT?.trim();
+  const rate = rateText ? Number(rateText) : DEFAULT_SESSION_RATE_LIMIT;
+  if (!Number.isInteger(rate) || rate < 1) throw new Error(`MCP_SESSION_RATE_LIMIT must be a whole number, at least 1; got "${rateText}"`);
+
   const secret = env.MCP_SESSION_SECRET?.trim() || undefined;
   if (secret !== undefined && secret.length < MIN_SECRET_LENGTH) {
     throw new Error(`MCP_SESSION_SECRET must be at least ${MIN_SECRET_LENGTH} characters (e.g. \`openssl rand -base64 32\`); or leave it unset to have a key generated and kept in the store`);
   }
-  return { allowedHosts: [...hosts], allowedOrigins: [...origins], loopback, sessionTtlSeconds: ttl, secret };
+  return { allowedHosts: [...hosts], allowedOrigins: [...origins], loopback, sessionTtlSeconds: ttl, sessionRateLimit: rate, secret };
 }
 
 /** `localhost`, `127.x.x.x`, `::1` (bracketed or not): addresses no other machine reaches. */

@@ -29,7 +29,8 @@ import { toResponse } from '../http/answer.ts';
 import { readLimitedText } from '../http/body.ts';
 import { isStoreUnavailable, storeUnavailableAnswer } from '../store/unavailable.ts';
 import type { McpCatalog } from './catalog.ts';
-import { createLegacyHandler } from './legacy-handler.ts';
+import type { RateLimits } from '../limits/rate-limits.ts';
+import { createLegacyHandler, type McpClient, type SessionStep } from './legacy-handler.ts';
 import { createModernServer } from './modern-server.ts';
 import { Replay, replayable, type ReplayableRequest } from './replay.ts';
 import { MCP_MAX_BODY_BYTES, MODERN_PROTOCOL_VERSIONS, payloadTooLarge, rpcError } from './replies.ts';
@@ -48,6 +49,8 @@ export interface McpHandlerOptions {
   signer: (fresh?: boolean) => Promise<SessionSigner>;
   /** An answer instead of 2025 sessions, while a deployment lacks their settings (a 503 naming them). */
   sessionsUnavailable?: () => Response | undefined;
+  /** Per-client limits on opening and ending 2025 sessions. */
+  sessionLimits: RateLimits<SessionStep>;
   /** Host names (no port) the server answers for; the Host header must name one. */
   allowedHosts: readonly string[];
   /** Origins a browser may call from (`*`: any); a request without Origin is always served. */
@@ -65,7 +68,12 @@ export interface McpHandlerOptions {
   replay?: boolean;
 }
 
-export function createMcpEndpoint(options: McpHandlerOptions): (request: Request) => Promise<Response> {
+/** `client`: who sent the request (src/lib/http/client-address.ts); without it, every caller is one client. */
+export type McpEndpoint = (request: Request, client?: McpClient) => Promise<Response>;
+
+const UNKNOWN_CLIENT: McpClient = { address: 'unknown' };
+
+export function createMcpEndpoint(options: McpHandlerOptions): McpEndpoint {
   const hosts = new Set(options.allowedHosts.map((h) => h.toLowerCase()));
   const anyOrigin = options.allowedOrigins.includes('*');
   const origins = new Set(options.allowedOrigins);
@@ -73,7 +81,7 @@ export function createMcpEndpoint(options: McpHandlerOptions): (request: Request
 
   // One replay for both eras (their answers are kept apart by scope); off only to compare with the SDK's answers.
   const replay = options.replay === false ? undefined : new Replay();
-  const legacy = createLegacyHandler({ catalog: options.catalog, signer: options.signer, unavailable: options.sessionsUnavailable, onError, replay });
+  const legacy = createLegacyHandler({ catalog: options.catalog, signer: options.signer, unavailable: options.sessionsUnavailable, limits: options.sessionLimits, onError, replay });
   const modern = createMcpHandler(() => createModernServer(options.catalog), {
     legacy: 'reject',
     maxRequestBodySize: MCP_MAX_BODY_BYTES,
@@ -83,7 +91,7 @@ export function createMcpEndpoint(options: McpHandlerOptions): (request: Request
     },
   });
 
-  return async (request) => {
+  return async (request, client = UNKNOWN_CLIENT) => {
     const hostHeader = request.headers.get('host');
     const host = hostnameOf(hostHeader);
     if (!host || !hosts.has(host)) return rpcError(403, -32000, `Forbidden: Host ${JSON.stringify(hostHeader)} is not served here`);
@@ -94,7 +102,7 @@ export function createMcpEndpoint(options: McpHandlerOptions): (request: Request
 
     let response: Response;
     try {
-      response = await answer(request);
+      response = await answer(request, client);
     } catch (error) {
       // Redis out of reach (2025 sessions need it): a prompt 503 to retry, logged once by the store, not a 500.
       if (isStoreUnavailable(error)) response = toResponse(storeUnavailableAnswer());
@@ -106,9 +114,9 @@ export function createMcpEndpoint(options: McpHandlerOptions): (request: Request
     return origin === null ? response : withCors(response, origin);
   };
 
-  async function answer(request: Request): Promise<Response> {
+  async function answer(request: Request, client: McpClient): Promise<Response> {
     if (request.method === 'OPTIONS') return preflight();
-    if (request.method === 'DELETE') return legacy.delete(request);
+    if (request.method === 'DELETE') return legacy.delete(request, client);
     if (request.method !== 'POST') {
       return rpcError(405, -32000, 'Method Not Allowed: this server sends no event stream; use POST (DELETE ends a session).', { allow: ALLOWED_METHODS });
     }
@@ -146,7 +154,7 @@ export function createMcpEndpoint(options: McpHandlerOptions): (request: Request
       mcpNameHeader: request.headers.get('mcp-name') ?? undefined,
       body,
     });
-    if (route.kind === 'legacy') return legacy.post(request, body);
+    if (route.kind === 'legacy') return legacy.post(request, body, client);
 
     const response = noStore(await modern.fetch(request, { parsedBody: body }));
     const revision = route.kind === 'modern' ? route.classification.revision : undefined;

@@ -15,6 +15,7 @@
  */
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import type { RateLimits } from '../limits/rate-limits.ts';
 import type { McpCatalog } from './catalog.ts';
 import { createLegacyServer } from './legacy-server.ts';
 import { invalidParams, servedMethods } from './params.ts';
@@ -38,19 +39,29 @@ export interface LegacyOptions {
   onError: (error: unknown) => void;
   /** Earlier answers to the same read requests, given again once the session checks pass (replay.ts). */
   replay?: Replay;
+  /** Per client: sessions opened (initialize) and ended (DELETE), each a store write or check. */
+  limits: RateLimits<SessionStep>;
+}
+
+export type SessionStep = 'initialize' | 'end';
+
+/** Who sent the request, as src/lib/http/client-address.ts decided. */
+export interface McpClient {
+  address: string;
 }
 
 export type LegacyHandler = {
-  post(request: Request, body: unknown): Promise<Response>;
+  post(request: Request, body: unknown, client: McpClient): Promise<Response>;
   /** The kept answer to a read request of a live session (replay.ts); undefined when none is kept or a check fails (post answers). */
   replay(request: Request, repeat: ReplayableRequest): Promise<Response | undefined>;
-  delete(request: Request): Promise<Response>;
+  delete(request: Request, client: McpClient): Promise<Response>;
 };
 
 export function createLegacyHandler(options: LegacyOptions): LegacyHandler {
   const { catalog, onError } = options;
   // The methods the server answers are the same for every request: found once.
   const served = servedMethods(createLegacyServer(catalog));
+  const overLimit = (step: SessionStep, client: McpClient, id: string | number | null) => limitAnswer(options.limits, step, client, id);
 
   /**
    * An id checked with the key read a moment ago; one that fails its signature
@@ -63,7 +74,7 @@ export function createLegacyHandler(options: LegacyOptions): LegacyHandler {
   }
 
   return {
-    async post(request, body) {
+    async post(request, body, client) {
       const headerVersion = request.headers.get('mcp-protocol-version');
       if (headerVersion !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(headerVersion)) return unsupportedVersion(headerVersion, body);
       const closed = options.unavailable?.();
@@ -76,7 +87,11 @@ export function createLegacyHandler(options: LegacyOptions): LegacyHandler {
           return rpcError(400, -32600, 'Invalid Request: not a JSON-RPC 2.0 request, notification or response');
         }
       }
-      const initialize = messages.find((m) => isObject(m) && m.method === 'initialize' && 'id' in m) as { params?: { protocolVersion?: unknown } } | undefined;
+      const initialize = messages.find((m) => isObject(m) && m.method === 'initialize' && 'id' in m) as { id: string | number; params?: { protocolVersion?: unknown } } | undefined;
+      if (initialize) {
+        const limited = await overLimit('initialize', client, initialize.id);
+        if (limited) return limited;
+      }
       const signer = await options.signer(Boolean(initialize));
       let protocolVersion: string;
       if (initialize) {
@@ -158,13 +173,15 @@ export function createLegacyHandler(options: LegacyOptions): LegacyHandler {
       return options.replay.answer(legacyScope(check.claims.pv), repeat);
     },
 
-    async delete(request) {
+    async delete(request, client) {
       const version = request.headers.get('mcp-protocol-version');
       if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return unsupportedVersion(version, undefined);
       const closed = options.unavailable?.();
       if (closed) return closed;
       const id = request.headers.get(SESSION_HEADER);
       if (id === null) return rpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+      const limited = await overLimit('end', client, null);
+      if (limited) return limited;
       const check = await checkSession(id);
       if (!check.ok) return rpcError(404, -32001, 'Session not found');
       await (await options.signer(false)).end(id, check.claims);
@@ -174,6 +191,14 @@ export function createLegacyHandler(options: LegacyOptions): LegacyHandler {
 }
 
 const legacyScope = (protocolVersion: string) => `legacy ${protocolVersion}`;
+
+/** A 429 once `client` is over its limit for `step`: a JSON-RPC error (to the request's id) with Retry-After. */
+async function limitAnswer(limits: RateLimits<SessionStep>, step: SessionStep, client: McpClient, id: string | number | null): Promise<Response | undefined> {
+  const verdict = await limits.hit(step, client.address);
+  if (verdict.ok) return undefined;
+  const what = step === 'initialize' ? 'sessions opened' : 'sessions ended';
+  return rpcError(429, -32000, `Too Many Requests: too many ${what} from this address; try again in ${verdict.retryAfterSeconds} s`, { 'retry-after': String(verdict.retryAfterSeconds) }, id);
+}
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;

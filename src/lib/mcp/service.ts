@@ -9,8 +9,9 @@
  */
 import type { Store } from '../store/store.ts';
 import { createCatalog, type McpContent } from './catalog.ts';
-import { mcpConfigFromEnv } from './config.ts';
-import { createMcpEndpoint } from './http-handler.ts';
+import { createRateLimits } from '../limits/rate-limits.ts';
+import { mcpConfigFromEnv, SESSION_RATE_WINDOW_SECONDS } from './config.ts';
+import { createMcpEndpoint, type McpEndpoint } from './http-handler.ts';
 import { SessionSigner } from './session.ts';
 import { sessionKeySource, storeEndedSessions } from './session-store.ts';
 import { isStoreUnavailable } from '../store/unavailable.ts';
@@ -38,7 +39,7 @@ export interface McpServiceOptions {
   eagerSessions?: boolean;
 }
 
-export async function createMcpService(options: McpServiceOptions): Promise<(request: Request) => Promise<Response>> {
+export async function createMcpService(options: McpServiceOptions): Promise<McpEndpoint> {
   const config = mcpConfigFromEnv(options.env, options.content.site, options.bindHost);
   let keys: (() => Promise<Uint8Array>) | undefined;
   let current: { key: string; signer: SessionSigner; readAt: number } | undefined;
@@ -72,6 +73,10 @@ export async function createMcpService(options: McpServiceOptions): Promise<(req
     catalog: createCatalog(options.content),
     signer: getSigner,
     sessionsUnavailable: options.sessionsUnavailable,
+    sessionLimits: createRateLimits(options.store, {
+      initialize: { points: config.sessionRateLimit, windowSeconds: SESSION_RATE_WINDOW_SECONDS },
+      end: { points: config.sessionRateLimit, windowSeconds: SESSION_RATE_WINDOW_SECONDS },
+    }),
     allowedHosts: config.allowedHosts,
     allowedOrigins: config.allowedOrigins,
     loopback: config.loopback,

@@ -63,15 +63,31 @@ async function readKey(store: Store): Promise<string | null> {
   return value;
 }
 
-/** Ended ids, by hash (short keys, and a listing of the store shows no usable id). */
+/** Ended ids are kept in one set per hour of their expiry: a few records, however many sessions end. */
+const BUCKET_SECONDS = 3600;
+const LEGACY_KEY = /^mcp:ended:[A-Za-z0-9_-]{43}$/;
+
+/**
+ * Ended ids, by hash (short members, and a listing of the store shows no
+ * usable id), in the set of the hour the id expires in. An id needs keeping
+ * only until it would have expired anyway (its expiry is signed into it), so
+ * each set lives until its latest member's expiry and then goes as a whole.
+ */
 export function storeEndedSessions(store: Store): EndedSessions {
-  const key = (id: string) => `${ENDED_PREFIX}${createHash('sha256').update(id).digest('base64url')}`;
+  const bucket = (expiresAt: number) => `${ENDED_PREFIX}${Math.floor(expiresAt / BUCKET_SECONDS)}`;
+  const hash = (id: string) => createHash('sha256').update(id).digest('base64url');
+  const member = (id: string) => hash(id).slice(0, 22);
+  // Earlier versions kept one marker per ended id (`mcp:ended:<sha256>`); while any is live, it is honoured too.
+  let legacy: Promise<boolean> | undefined;
+  const anyLegacy = () => {
+    legacy ??= store.keys(ENDED_PREFIX).then((keys) => keys.some((key) => LEGACY_KEY.test(key)));
+    // A store out of reach is asked again next time.
+    legacy.catch(() => (legacy = undefined));
+    return legacy;
+  };
   return {
-    async isEnded(id) {
-      return (await store.get<boolean>(key(id))) === true;
-    },
-    async markEnded(id, ttlSeconds) {
-      await store.set(key(id), true, { ttlSeconds });
-    },
+    isEnded: async (id, expiresAt) =>
+      (await store.hasMember(bucket(expiresAt), member(id))) || ((await anyLegacy()) && (await store.get<boolean>(`${ENDED_PREFIX}${hash(id)}`)) === true),
+    markEnded: (id, expiresAt, ttlSeconds) => store.addMember(bucket(expiresAt), member(id), ttlSeconds),
   };
 }

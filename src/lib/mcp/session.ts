@@ -4,7 +4,8 @@
  * #1658, #1882). Instead the id carries its own expiry and protocol version,
  * signed with HMAC-SHA256: any instance with the key can check it, before and
  * after a restart, and serve the request with a fresh stateless transport. Only
- * the ids ended by DELETE need shared state: a marker until they would expire.
+ * the ids ended by DELETE need shared state, and only until they would expire:
+ * found by that expiry (session-store.ts keeps one set per hour of it).
  */
 const encoder = new TextEncoder();
 /** How many verified session ids a process remembers (a few hundred bytes each). */
@@ -22,8 +23,10 @@ export interface SessionClaims {
 }
 
 export interface EndedSessions {
-  isEnded(id: string): Promise<boolean>;
-  markEnded(id: string, ttlSeconds: number): Promise<void>;
+  /** `expiresAt`: the id's signed expiry, seconds since the epoch. */
+  isEnded(id: string, expiresAt: number): Promise<boolean>;
+  /** Kept at least `ttlSeconds`: until the id would have expired. */
+  markEnded(id: string, expiresAt: number, ttlSeconds: number): Promise<void>;
 }
 
 export type SessionCheck =
@@ -57,7 +60,7 @@ export class SessionSigner {
     const claims = this.#verified.get(id) ?? (await this.#verify(id));
     if ('reason' in claims) return { ok: false, reason: claims.reason };
     if (claims.exp <= this.#now()) return { ok: false, reason: 'expired' };
-    if (await this.#ended.isEnded(id)) return { ok: false, reason: 'ended' };
+    if (await this.#ended.isEnded(id, claims.exp)) return { ok: false, reason: 'ended' };
     return { ok: true, claims };
   }
 
@@ -84,7 +87,7 @@ export class SessionSigner {
 
   /** Ends a session for every instance until it would have expired anyway. */
   async end(id: string, claims: SessionClaims): Promise<void> {
-    await this.#ended.markEnded(id, Math.max(1, claims.exp - this.#now()));
+    await this.#ended.markEnded(id, claims.exp, Math.max(1, claims.exp - this.#now()));
   }
 }
 

@@ -109,6 +109,19 @@ export function fileStore(dir: string, now: () => number, options: FileStoreOpti
         await basic.set(key, current + 1, expiresAt === null ? {} : { ttlSeconds: (expiresAt - now()) / 1000 });
         return current + 1;
       }),
+    addMember: (key, member, ttlSeconds) =>
+      withLock(pathOf(key), async () => {
+        const raw = await readRaw(pathOf(key));
+        if (isCorrupt(raw)) await keepAside(key, raw);
+        const members = (isCorrupt(raw) ? null : unwrap<string[]>(raw, now())) ?? [];
+        const expiresAt = members.length > 0 ? (JSON.parse(raw as string) as { expires_at: number | null }).expires_at : null;
+        const ttl = Math.max(ttlSeconds, expiresAt === null ? 0 : (expiresAt - now()) / 1000);
+        if (!members.includes(member)) members.push(member);
+        await basic.set(key, members, { ttlSeconds: ttl });
+      }),
+    async hasMember(key, member) {
+      return ((await basic.get<string[]>(key)) ?? []).includes(member);
+    },
     async close() {
       clearInterval(timer);
       await basic.close();

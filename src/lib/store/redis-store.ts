@@ -22,6 +22,9 @@ import { liveKeys, unstorageStore } from './unstorage-store.ts';
 /** INCR, and a TTL on the counter's first increment: one atomic step. */
 const INCREMENT_SCRIPT = "local v = redis.call('INCR', KEYS[1]) if v == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end return v";
 
+/** SADD, and an expiry that only ever moves later: one atomic step. */
+const ADD_MEMBER_SCRIPT = "redis.call('SADD', KEYS[1], ARGV[1]) if redis.call('TTL', KEYS[1]) < tonumber(ARGV[2]) then redis.call('EXPIRE', KEYS[1], ARGV[2]) end return 1";
+
 /** Longest wait for a connection or an answer: a request that needs the store gets its 503 within about this. */
 export const REDIS_TIMEOUT_MS = 2000;
 
@@ -123,6 +126,9 @@ export function redisStore(url: string, prefix: string, now: () => number, log: 
       }),
     claim: (key, ttlSeconds) => run(async () => (await client.set(`${prefix}:claims:${key}`, '1', 'EX', seconds(ttlSeconds), 'NX')) === 'OK'),
     increment: (key, ttlSeconds) => run(async () => Number(await client.eval(INCREMENT_SCRIPT, 1, `${prefix}:counters:${key}`, seconds(ttlSeconds)))),
+    addMember: (key, member, ttlSeconds) => run(async () => void (await client.eval(ADD_MEMBER_SCRIPT, 1, `${prefix}:sets:${key}`, member, seconds(ttlSeconds)))),
+    hasMember: (key, member) => run(async () => (await client.sismember(`${prefix}:sets:${key}`, member)) === 1),
+    redis: () => run(async () => ({ client, prefix })),
     close: () => basic.close(),
   };
 }

@@ -4,6 +4,8 @@
  * signing key). Values are JSON. Two implementations over unstorage: a folder
  * of files for one machine (atomic writes) and Redis for several instances.
  */
+import type Redis from 'ioredis';
+
 export interface Store {
   /**
    * The live value, or null when absent or expired. A value that is present
@@ -34,6 +36,20 @@ export interface Store {
    * lives `ttlSeconds` (fixed-window rate limits). Atomic across processes.
    */
   increment(key: string, ttlSeconds: number): Promise<number>;
+  /**
+   * Adds `member` to the set at `key`, which then lives at least `ttlSeconds`
+   * (an expiry only ever moves later). Atomic across processes: compact
+   * records of many small facts (ended MCP sessions, one set per expiry day).
+   */
+  addMember(key: string, member: string, ttlSeconds: number): Promise<void>;
+  /** Whether the live set at `key` holds `member`. */
+  hasMember(key: string, member: string): Promise<boolean>;
+  /**
+   * Redis only: the store's own connected ioredis client and key prefix, for
+   * libraries that speak Redis themselves (the rate limits). Throws
+   * StoreUnavailableError while Redis is out of reach.
+   */
+  redis?: () => Promise<{ client: Redis; prefix: string }>;
   close(): Promise<void>;
 }
 

@@ -6,6 +6,7 @@
  * limits. See docs/websub.md.
  */
 import { readLimitedText } from '../http/body.ts';
+import { createRateLimits } from '../limits/rate-limits.ts';
 import { toResponse } from '../http/answer.ts';
 import { preflightAnswer } from '../http/cors.ts';
 import { invalidRequest, jsonAnswer, methodNotAllowed, payloadTooLarge } from '../http/json.ts';
@@ -17,7 +18,6 @@ import { Distributor, type Log } from './distribute.ts';
 import type { OutboundOptions } from './outbound.ts';
 import { Pool } from './pool.ts';
 import { deliverPublished, preparePublish, publishTopic, type PublishOutcome } from './publish.ts';
-import { RateLimiter } from './rate-limit.ts';
 import { createHubFormParser, type HubRequest } from './request.ts';
 import { RetryScheduler, type SweepOutcome } from './retries.ts';
 import { resolveTarget, type Resolver } from './ssrf.ts';
@@ -84,7 +84,10 @@ export function createHub(options: HubOptions): Hub {
   const outbound: OutboundOptions = { allowLoopback: config.allowLoopback, timeoutMs: config.requestTimeoutMs, userAgent: config.userAgent, resolver: options.resolver };
   const distributor = new Distributor({ state, topics, content: options.content, config, outbound, pool, now, log });
   const scheduler = new RetryScheduler({ state, distributor, topicIds: topics.all.map((t) => t.id), intervalMs: config.schedulerIntervalMs, now, log });
-  const limiter = new RateLimiter(store, now, config.rateWindowSeconds);
+  const limits = createRateLimits(() => store, {
+    subscribe: { points: config.subscribeRateLimit, windowSeconds: config.rateWindowSeconds },
+    publish: { points: config.publishRateLimit, windowSeconds: config.rateWindowSeconds },
+  });
   let closed = false;
 
   const inBackground = (task: () => Promise<unknown>, defer: Defer | undefined) => {
@@ -167,7 +170,7 @@ export function createHub(options: HubOptions): Hub {
     if (form instanceof Response) return form;
 
     const kind = form.get('hub.mode') === 'publish' ? 'publish' : 'subscribe';
-    const rate = await limiter.hit(kind, client.address, kind === 'publish' ? config.publishRateLimit : config.subscribeRateLimit);
+    const rate = await limits.hit(kind, client.address);
     if (!rate.ok) {
       return json(
         { error: 'rate_limited', message: `Too many ${kind} requests from this address; try again in ${rate.retryAfterSeconds} s.` },

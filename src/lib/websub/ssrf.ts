@@ -10,7 +10,7 @@ import { isIP } from 'node:net';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { LookupBusyError, systemResolver, type ResolvedAddress, type Resolver } from './dns.ts';
-import { parseIp } from './ip.ts';
+import { parseIp } from '../net/ip.ts';
 
 export type { Resolver } from './dns.ts';
 

@@ -3,6 +3,7 @@ import type { APIRoute } from 'astro';
 import { missingSettings } from '../../../data/host.ts';
 import { getHub } from '../../../data/hub.ts';
 import { NEEDS } from '../../../lib/platform/requirements.ts';
+import { routeClient } from '../../../hosts/client-address.ts';
 import { deferFor } from '../../../hosts/wait-until.ts';
 
 export const prerender = false;
@@ -10,12 +11,6 @@ export const prerender = false;
 export const ALL: APIRoute = async (context) => {
   const unconfigured = missingSettings(NEEDS.hub);
   if (unconfigured) return unconfigured;
-  let address = 'unknown';
-  try {
-    address = context.clientAddress;
-  } catch {
-    // Hosts that cannot tell the client's address share one rate-limit bucket.
-  }
   // Verification and fan-out after the 202 run under the host's waitUntil.
-  return getHub().hub.handle(context.request, { address }, deferFor(context.locals));
+  return getHub().hub.handle(context.request, routeClient(context), deferFor(context.locals));
 };

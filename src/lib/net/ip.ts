@@ -1,7 +1,8 @@
 /**
- * One IP parser for the callback guard (ssrf.ts) and the rate limiter
- * (rate-limit.ts), so both read every textual form alike (`::`, zone ids, an
- * embedded dotted quad such as `64:ff9b::1.2.3.4`). Parsing is ipaddr.js's;
+ * One IP parser for the callback guard (websub/ssrf.ts) and the rate limits'
+ * client (limits/client-key.ts, http/client-address.ts), so all read every
+ * textual form alike (`::`, zone ids, an embedded dotted quad such as
+ * `64:ff9b::1.2.3.4`). Parsing is ipaddr.js's;
  * which strings count as addresses is Node's (`net.isIP`), because the guard
  * hands the same string to `net.connect`: ipaddr.js alone would also read
  * `010.0.0.1` (as octal, 8.0.0.1), `127.1` or `0x7f.0.0.1`, which Node
