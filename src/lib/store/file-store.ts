@@ -12,17 +12,15 @@
  * is renamed to `<file>.corrupt-<time>` next to where it was, with one log line
  * naming the key, and then reads as missing.
  */
-import { mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { readFile, rename } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
-import { dirname, resolve } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { resolve } from 'node:path';
 import { createStorage } from 'unstorage';
 import { atomicFileDriver, keyToPath } from './file-driver.ts';
+import { withLock } from './file-lock.ts';
 import { isCorrupt, unwrap, type Store } from './store.ts';
 import { liveKeys, unstorageStore } from './unstorage-store.ts';
 
-/** A lock older than this was left by a process that died holding it (a step takes milliseconds). */
-const STALE_LOCK_MS = 10_000;
 const SWEEP_INTERVAL_MS = 5 * 60_000;
 const CLAIMS = '_claims';
 
@@ -122,31 +120,5 @@ async function readRaw(path: string): Promise<string | null> {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'EISDIR') return null;
     throw error;
-  }
-}
-
-/** Runs `step` holding the lock of one key's file: `<file>.lock/`, made by mkdir. */
-async function withLock<T>(path: string, step: () => Promise<T>): Promise<T> {
-  const lock = `${path}.lock`;
-  for (;;) {
-    try {
-      await mkdir(lock);
-      break;
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') {
-        await mkdir(dirname(lock), { recursive: true });
-        continue;
-      }
-      if (code !== 'EEXIST') throw error;
-      const held = await stat(lock).catch(() => null);
-      if (held && Date.now() - held.mtimeMs > STALE_LOCK_MS) await rm(lock, { recursive: true, force: true });
-      else await sleep(1 + Math.random() * 4);
-    }
-  }
-  try {
-    return await step();
-  } finally {
-    await rm(lock, { recursive: true, force: true });
   }
 }
