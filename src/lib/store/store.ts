@@ -34,6 +34,12 @@ export interface Store {
    * lives `ttlSeconds` (fixed-window rate limits). Atomic across processes.
    */
   increment(key: string, ttlSeconds: number): Promise<number>;
+  /**
+   * Resolves once the checks made at open are done and any problem they found
+   * is logged (the folder store: whether STORE_DIR can be written). Never rejects:
+   * a store that cannot be used answers its operations with StoreUnavailableError.
+   */
+  ready?(): Promise<void>;
   close(): Promise<void>;
 }
 
