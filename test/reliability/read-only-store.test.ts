@@ -11,9 +11,11 @@
  * folder's mode is enough.
  */
 import assert from 'node:assert/strict';
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, it } from 'node:test';
+import { after, describe, it } from 'node:test';
+import { fileStore } from '../../src/lib/store/file-store.ts';
+import { isStoreUnavailable } from '../../src/lib/store/unavailable.ts';
 import { TEST_BUILDS_DIR } from '../helpers/builds.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
 import { initializeRequest, post } from '../mcp/helpers.ts';
@@ -86,54 +88,71 @@ async function assertStorelessRoutesWork(server: RunningServer) {
 
 const storeLines = (server: RunningServer) => server.output().split('\n').filter((line) => line.startsWith('store: STORE_DIR'));
 
-it('an existing read-only STORE_DIR: one line naming it at start; the hub and an MCP session DELETE answer 503, the rest 200', async () => {
-  const dir = ownedFolder('existing');
-  setWritable(dir, false);
-  // With the secret, initialize needs no store, so a session exists and its DELETE (which records the end) is tried.
-  const server = await serve(dir, { MCP_SESSION_SECRET: SECRET });
-  const lines = storeLines(server);
-  assert.equal(lines.length, 1, server.output());
-  assert.match(lines[0]!, new RegExp(`^store: STORE_DIR \\(${dir}\\) is not writable: EACCES`));
+// Three servers at once: each mostly waits on its start.
+describe('a STORE_DIR the server cannot write', { concurrency: true }, () => {
+  it('an existing read-only STORE_DIR: one line naming it at start; the hub and an MCP session DELETE answer 503, the rest 200', async () => {
+    const dir = ownedFolder('existing');
+    setWritable(dir, false);
+    // With the secret, initialize needs no store, so a session exists and its DELETE (which records the end) is tried.
+    const server = await serve(dir, { MCP_SESSION_SECRET: SECRET });
+    const lines = storeLines(server);
+    assert.equal(lines.length, 1, server.output());
+    assert.match(lines[0]!, new RegExp(`^store: STORE_DIR \\(${dir}\\) is not writable: EACCES`));
 
-  await assertStoreUnavailable(await subscribe(server), 'hub subscribe');
-  const initialized = await post(`${server.url}/mcp`, initializeRequest('2025-06-18'));
-  assert.equal(initialized.status, 200, initialized.text);
-  const session = initialized.headers.get('mcp-session-id')!;
-  const ended = await fetch(`${server.url}/mcp`, { method: 'DELETE', headers: { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' } });
-  await assertStoreUnavailable(ended, 'MCP DELETE');
-  await assertStorelessRoutesWork(server);
-  assert.equal(storeLines(server).length, 1, `still one line after the failed writes:\n${server.output()}`);
-  assert.doesNotMatch(server.output(), /request failed|internal_error/);
+    await assertStoreUnavailable(await subscribe(server), 'hub subscribe');
+    const initialized = await post(`${server.url}/mcp`, initializeRequest('2025-06-18'));
+    assert.equal(initialized.status, 200, initialized.text);
+    const session = initialized.headers.get('mcp-session-id')!;
+    const ended = await fetch(`${server.url}/mcp`, { method: 'DELETE', headers: { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' } });
+    await assertStoreUnavailable(ended, 'MCP DELETE');
+    await assertStorelessRoutesWork(server);
+    assert.equal(storeLines(server).length, 1, `still one line after the failed writes:\n${server.output()}`);
+    assert.doesNotMatch(server.output(), /request failed|internal_error/);
+  });
+
+  it('a fresh STORE_DIR under a read-only folder: starts (no ENOENT crash), one line, MCP initialize and the hub answer 503', async () => {
+    const parent = ownedFolder('parent');
+    setWritable(parent, false);
+    const dir = join(parent, 'store');
+    const server = await serve(dir);
+    const lines = storeLines(server);
+    assert.equal(lines.length, 1, server.output());
+    assert.match(lines[0]!, new RegExp(`^store: STORE_DIR \\(${dir}\\) is not writable: EACCES.*mkdir`));
+    await assertStoreUnavailable(await subscribe(server), 'hub subscribe');
+    await assertStoreUnavailable(await post(`${server.url}/mcp`, initializeRequest('2025-06-18')), 'MCP 2025 initialize');
+    await assertStorelessRoutesWork(server);
+  });
+
+  it('a STORE_DIR that turns read-only at run time: 503 (never 500), one line; writable again: the hub works without a restart', async () => {
+    const dir = ownedFolder('later');
+    const server = await serve(dir);
+    assert.equal(storeLines(server).length, 0, server.output());
+    assert.equal((await subscribe(server)).status, 202);
+
+    setWritable(dir, false);
+    await assertStoreUnavailable(await subscribe(server), 'hub subscribe, folder now read-only');
+    await assertStoreUnavailable(await subscribe(server), 'hub subscribe again');
+    assert.equal(storeLines(server).length, 1, server.output());
+    assert.match(storeLines(server)[0]!, /is not writable: EACCES/);
+
+    setWritable(dir, true);
+    const back = await until(() => subscribe(server), (response) => response.status !== 503, 5000);
+    assert.equal(back.value.status, 202, await back.value.text());
+    assert.match(server.output(), new RegExp(`store: STORE_DIR \\(${dir}\\) is writable again`));
+    assert.doesNotMatch(server.output(), /request failed|internal_error/);
+  });
 });
 
-it('a fresh STORE_DIR under a read-only folder: starts (no ENOENT crash), one line, MCP initialize and the hub answer 503', async () => {
-  const parent = ownedFolder('parent');
-  setWritable(parent, false);
-  const dir = join(parent, 'store');
-  const server = await serve(dir);
-  const lines = storeLines(server);
-  assert.equal(lines.length, 1, server.output());
-  assert.match(lines[0]!, new RegExp(`^store: STORE_DIR \\(${dir}\\) is not writable: EACCES.*mkdir`));
-  await assertStoreUnavailable(await subscribe(server), 'hub subscribe');
-  await assertStoreUnavailable(await post(`${server.url}/mcp`, initializeRequest('2025-06-18')), 'MCP 2025 initialize');
-  await assertStorelessRoutesWork(server);
-});
-
-it('a STORE_DIR that turns read-only at run time: 503 (never 500), one line; writable again: the hub works without a restart', async () => {
-  const dir = ownedFolder('later');
-  const server = await serve(dir);
-  assert.equal(storeLines(server).length, 0, server.output());
-  assert.equal((await subscribe(server)).status, 202);
-
-  setWritable(dir, false);
-  await assertStoreUnavailable(await subscribe(server), 'hub subscribe, folder now read-only');
-  await assertStoreUnavailable(await subscribe(server), 'hub subscribe again');
-  assert.equal(storeLines(server).length, 1, server.output());
-  assert.match(storeLines(server)[0]!, /is not writable: EACCES/);
-
-  setWritable(dir, true);
-  const back = await until(() => subscribe(server), (response) => response.status !== 503, 5000);
-  assert.equal(back.value.status, 202, await back.value.text());
-  assert.match(server.output(), new RegExp(`store: STORE_DIR \\(${dir}\\) is writable again`));
-  assert.doesNotMatch(server.output(), /request failed|internal_error/);
+it('a STORE_DIR under a file (ENOTDIR, as any user, root too): one line, and every operation a StoreUnavailableError naming STORE_DIR', async () => {
+  const file = join(work, 'a-file');
+  writeFileSync(file, '');
+  const lines: string[] = [];
+  const store = fileStore(join(file, 'store'), Date.now, { log: (line) => lines.push(line) });
+  await store.ready?.();
+  for (const operation of [() => store.set('k', 1), () => store.get('k'), () => store.increment('n', 60), () => store.setIfAbsent('k', 2), () => store.keys('')]) {
+    await assert.rejects(operation, (error) => isStoreUnavailable(error) && /STORE_DIR \(.*a-file\/store\), is not writable \(ENOTDIR\)/.test(error.message));
+  }
+  assert.equal(lines.length, 1, lines.join('\n'));
+  assert.match(lines[0]!, /^store: STORE_DIR \(.*a-file\/store\) is not writable: ENOTDIR/);
+  await store.close();
 });
