@@ -10,6 +10,7 @@
  * - set: one atomic write of an envelope;
  * - get: one read (no library is involved: the same code for both, a baseline);
  * - set-if-absent: lock, read, write when absent, unlock (a new key each time);
+ * - lock+unlock: the lock alone, one caller, one key (no fsync to hide its cost);
  * - increment: lock, read, write n + 1, unlock, with `--concurrency` callers on
  *   ONE key at once (contention: how the lock waits matters here).
  *
@@ -104,6 +105,8 @@ async function measure(kit: Kit, root: string): Promise<{ figures: Record<string
       if ((await read(path)) === null) await kit.write(path, envelope(true));
     });
   });
+  // The lock alone, no write: its own cost, which the fsync of every write above hides.
+  figures['lock+unlock'] = await rate(1, () => kit.lock(join(base, 'bare'), async () => {}));
   const counter = join(base, 'rate', 'counter');
   let increments = 0;
   figures[`increment ×${CONCURRENCY}`] = await rate(CONCURRENCY, () =>
