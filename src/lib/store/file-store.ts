@@ -1,9 +1,9 @@
 /**
  * The embedded store: a folder, one file per key (see file-driver.ts for the
  * atomic writes). Steps that read, decide and write — set-if-absent, claims,
- * counters, removing an expired value — hold a per-key lock, a directory made
- * with mkdir (atomic on one file system), so they are atomic across every
- * process sharing the folder. Expired files are swept on a timer: nothing
+ * counters, removing an expired value — hold a per-key lock (file-lock.ts:
+ * proper-lockfile's mkdir lock, taken over 2 s after its holder died), so they
+ * are atomic across every process sharing the folder. Expired files are swept on a timer: nothing
  * listed or not, short-lived keys (rate windows, ended sessions) included,
  * outlives its expiry by more than one sweep.
  *
