@@ -61,6 +61,8 @@ export async function createNodeServices(options: ServiceOptions): Promise<NodeS
   // One store for the process: MCP sessions and the hub's state (one Redis connection, one sweep).
   const store = createStore(storeConfigFromEnv(options.env));
   closers.push(() => store.close());
+  // A STORE_DIR that cannot be written is said before the server listens (it still starts: 503s until it is fixed).
+  await store.ready?.();
   const insightsFile = options.staticFiles.read('/insights.json');
   // Loopback allows the loopback Host names. The Astro route reads the address from the
   // environment when it serves /mcp in this process (API_THROUGH_ASTRO=true).

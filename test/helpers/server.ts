@@ -28,6 +28,8 @@ export interface RunningServer {
 export async function startServer(
   build: BuildName | { outDir: string },
   env: Record<string, string> = {},
+  /** A command the server is run through (e.g. `setpriv --reuid=…` to run it as another user); it must exec the server. */
+  prefix: string[] = [],
 ): Promise<RunningServer> {
   const outDir = typeof build === 'string' ? BUILDS[build].outDir : build.outDir;
   if (!existsSync(resolve(outDir, 'server/entry.mjs'))) {
@@ -35,7 +37,8 @@ export async function startServer(
   }
   // Each server gets a fresh store of its own unless the test shares one on purpose (STORE_DIR or REDIS_URL).
   const ownStore = env.STORE_DIR === undefined && env.REDIS_URL === undefined ? mkdtempSync(join(TEST_BUILDS_DIR, 'store-')) : undefined;
-  const child = spawn(NODE, [resolve(ROOT, 'src/server.ts')], {
+  const command = [...prefix, NODE, resolve(ROOT, 'src/server.ts')];
+  const child = spawn(command[0]!, command.slice(1), {
     cwd: ROOT,
     env: { ...inheritedEnv(), ASTRO_OUT_DIR: outDir, PORT: '0', HOST: '127.0.0.1', ASTRO_NODE_LOGGING: 'disabled', ...(ownStore ? { STORE_DIR: ownStore } : {}), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -105,7 +105,7 @@ export function createMcpEndpoint(options: McpHandlerOptions): McpEndpoint {
       response = await answer(request, client);
     } catch (error) {
       // Redis out of reach (2025 sessions need it): a prompt 503 to retry, logged once by the store, not a 500.
-      if (isStoreUnavailable(error)) response = toResponse(storeUnavailableAnswer());
+      if (isStoreUnavailable(error)) response = toResponse(storeUnavailableAnswer(error));
       else {
         onError(error);
         response = rpcError(500, -32603, 'Internal error');

@@ -4,7 +4,7 @@
  * the old one, so a crash mid-write leaves the old value or the new one, never
  * a torn file. unstorage's own fs driver writes in place.
  */
-import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { defineDriver } from 'unstorage';
@@ -24,11 +24,22 @@ function pathToKey(base: string, path: string): string {
   return relative(base, path).split(sep).map(decodeURIComponent).join(':');
 }
 
+/** Creates the temporary file, and its folder when absent (first key there, or the sweep removed it as empty just now). */
+async function openTemporary(path: string): Promise<FileHandle> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      // Owner-only: the store holds subscriber secrets and the session signing key.
+      return await open(path, 'w', 0o600);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || attempt === 3) throw error;
+      await mkdir(dirname(path), { recursive: true });
+    }
+  }
+}
+
 export async function writeFileAtomic(path: string, data: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
   const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-  // Owner-only: the store holds subscriber secrets and the session signing key.
-  const handle = await open(temporary, 'w', 0o600);
+  const handle = await openTemporary(temporary);
   try {
     await handle.writeFile(data);
     await handle.sync();

@@ -1,9 +1,9 @@
 /**
  * The embedded store: a folder, one file per key (see file-driver.ts for the
  * atomic writes). Steps that read, decide and write — set-if-absent, claims,
- * counters, removing an expired value — hold a per-key lock, a directory made
- * with mkdir (atomic on one file system), so they are atomic across every
- * process sharing the folder. Expired files are swept on a timer: nothing
+ * counters, removing an expired value — hold a per-key lock (file-lock.ts:
+ * proper-lockfile's mkdir lock, taken over 2 s after its holder died), so they
+ * are atomic across every process sharing the folder. Expired files are swept on a timer: nothing
  * listed or not, short-lived keys (rate windows, ended sessions) included,
  * outlives its expiry by more than one sweep.
  *
@@ -11,24 +11,33 @@
  * hand) is never taken for a missing value without a word, nor swept away: it
  * is renamed to `<file>.corrupt-<time>` next to where it was, with one log line
  * naming the key, and then reads as missing.
+ *
+ * A folder that cannot be written (read-only, not ours, under a file, a full
+ * disk) is checked for when the store opens: one log line naming STORE_DIR and
+ * the path, and the server still starts. Every operation that then meets such
+ * an error fails with a StoreUnavailableError (the hub and MCP sessions answer
+ * 503), logged once per outage; the first write that succeeds again ends it.
+ *
+ * The sweep also removes the folders it left empty and locks abandoned for a
+ * minute (folder-prune.ts).
  */
-import { mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { readFile, rename } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
-import { dirname, resolve } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { resolve } from 'node:path';
 import { createStorage } from 'unstorage';
 import { atomicFileDriver, keyToPath } from './file-driver.ts';
+import { withLock } from './file-lock.ts';
+import { pruneFolders } from './folder-prune.ts';
 import { isCorrupt, unwrap, type Store } from './store.ts';
 import { liveKeys, unstorageStore } from './unstorage-store.ts';
+import { isUnwritable, probeWritable, unwritableError, unwritableLine } from './writable.ts';
 
-/** A lock older than this was left by a process that died holding it (a step takes milliseconds). */
-const STALE_LOCK_MS = 10_000;
 const SWEEP_INTERVAL_MS = 5 * 60_000;
 const CLAIMS = '_claims';
 
 export interface FileStoreOptions {
   sweepIntervalMs?: number;
-  /** Where the line about a corrupt file goes (default: stderr). */
+  /** Where the lines about a corrupt file or an unwritable folder go (default: stderr). */
   log?: (line: string) => void;
 }
 
@@ -75,6 +84,7 @@ export function fileStore(dir: string, now: () => number, options: FileStoreOpti
     for (const { key, value } of await basic.entries('')) {
       if (value !== null && unwrap(value, now()) === null) await removeIfExpired(key);
     }
+    await pruneFolders(base);
   };
   const timer = setInterval(() => void sweep().catch(() => {}), options.sweepIntervalMs ?? SWEEP_INTERVAL_MS);
   timer.unref();
@@ -86,7 +96,7 @@ export function fileStore(dir: string, now: () => number, options: FileStoreOpti
       return true;
     });
 
-  return {
+  const store: Store = {
     ...basic,
     async keys(prefix) {
       const entries = await basic.entries(prefix);
@@ -127,6 +137,48 @@ export function fileStore(dir: string, now: () => number, options: FileStoreOpti
       await basic.close();
     },
   };
+
+  /** Whether the folder is known to be unwritable now (logged once when it became so). */
+  let unwritable = false;
+  const failed = (error: unknown): unknown => {
+    if (!isUnwritable(error)) return error;
+    if (!unwritable) log(unwritableLine(base, error));
+    unwritable = true;
+    return unwritableError(base, error);
+  };
+  const wrote = () => {
+    if (unwritable) log(`store: STORE_DIR (${base}) is writable again`);
+    unwritable = false;
+  };
+  // Checked once at open; every operation waits for the check, so its line comes first.
+  const checked = probeWritable(base).then(
+    (error) => void (error && failed(error)),
+    (error: unknown) => log(`store: STORE_DIR (${base}) could not be checked: ${String(error)}`),
+  );
+  const guard =
+    <A extends unknown[], R>(operation: (...args: A) => Promise<R>, writes?: (result: R) => boolean) =>
+    async (...args: A): Promise<R> => {
+      await checked;
+      let result: R;
+      try {
+        result = await operation(...args);
+      } catch (error) {
+        throw failed(error);
+      }
+      if (writes?.(result)) wrote();
+      return result;
+    };
+  return {
+    get: <T>(key: string, options?: { corrupt?: 'throw' }) => guard(() => store.get<T>(key, options))(),
+    set: guard(store.set, () => true),
+    remove: guard(store.remove),
+    keys: guard(store.keys),
+    setIfAbsent: guard(store.setIfAbsent, (stored) => stored),
+    claim: guard(store.claim, (taken) => taken),
+    increment: guard(store.increment, () => true),
+    ready: () => checked,
+    close: store.close,
+  };
 }
 
 async function readRaw(path: string): Promise<string | null> {
@@ -135,31 +187,5 @@ async function readRaw(path: string): Promise<string | null> {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'EISDIR') return null;
     throw error;
-  }
-}
-
-/** Runs `step` holding the lock of one key's file: `<file>.lock/`, made by mkdir. */
-async function withLock<T>(path: string, step: () => Promise<T>): Promise<T> {
-  const lock = `${path}.lock`;
-  for (;;) {
-    try {
-      await mkdir(lock);
-      break;
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') {
-        await mkdir(dirname(lock), { recursive: true });
-        continue;
-      }
-      if (code !== 'EEXIST') throw error;
-      const held = await stat(lock).catch(() => null);
-      if (held && Date.now() - held.mtimeMs > STALE_LOCK_MS) await rm(lock, { recursive: true, force: true });
-      else await sleep(1 + Math.random() * 4);
-    }
-  }
-  try {
-    return await step();
-  } finally {
-    await rm(lock, { recursive: true, force: true });
   }
 }

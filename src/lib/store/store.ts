@@ -50,6 +50,11 @@ export interface Store {
    * StoreUnavailableError while Redis is out of reach.
    */
   redis?: () => Promise<{ client: Redis; prefix: string }>;
+   * Resolves once the checks made at open are done and any problem they found
+   * is logged (the folder store: whether STORE_DIR can be written). Never rejects:
+   * a store that cannot be used answers its operations with StoreUnavailableError.
+   */
+  ready?(): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -217,7 +217,7 @@ export function createHub(options: HubOptions): Hub {
         return await handle(request, client, defer);
       } catch (error) {
         // Redis out of reach: a prompt 503 the subscriber can retry, not a 500 (the outage is logged once by the store).
-        if (isStoreUnavailable(error)) return toResponse(storeUnavailableAnswer());
+        if (isStoreUnavailable(error)) return toResponse(storeUnavailableAnswer(error));
         throw error;
       }
     },
