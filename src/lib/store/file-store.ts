@@ -176,6 +176,8 @@ export function fileStore(dir: string, now: () => number, options: FileStoreOpti
     setIfAbsent: guard(store.setIfAbsent, (stored) => stored),
     claim: guard(store.claim, (taken) => taken),
     increment: guard(store.increment, () => true),
+    addMember: guard(store.addMember, () => true),
+    hasMember: guard(store.hasMember),
     ready: () => checked,
     close: store.close,
   };

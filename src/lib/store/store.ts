@@ -39,7 +39,7 @@ export interface Store {
   /**
    * Adds `member` to the set at `key`, which then lives at least `ttlSeconds`
    * (an expiry only ever moves later). Atomic across processes: compact
-   * records of many small facts (ended MCP sessions, one set per expiry day).
+   * records of many small facts (ended MCP sessions, one set per expiry hour).
    */
   addMember(key: string, member: string, ttlSeconds: number): Promise<void>;
   /** Whether the live set at `key` holds `member`. */
@@ -50,6 +50,7 @@ export interface Store {
    * StoreUnavailableError while Redis is out of reach.
    */
   redis?: () => Promise<{ client: Redis; prefix: string }>;
+  /**
    * Resolves once the checks made at open are done and any problem they found
    * is logged (the folder store: whether STORE_DIR can be written). Never rejects:
    * a store that cannot be used answers its operations with StoreUnavailableError.
