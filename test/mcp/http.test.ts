@@ -19,6 +19,8 @@ before(async () => {
     STORE_DIR: store.path,
     MCP_ALLOWED_HOSTS: 'mcp.example.org',
     MCP_ALLOWED_ORIGINS: 'https://app.example.com',
+    // This file opens more sessions in a minute than a client may (test/reliability/rate-limits.test.ts tests the limit).
+    MCP_SESSION_RATE_LIMIT: '10000',
   });
   url = `${server.url}/mcp`;
 });
