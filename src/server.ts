@@ -14,6 +14,7 @@ import { jsonAnswer, methodNotAllowed } from './lib/http/json.ts';
 import type { ReviewsDataset } from './lib/reviews/schema.ts';
 import { BodyBudget } from './node/body-budget.ts';
 import { bodySettingsFromEnv, serverTimeouts, type BodySettings } from './node/body-settings.ts';
+import { answerClientError } from './node/client-errors.ts';
 import { FORBIDDEN_METHODS, nodeHeaderReader, normaliseTarget, requestTarget, requestUrl } from './node/request.ts';
 import { createNodeServices } from './node/dynamic-routes.ts';
 import { loadStaticFiles } from './node/static-files.ts';
@@ -86,6 +87,7 @@ export async function startServer(options: ServerOptions) {
       failed(res, error);
     }
   });
+  server.on('clientError', answerClientError);
   const slowPath = async (req: IncomingMessage, res: ServerResponse, route: (typeof services.routes)[number] | undefined) => {
     const url = requestUrl(req, options.site);
     if (route) {

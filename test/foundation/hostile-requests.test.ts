@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { after, before, it } from 'node:test';
 import { startServer, type RunningServer } from '../helpers/server.ts';
 
@@ -69,4 +70,30 @@ it('odd Host headers and broken encodings are answered, not crashed on', async (
     assert.ok(answer.status < 500, `${path}: ${answer.status} ${answer.body.slice(0, 200)}`);
     assert.doesNotMatch(answer.body, /root:x:0:0/);
   }
+});
+
+/** Bytes written to a socket as they are, and everything the server sends back until it closes. */
+function rawBytes(bytes: string) {
+  return new Promise<string>((resolve, reject) => {
+    const socket = connect(server.port, '127.0.0.1', () => socket.end(bytes));
+    let text = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk) => (text += chunk));
+    socket.on('close', () => resolve(text));
+    socket.on('error', reject);
+  });
+}
+
+it("what Node's HTTP parser refuses is a small JSON error too, not a bare status line", async () => {
+  // A search URL over Node's 16 KiB limit on the request line and headers.
+  const long = await raw('GET', `/api/reviews/search?query=${'a'.repeat(17_000)}`);
+  assert.equal(long.status, 431);
+  assert.match(String(long.headers['content-type']), /^application\/json/);
+  assert.equal(JSON.parse(long.body).error, 'headers_too_large');
+
+  const broken = await rawBytes('GET /reviews.json HTTP/1.1\r\nHost: localhost\r\nBad Header Line\r\n\r\n');
+  const [head, body] = broken.split('\r\n\r\n');
+  assert.match(head!, /^HTTP\/1\.1 400 /);
+  assert.match(head!, /content-type: application\/json/i);
+  assert.equal(JSON.parse(body!).error, 'bad_request');
 });

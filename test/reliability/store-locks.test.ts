@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { after, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -59,7 +59,7 @@ it('a process killed with SIGKILL inside a locked step: the next increment of th
   await store.close();
 });
 
-it('the sweep removes expired keys, the folders they leave empty, and locks abandoned for a minute; live keys and their folders stay', async () => {
+it('the sweep removes expired keys, the folders they leave empty, locks abandoned for a minute and temporary files abandoned for ten; live keys and their folders stay', async () => {
   const dir = join(work, 'sweep');
   const store = fileStore(dir, Date.now, { sweepIntervalMs: 150 });
   for (let minute = 0; minute < 3; minute++) await store.increment(`websub:rate:2026-11-23T19:0${minute}:203.0.113.${minute}`, 0.1);
@@ -69,10 +69,16 @@ it('the sweep removes expired keys, the folders they leave empty, and locks aban
   mkdirSync(abandoned, { recursive: true });
   const old = new Date(Date.now() - 120_000);
   utimesSync(abandoned, old, old);
+  // Temporary files of writes cut short by a kill: one left an hour ago goes, one of a write under way now stays.
+  const keptPath = keyToPath(dir, 'websub:sub:atom:kept');
+  writeFileSync(`${keptPath}.0123456789ab.tmp`, '{"value":');
+  const hourAgo = new Date(Date.now() - 3_600_000);
+  utimesSync(`${keptPath}.0123456789ab.tmp`, hourAgo, hourAgo);
+  writeFileSync(`${keptPath}.ba9876543210.tmp`, '{"value":');
 
   await sleep(700);
   await store.close();
   assert.deepEqual(readdirSync(dir).sort(), ['websub']);
   assert.deepEqual(readdirSync(join(dir, 'websub')), ['sub'], 'the rate folders are gone, empty or holding only an abandoned lock');
-  assert.deepEqual(readdirSync(join(dir, 'websub', 'sub', 'atom')), ['kept']);
+  assert.deepEqual(readdirSync(join(dir, 'websub', 'sub', 'atom')).sort(), ['kept', 'kept.ba9876543210.tmp']);
 });
