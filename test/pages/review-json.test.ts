@@ -67,10 +67,12 @@ describe('/reviews/{id}.json', () => {
     assert.equal(preflight.headers.get('access-control-allow-origin'), '*');
   });
 
-  it('answers an unknown id with 404', async () => {
+  it('answers an unknown id with a JSON 404 that no cache keeps (the review may be published later)', async () => {
     const response = await fetch(`${server.url}/reviews/no-such-review.json`);
     assert.equal(response.status, 404);
-    await response.arrayBuffer();
+    assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
+    assert.equal(response.headers.get('cache-control'), 'no-store');
+    assert.equal(((await response.json()) as { error: string }).error, 'not_found');
   });
 
   it('is what the review page links as its JSON alternate', async () => {
