@@ -113,6 +113,16 @@ describe('a review page', () => {
     const second = await bytesOf(await fetch(content.url + path));
     assert.ok(first.equals(second));
   });
+
+  it('is read only: other methods are a 405 naming GET and HEAD, never the page', async () => {
+    const path = `/reviews/${dataset.reviews[0]!.id}`;
+    for (const method of ['POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']) {
+      const response = await fetch(content.url + path, { method, ...(method === 'OPTIONS' ? {} : { body: '{}' }) });
+      assert.equal(response.status, 405, method);
+      assert.equal(response.headers.get('allow'), 'GET, HEAD', method);
+      assert.equal(((await response.json()) as { error: string }).error, 'method_not_allowed', method);
+    }
+  });
 });
 
 describe('an unknown review id', () => {
