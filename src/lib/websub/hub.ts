@@ -17,7 +17,7 @@ import type { ContentSource } from './content.ts';
 import { Distributor, type Log } from './distribute.ts';
 import type { OutboundOptions } from './outbound.ts';
 import { Pool } from './pool.ts';
-import { deliverPublished, preparePublish, publishTopic, type PublishOutcome } from './publish.ts';
+import { deliverPublished, preparePublish, PUBLISH_CLAIM_SECONDS, publishTopic, type PublishOutcome } from './publish.ts';
 import { createHubFormParser, type HubRequest } from './request.ts';
 import { RetryScheduler, type SweepOutcome } from './retries.ts';
 import { resolveTarget, type Resolver } from './ssrf.ts';
@@ -83,7 +83,46 @@ export function createHub(options: HubOptions): Hub {
   const pool = new Pool(config.concurrency);
   const outbound: OutboundOptions = { allowLoopback: config.allowLoopback, timeoutMs: config.requestTimeoutMs, userAgent: config.userAgent, resolver: options.resolver };
   const distributor = new Distributor({ state, topics, content: options.content, config, outbound, pool, now, log });
-  const scheduler = new RetryScheduler({ state, distributor, topicIds: topics.all.map((t) => t.id), intervalMs: config.schedulerIntervalMs, now, log });
+  const publishDeps = { state, content: options.content, distributor, log };
+  /**
+   * Topics whose change another holder had claimed ('elsewhere'), with when to look again: once
+   * that claim can have expired. A holder killed between its claim and recording the hash (its
+   * outbox unwritten or half written) would otherwise leave the change unannounced: its claim
+   * turns away every other instance and its own restart, and nobody publishes again. If the
+   * holder finished, the re-check finds the hash recorded ('unchanged').
+   */
+  const unconfirmed = new Map<string, number>();
+  const note = (topic: Topic, outcome: PublishOutcome): PublishOutcome => {
+    if (outcome.result === 'elsewhere') {
+      if (!unconfirmed.has(topic.id)) log(`websub: the change of ${topic.id} is claimed by another holder; checked again in ${PUBLISH_CLAIM_SECONDS + 1} s`);
+      unconfirmed.set(topic.id, now() + (PUBLISH_CLAIM_SECONDS + 1) * 1000);
+    }
+    return outcome;
+  };
+  /** Run before each sweep: the jobs a re-check writes are due at once, so the same pass sends them. */
+  const recheckUnconfirmed = async (): Promise<void> => {
+    for (const [topicId, at] of [...unconfirmed]) {
+      const topic = topics.byId(topicId);
+      if (at > now() || !topic) continue;
+      unconfirmed.delete(topicId);
+      try {
+        const prepared = await preparePublish(topic, publishDeps);
+        if (prepared.outcome) note(topic, prepared.outcome);
+      } catch (error) {
+        unconfirmed.set(topicId, at);
+        throw error;
+      }
+    }
+  };
+  const scheduler = new RetryScheduler({
+    state,
+    distributor,
+    topicIds: topics.all.map((t) => t.id),
+    intervalMs: config.schedulerIntervalMs,
+    now,
+    log,
+    beforePass: recheckUnconfirmed,
+  });
   const limits = createRateLimits(() => store, {
     subscribe: { points: config.subscribeRateLimit, windowSeconds: config.rateWindowSeconds },
     publish: { points: config.publishRateLimit, windowSeconds: config.rateWindowSeconds },
@@ -185,7 +224,8 @@ export function createHub(options: HubOptions): Hub {
 
     if (hubRequest.mode === 'publish') {
       for (const url of hubRequest.topics) {
-        inBackground(() => publishTopic(topicOf(url), { state, content: options.content, distributor, log }), defer);
+        const topic = topicOf(url);
+        inBackground(async () => note(topic, await publishTopic(topic, publishDeps)), defer);
       }
       return json({ status: 'accepted', mode: 'publish', topics: hubRequest.topics }, 202);
     }
@@ -224,8 +264,13 @@ export function createHub(options: HubOptions): Hub {
     async publishChanged() {
       // Every topic's outbox first, then all deliveries at once through the pool: a hanging
       // subscriber of one topic holds one slot, never the other topics' deliveries.
-      const deps = { state, content: options.content, distributor, log };
-      const prepared = await Promise.all(topics.all.map((topic) => preparePublish(topic, deps)));
+      const prepared = await Promise.all(
+        topics.all.map(async (topic) => {
+          const one = await preparePublish(topic, publishDeps);
+          if (one.outcome) note(topic, one.outcome);
+          return one;
+        }),
+      );
       return Promise.all(prepared.map((one) => deliverPublished(one, distributor)));
     },
     sweep: () => scheduler.sweepAndDeliver(),

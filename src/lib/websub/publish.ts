@@ -29,8 +29,13 @@ export type PublishOutcome =
 /** A prepared publish: nothing to send, or the jobs this instance must send. */
 export type PreparedPublish = { outcome: PublishOutcome; jobs?: never } | { outcome?: never; topic: Topic; jobs: DeliveryJob[] };
 
-/** How long the claim of one change holds: long enough for every instance to have started. */
-const PUBLISH_CLAIM_SECONDS = 120;
+/**
+ * How long the claim of one change holds: long enough for every instance to have started.
+ * A holder killed between its claim and recording the hash leaves the change unannounced
+ * until the claim expires: whoever found it taken ('elsewhere') checks again after that
+ * (the hub's sweep), so the change is distributed late, never lost.
+ */
+export const PUBLISH_CLAIM_SECONDS = 120;
 
 export const contentHash = (body: Buffer): string => createHash('sha256').update(body).digest('hex');
 

@@ -27,17 +27,20 @@ export class RetryScheduler {
   readonly #intervalMs: number;
   readonly #now: Clock;
   readonly #log: Log;
+  /** Run at the start of every pass (the hub's re-check of publishes another holder claimed). */
+  readonly #beforePass: () => Promise<void>;
   #timer: NodeJS.Timeout | undefined;
   #sweeping: Promise<void> | undefined;
   #sweeps = 0;
 
-  constructor(options: { state: HubState; distributor: Distributor; topicIds: string[]; intervalMs: number; now: Clock; log: Log }) {
+  constructor(options: { state: HubState; distributor: Distributor; topicIds: string[]; intervalMs: number; now: Clock; log: Log; beforePass?: () => Promise<void> }) {
     this.#state = options.state;
     this.#distributor = options.distributor;
     this.#topicIds = options.topicIds;
     this.#intervalMs = options.intervalMs;
     this.#now = options.now;
     this.#log = options.log;
+    this.#beforePass = options.beforePass ?? (async () => {});
   }
 
   start(): void {
@@ -59,6 +62,7 @@ export class RetryScheduler {
   }
 
   async #sweepOnce(): Promise<void> {
+    await this.#beforePass();
     const due = await this.#dueJobs(this.#sweeps++ % 5 === 0);
     // Not awaited: a slow delivery must not hold the next sweep; the pool bounds the work.
     if (due.length > 0) void this.#distributor.run(due).catch((error: unknown) => this.#log(`websub: retry failed: ${String(error)}`));
@@ -66,6 +70,7 @@ export class RetryScheduler {
 
   /** One whole pass for a scheduled function: purge, then send what is due and wait for the answers. */
   async sweepAndDeliver(): Promise<SweepOutcome> {
+    await this.#beforePass();
     const due = await this.#dueJobs(true);
     const outcomes = due.length > 0 ? await this.#distributor.run(due) : [];
     return { due: due.length, outcomes };
