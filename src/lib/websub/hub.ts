@@ -80,7 +80,8 @@ export function createHub(options: HubOptions): Hub {
   const topics = topicRegistry(options.site);
   const parseForm = createHubFormParser(topics);
   const state = new HubState(store, now);
-  const pool = new Pool(config.concurrency);
+  // A delivery unanswered after 2 s frees its slot for the next subscriber (pool.ts): silent callbacks delay no one.
+  const pool = new Pool(config.concurrency, { lagAfterMs: 2000 });
   const outbound: OutboundOptions = { allowLoopback: config.allowLoopback, timeoutMs: config.requestTimeoutMs, userAgent: config.userAgent, resolver: options.resolver };
   const distributor = new Distributor({ state, topics, content: options.content, config, outbound, pool, now, log });
   const publishDeps = { state, content: options.content, distributor, log };
