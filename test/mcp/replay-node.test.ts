@@ -10,25 +10,10 @@
  */
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
-import { after, before, describe, it } from 'node:test';
-import { startServer, type RunningServer } from '../helpers/server.ts';
-import { ACCEPT, initialize, tempDir } from './helpers.ts';
+import { describe, it } from 'node:test';
+import { ACCEPT, astroAndDirectServers, initialize } from './helpers.ts';
 
-let astro: RunningServer;
-let direct: RunningServer;
-const store = tempDir('mcp-replay-node-');
-
-before(async () => {
-  // One store, so one session key: a session opened on one server is served on the other.
-  [astro, direct] = await Promise.all([
-    startServer('content', { STORE_DIR: store.path, API_THROUGH_ASTRO: 'true' }),
-    startServer('content', { STORE_DIR: store.path }),
-  ]);
-});
-after(async () => {
-  await Promise.all([astro?.stop(), direct?.stop()]);
-  store.remove();
-});
+const servers = astroAndDirectServers('mcp-replay-node-');
 
 /** Headers of the connection or the framing, which the two paths may write differently. */
 const FRAMING = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length']);
@@ -118,8 +103,8 @@ async function compare(c: Case) {
   for (const id of [1, 'two', 3]) {
     const body = c.body(id);
     const payload = typeof body === 'string' ? body : JSON.stringify(body);
-    const viaAstro = await send(astro.port, c.headers, payload);
-    const viaNode = await send(direct.port, c.headers, payload);
+    const viaAstro = await send(servers.astro.port, c.headers, payload);
+    const viaNode = await send(servers.direct.port, c.headers, payload);
     if (viaNode.contentLength !== undefined) assert.equal(Number(viaNode.contentLength), viaNode.length, `${c.label}: Content-Length`);
     const strip = ({ status, headers, body: text }: Reply) => ({ status, headers, body: text });
     assert.deepEqual(strip(viaNode), strip(viaAstro), `${c.label} (id ${JSON.stringify(id)})`);
@@ -128,7 +113,7 @@ async function compare(c: Case) {
 
 describe('/mcp replay on the Node entry', () => {
   it('answers as the Web path does (API_THROUGH_ASTRO=true): status, headers and bytes', async () => {
-    const { sessionId } = await initialize(`${direct.url}/mcp`);
+    const { sessionId } = await initialize(`${servers.direct.url}/mcp`);
     for (const c of [...legacy(sessionId), ...modern]) await compare(c);
   });
 });
