@@ -9,7 +9,7 @@ import { answerApi } from '../lib/api/routes.ts';
 import type { ApiAnswer, ApiRequest } from '../lib/http/answer.ts';
 import { insightsDataset } from '../lib/insights/schema.ts';
 import { BIND_HOST_ENV } from '../lib/mcp/config.ts';
-import { MCP_MAX_BODY_BYTES, payloadTooLarge as mcpPayloadTooLarge } from '../lib/mcp/http-handler.ts';
+import { MCP_MAX_BODY_BYTES, payloadTooLarge as mcpPayloadTooLarge, REPLAY_MAX_BODY_BYTES } from '../lib/mcp/http-handler.ts';
 import { createMcpService } from '../lib/mcp/service.ts';
 import { PendingWork, registerProcessWork } from '../lib/platform/pending-work.ts';
 import { createStore, storeConfigFromEnv } from '../lib/store/index.ts';
@@ -30,6 +30,8 @@ export type DynamicRoute = {
   maxBodyBytes: number;
   /** The answer to a body over maxBodyBytes, when the route has its own (MCP: a JSON-RPC error). */
   tooLarge?: () => Response;
+  /** A plain answer from the headers and the body read (src/node/web-bridge.ts), before any Request is made; undefined: `handle` answers. */
+  answerBody?: (headers: { get(name: string): string | null }, body: Buffer) => Promise<ApiAnswer | undefined>;
 } & (
   | { handle(request: Request, client: ClientInfo): Promise<Response> | Response; answer?: never }
   | { answer(request: ApiRequest, client: ClientInfo): ApiAnswer; handle?: never }
@@ -85,7 +87,14 @@ export async function createNodeServices(options: ServiceOptions): Promise<NodeS
   closers.unshift(() => websub.close());
   const routes: DynamicRoute[] = [
     // MCP over streamable HTTP (before the /api/ catch-all). Past 1 MiB the table answers 413 itself.
-    { matches: (path) => path === '/mcp' || path === '/mcp/', maxBodyBytes: MCP_MAX_BODY_BYTES, tooLarge: mcpPayloadTooLarge, handle: (request, client) => mcp(request, client) },
+    // A repeated read request is answered from the replay straight from its bytes (no Request, no Response), after the endpoint's own checks.
+    {
+      matches: (path) => path === '/mcp' || path === '/mcp/',
+      maxBodyBytes: MCP_MAX_BODY_BYTES,
+      tooLarge: mcpPayloadTooLarge,
+      answerBody: async (headers, body) => (body.length <= REPLAY_MAX_BODY_BYTES ? mcp.replayed(headers, body.toString('utf8')) : undefined),
+      handle: (request, client) => mcp(request, client),
+    },
     // The WebSub hub (before the /api/ catch-all). Past 64 KiB the table answers 413 itself.
     { matches: (path) => path === '/api/websub/hub' || path === '/api/websub/hub/', maxBodyBytes: HUB_MAX_BODY_BYTES, handle: (request, client) => websub.hub.handle(request, client, pending.track) },
     // The REST API: search, since, and JSON 404/405 for the rest of /api/*.

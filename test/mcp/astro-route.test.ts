@@ -5,11 +5,10 @@
  */
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { startServer, type RunningServer } from '../helpers/server.ts';
-import { initialize, initializeRequest, JSON_HEADERS, post, tempDir } from './helpers.ts';
+import { astroAndDirectServers, initialize, initializeRequest, JSON_HEADERS, post } from './helpers.ts';
 
 /** An initialize with a Host header of our choosing (fetch will not send one). */
 function postWithHost(port: number, host: string): Promise<{ status: number; body: string }> {
@@ -25,33 +24,19 @@ function postWithHost(port: number, host: string): Promise<{ status: number; bod
   });
 }
 
-let astro: RunningServer;
-let direct: RunningServer;
-const store = tempDir('mcp-astro-');
-
-before(async () => {
-  // One store: a session opened on one path is served on the other.
-  [astro, direct] = await Promise.all([
-    startServer('content', { STORE_DIR: store.path, API_THROUGH_ASTRO: 'true' }),
-    startServer('content', { STORE_DIR: store.path }),
-  ]);
-});
-after(async () => {
-  await Promise.all([astro?.stop(), direct?.stop()]);
-  store.remove();
-});
+const servers = astroAndDirectServers('mcp-astro-');
 
 type ToolResult = { isError?: boolean; structuredContent?: any; content: Array<{ type: string; text?: string }> };
 
 describe('/mcp through the Astro route', () => {
   it('initialize, tools/list and tool calls answer as the direct path does', async () => {
     const client = new Client({ name: 'astro-client', version: '1.0.0' });
-    const transport = new StreamableHTTPClientTransport(new URL(`${astro.url}/mcp`));
+    const transport = new StreamableHTTPClientTransport(new URL(`${servers.astro.url}/mcp`));
     await client.connect(transport);
     assert.match(transport.sessionId ?? '', /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
 
     const directClient = new Client({ name: 'direct-client', version: '1.0.0' });
-    await directClient.connect(new StreamableHTTPClientTransport(new URL(`${direct.url}/mcp`)));
+    await directClient.connect(new StreamableHTTPClientTransport(new URL(`${servers.direct.url}/mcp`)));
 
     assert.deepEqual(await client.listTools(), await directClient.listTools());
     for (const [name, args] of [
@@ -71,7 +56,7 @@ describe('/mcp through the Astro route', () => {
   });
 
   it('keeps the transport rules: 405, 400, 404, 403, sessions shared with the direct path', async () => {
-    const url = `${astro.url}/mcp`;
+    const url = `${servers.astro.url}/mcp`;
     assert.equal((await fetch(url)).status, 405);
     const listTools = { jsonrpc: '2.0', id: 2, method: 'tools/list' };
     assert.equal((await post(url, listTools)).status, 400);
@@ -79,23 +64,23 @@ describe('/mcp through the Astro route', () => {
     assert.equal((await post(url, listTools, { origin: 'https://evil.example' })).status, 403);
     const big = JSON.stringify({ ...listTools, params: { _meta: { pad: 'x'.repeat(1024 * 1024) } } });
     assert.equal((await post(url, big)).status, 413);
-    const { sessionId } = await initialize(`${direct.url}/mcp`);
+    const { sessionId } = await initialize(`${servers.direct.url}/mcp`);
     assert.equal((await post(url, listTools, { 'mcp-session-id': sessionId })).status, 200);
     assert.equal((await fetch(url, { method: 'DELETE', headers: { 'mcp-session-id': sessionId } })).status, 204);
-    assert.equal((await post(`${direct.url}/mcp`, listTools, { 'mcp-session-id': sessionId })).status, 404);
+    assert.equal((await post(`${servers.direct.url}/mcp`, listTools, { 'mcp-session-id': sessionId })).status, 404);
   });
   it('an oversized body gets the same 413 on both paths', async () => {
     const big = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: { pad: 'x'.repeat(2 * 1024 * 1024) } } });
-    const [viaAstro, viaDirect] = await Promise.all([post(`${astro.url}/mcp`, big), post(`${direct.url}/mcp`, big)]);
+    const [viaAstro, viaDirect] = await Promise.all([post(`${servers.astro.url}/mcp`, big), post(`${servers.direct.url}/mcp`, big)]);
     assert.equal(viaAstro.status, 413);
     assert.equal(viaAstro.json.error.code, -32000);
     assert.deepEqual([viaDirect.status, viaDirect.headers.get('content-type'), viaDirect.text], [viaAstro.status, viaAstro.headers.get('content-type'), viaAstro.text]);
   });
 
   it('inside the Node server (bound to loopback) the Astro route accepts the loopback Host names, as the direct path does', async () => {
-    for (const server of [astro, direct]) {
+    for (const server of [servers.astro, servers.direct]) {
       for (const host of [`localhost:${server.port}`, `127.0.0.1:${server.port}`, '[::1]']) {
-        assert.equal((await postWithHost(server.port, host)).status, 200, `${server === astro ? 'astro' : 'direct'} Host ${host}`);
+        assert.equal((await postWithHost(server.port, host)).status, 200, `${server === servers.astro ? 'astro' : 'direct'} Host ${host}`);
       }
       assert.equal((await postWithHost(server.port, 'evil.example')).status, 403);
     }

@@ -4,6 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
+import { startServer, type RunningServer } from '../helpers/server.ts';
 
 export const ACCEPT = 'application/json, text/event-stream';
 export const JSON_HEADERS = { 'content-type': 'application/json', accept: ACCEPT };
@@ -93,4 +95,26 @@ export async function startRedis(): Promise<{ url: string; stop: () => Promise<v
         child.kill('SIGTERM');
       }),
   };
+}
+
+/**
+ * The built server twice over one store (so one session key: a session opened
+ * on one is served on the other), for the test file's hooks: `astro` with
+ * API_THROUGH_ASTRO=true (/mcp through Astro's route), `direct` the default
+ * Node path. Started before the file's tests, stopped after them.
+ */
+export function astroAndDirectServers(prefix: string): { astro: RunningServer; direct: RunningServer } {
+  const servers = {} as { astro: RunningServer; direct: RunningServer };
+  const store = tempDir(prefix);
+  before(async () => {
+    [servers.astro, servers.direct] = await Promise.all([
+      startServer('content', { STORE_DIR: store.path, API_THROUGH_ASTRO: 'true' }),
+      startServer('content', { STORE_DIR: store.path }),
+    ]);
+  });
+  after(async () => {
+    await Promise.all([servers.astro?.stop(), servers.direct?.stop()]);
+    store.remove();
+  });
+  return servers;
 }

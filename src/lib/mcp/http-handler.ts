@@ -25,19 +25,20 @@
  * (400, -32700) → the era's path. `Authorization` is never read.
  */
 import { classifyInboundRequest, createMcpHandler, isJsonContentType, PROTOCOL_VERSION_META_KEY, ProtocolError } from '@modelcontextprotocol/server';
-import { toResponse } from '../http/answer.ts';
+import { toResponse, type ApiAnswer } from '../http/answer.ts';
 import { readLimitedText } from '../http/body.ts';
 import { isStoreUnavailable, storeUnavailableAnswer } from '../store/unavailable.ts';
 import type { McpCatalog } from './catalog.ts';
 import type { RateLimits } from '../limits/rate-limits.ts';
-import { createLegacyHandler, type McpClient, type SessionStep } from './legacy-handler.ts';
+import { createLegacyHandler, type HeaderReader, type McpClient, type SessionStep } from './legacy-handler.ts';
 import { createModernServer } from './modern-server.ts';
 import { Replay, replayable, type ReplayableRequest } from './replay.ts';
 import { MCP_MAX_BODY_BYTES, MODERN_PROTOCOL_VERSIONS, payloadTooLarge, rpcError } from './replies.ts';
 import type { SessionSigner } from './session.ts';
 
 export { MCP_MAX_BODY_BYTES, payloadTooLarge } from './replies.ts';
-export { SESSION_HEADER } from './legacy-handler.ts';
+export { SESSION_HEADER, type HeaderReader } from './legacy-handler.ts';
+export { REPLAY_MAX_BODY_BYTES } from './replay.ts';
 
 const ALLOWED_METHODS = 'POST, DELETE, OPTIONS';
 const CORS_REQUEST_HEADERS = 'Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID, Authorization';
@@ -69,7 +70,17 @@ export interface McpHandlerOptions {
 }
 
 /** `client`: who sent the request (src/lib/http/client-address.ts); without it, every caller is one client. */
-export type McpEndpoint = (request: Request, client?: McpClient) => Promise<Response>;
+export type McpEndpoint = ((request: Request, client?: McpClient) => Promise<Response>) & {
+  /**
+   * The answer the endpoint would give a POST with these headers and this
+   * body when the replay answers it (replay.ts), as status, headers and bytes,
+   * without a Request or a Response: the same checks, in the same code, as
+   * the Web path. Undefined for anything else (a miss, a refusal, an error):
+   * the caller then sends the request through the endpoint itself. For
+   * callers that hold the body as bytes already (the Node entry).
+   */
+  replayed(headers: HeaderReader, text: string): Promise<ApiAnswer | undefined>;
+};
 
 const UNKNOWN_CLIENT: McpClient = { address: 'unknown' };
 
@@ -91,14 +102,22 @@ export function createMcpEndpoint(options: McpHandlerOptions): McpEndpoint {
     },
   });
 
-  return async (request, client = UNKNOWN_CLIENT) => {
-    const hostHeader = request.headers.get('host');
+  /** Host, then Origin: the 403 message, or undefined when both are served. */
+  function forbidden(headers: HeaderReader): string | undefined {
+    const hostHeader = headers.get('host');
     const host = hostnameOf(hostHeader);
-    if (!host || !hosts.has(host)) return rpcError(403, -32000, `Forbidden: Host ${JSON.stringify(hostHeader)} is not served here`);
-    const origin = request.headers.get('origin');
+    if (!host || !hosts.has(host)) return `Forbidden: Host ${JSON.stringify(hostHeader)} is not served here`;
+    const origin = headers.get('origin');
     if (origin !== null && !anyOrigin && !origins.has(origin) && !(options.loopback && isOwnLoopbackOrigin(origin, hostHeader!))) {
-      return rpcError(403, -32000, `Forbidden: Origin ${JSON.stringify(origin)} is not allowed`);
+      return `Forbidden: Origin ${JSON.stringify(origin)} is not allowed`;
     }
+    return undefined;
+  }
+
+  const endpoint = async (request: Request, client: McpClient = UNKNOWN_CLIENT) => {
+    const refusal = forbidden(request.headers);
+    if (refusal !== undefined) return rpcError(403, -32000, refusal);
+    const origin = request.headers.get('origin');
 
     let response: Response;
     try {
@@ -114,37 +133,46 @@ export function createMcpEndpoint(options: McpHandlerOptions): McpEndpoint {
     return origin === null ? response : withCors(response, origin);
   };
 
+  /** McpEndpoint.replayed: the Web path's checks up to the replay, then its answer; undefined where the Web path must answer. */
+  const replayed = async (headers: HeaderReader, text: string): Promise<ApiAnswer | undefined> => {
+    if (!replay || forbidden(headers) !== undefined || unacceptable(headers) !== undefined) return undefined;
+    const parsed = parseMessage(text);
+    const repeat = parsed instanceof Response ? undefined : replayable(parsed.body);
+    if (!repeat) return undefined;
+    let answer: ApiAnswer | undefined;
+    try {
+      answer = await fromReplay(headers, repeat);
+    } catch {
+      // Say, the session store out of reach: the Web path meets the same error and answers it.
+      return undefined;
+    }
+    if (answer === undefined) return undefined;
+    const origin = headers.get('origin');
+    if (origin === null) return answer;
+    const withOrigin = new Headers(answer.headers);
+    addCors(withOrigin, origin);
+    return { ...answer, headers: Object.fromEntries(withOrigin) };
+  };
+  return Object.assign(endpoint, { replayed });
+
   async function answer(request: Request, client: McpClient): Promise<Response> {
     if (request.method === 'OPTIONS') return preflight();
     if (request.method === 'DELETE') return legacy.delete(request, client);
     if (request.method !== 'POST') {
       return rpcError(405, -32000, 'Method Not Allowed: this server sends no event stream; use POST (DELETE ends a session).', { allow: ALLOWED_METHODS });
     }
-    // Both SDK transports check these too, but after reading the body: here they come first.
-    const accept = request.headers.get('accept') ?? '';
-    if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
-      return rpcError(406, -32000, 'Not Acceptable: Accept must list both application/json and text/event-stream');
-    }
-    if (!isJsonContentType(request.headers.get('content-type'))) return rpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
+    const notServed = unacceptable(request.headers);
+    if (notServed) return notServed();
 
     const text = await readLimitedText(request, MCP_MAX_BODY_BYTES);
     if (text === null) return payloadTooLarge();
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      return rpcError(400, -32700, 'Parse error: the body is not valid JSON');
-    }
-    // No MCP message nests this deep; the schema checks that walk a body recursively would overflow the stack.
-    if (nestedDeeperThan(body, MAX_JSON_DEPTH)) return rpcError(400, -32600, `Invalid Request: the JSON nests deeper than ${MAX_JSON_DEPTH} levels`);
+    const parsed = parseMessage(text);
+    if (parsed instanceof Response) return parsed;
+    const { body } = parsed;
 
-    // A read request answered before: checks on anything but the body, then the kept answer (replay.ts).
     const repeat = replay ? replayable(body) : undefined;
-    if (repeat) {
-      const headerVersion = request.headers.get('mcp-protocol-version');
-      const again = headerVersion !== null && MODERN_PROTOCOL_VERSIONS.includes(headerVersion) ? modernReplay(request, headerVersion, repeat) : await legacy.replay(request, repeat);
-      if (again) return again;
-    }
+    const again = repeat && (await fromReplay(request.headers, repeat));
+    if (again) return toResponse(again);
 
     // What isLegacyRequest(request, body) runs, once: the outcome also tells the replay the revision.
     const route = classifyInboundRequest({
@@ -159,10 +187,22 @@ export function createMcpEndpoint(options: McpHandlerOptions): McpEndpoint {
     const response = noStore(await modern.fetch(request, { parsedBody: body }));
     const revision = route.kind === 'modern' ? route.classification.revision : undefined;
     // Kept only where the headers are as the SDK requires them: then they follow from the body, and the key covers them.
-    if (repeat && revision !== undefined && MODERN_PROTOCOL_VERSIONS.includes(revision) && standardHeadersAsRequired(request, revision, repeat)) {
+    if (repeat && revision !== undefined && MODERN_PROTOCOL_VERSIONS.includes(revision) && standardHeadersAsRequired(request.headers, revision, repeat)) {
       return replay!.remember(modernScope(revision), repeat, response);
     }
     return response;
+  }
+
+  /**
+   * A read request answered before (replay.ts; `repeat` from the body): the
+   * checks on anything but the body (the era's headers, the session), then
+   * the kept answer. Called
+   * once Host, Origin, Accept, Content-Type, the size and the JSON have
+   * passed; by the Web path and by `replayed` alike.
+   */
+  async function fromReplay(headers: HeaderReader, repeat: ReplayableRequest): Promise<ApiAnswer | undefined> {
+    const headerVersion = headers.get('mcp-protocol-version');
+    return headerVersion !== null && MODERN_PROTOCOL_VERSIONS.includes(headerVersion) ? modernReplay(headers, headerVersion, repeat) : legacy.replay(headers, repeat);
   }
 
   /**
@@ -171,12 +211,38 @@ export function createMcpEndpoint(options: McpHandlerOptions): McpEndpoint {
    * follow from the body, so the body (the key) decided the SDK's
    * classification and header rungs when the answer was kept.
    */
-  function modernReplay(request: Request, revision: string, repeat: ReplayableRequest): Response | undefined {
+  function modernReplay(headers: HeaderReader, revision: string, repeat: ReplayableRequest): ApiAnswer | undefined {
     const meta = repeat.params?._meta;
     if (typeof meta !== 'object' || meta === null || (meta as Record<string, unknown>)[PROTOCOL_VERSION_META_KEY] !== revision) return undefined;
-    if (!standardHeadersAsRequired(request, revision, repeat)) return undefined;
+    if (!standardHeadersAsRequired(headers, revision, repeat)) return undefined;
     return replay!.answer(modernScope(revision), repeat);
   }
+}
+
+/**
+ * Accept, then Content-Type: the 406 or 415 (made on demand), or undefined.
+ * Both SDK transports check these too, but after reading the body: here they come first.
+ */
+function unacceptable(headers: HeaderReader): (() => Response) | undefined {
+  const accept = headers.get('accept') ?? '';
+  if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
+    return () => rpcError(406, -32000, 'Not Acceptable: Accept must list both application/json and text/event-stream');
+  }
+  if (!isJsonContentType(headers.get('content-type'))) return () => rpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
+  return undefined;
+}
+
+/** The body as JSON, or the 400 refusing it (not JSON; nested too deep). */
+function parseMessage(text: string): { body: unknown } | Response {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return rpcError(400, -32700, 'Parse error: the body is not valid JSON');
+  }
+  // No MCP message nests this deep; the schema checks that walk a body recursively would overflow the stack.
+  if (nestedDeeperThan(body, MAX_JSON_DEPTH)) return rpcError(400, -32600, `Invalid Request: the JSON nests deeper than ${MAX_JSON_DEPTH} levels`);
+  return { body };
 }
 
 const modernScope = (revision: string) => `modern ${revision}`;
@@ -198,8 +264,7 @@ const NAME_FIELDS: Record<string, string | undefined> = { 'tools/call': 'name', 
  * to the body's field, written plainly (not Base64-encoded). Anything else is
  * left to the SDK, which answers it (-32020 or otherwise) itself.
  */
-function standardHeadersAsRequired(request: Request, revision: string, repeat: { method: string; params: Record<string, unknown> | undefined }): boolean {
-  const headers = request.headers;
+function standardHeadersAsRequired(headers: HeaderReader, revision: string, repeat: { method: string; params: Record<string, unknown> | undefined }): boolean {
   if (headers.get('mcp-protocol-version') !== revision || headers.get('mcp-method') !== repeat.method) return false;
   const field = NAME_FIELDS[repeat.method];
   if (field === undefined) return true;
@@ -233,10 +298,14 @@ function preflight(): Response {
 /** An allowed browser origin may read the answer and the session id. */
 function withCors(response: Response, origin: string): Response {
   const headers = new Headers(response.headers);
+  addCors(headers, origin);
+  return new Response(response.body, { status: response.status, headers });
+}
+
+function addCors(headers: Headers, origin: string): void {
   headers.set('access-control-allow-origin', origin);
   headers.set('access-control-expose-headers', 'Mcp-Session-Id');
   headers.append('vary', 'Origin');
-  return new Response(response.body, { status: response.status, headers });
 }
 
 function hostnameOf(host: string | null): string | null {

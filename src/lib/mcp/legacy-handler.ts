@@ -15,6 +15,7 @@
  */
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import type { ApiAnswer } from '../http/answer.ts';
 import type { RateLimits } from '../limits/rate-limits.ts';
 import type { McpCatalog } from './catalog.ts';
 import { createLegacyServer } from './legacy-server.ts';
@@ -45,6 +46,11 @@ export interface LegacyOptions {
 
 export type SessionStep = 'initialize' | 'end';
 
+/** A request's headers as the checks read them: Web Headers or the Node entry's reader. */
+export interface HeaderReader {
+  get(name: string): string | null;
+}
+
 /** Who sent the request, as src/lib/http/client-address.ts decided. */
 export interface McpClient {
   address: string;
@@ -52,8 +58,12 @@ export interface McpClient {
 
 export type LegacyHandler = {
   post(request: Request, body: unknown, client: McpClient): Promise<Response>;
-  /** The kept answer to a read request of a live session (replay.ts); undefined when none is kept or a check fails (post answers). */
-  replay(request: Request, repeat: ReplayableRequest): Promise<Response | undefined>;
+  /**
+   * The kept answer to a read request of a live session (replay.ts); undefined
+   * when none is kept or a check fails (post answers). Reads only headers:
+   * Web Headers and the Node entry's reader both fit.
+   */
+  replay(headers: HeaderReader, repeat: ReplayableRequest): Promise<ApiAnswer | undefined>;
   delete(request: Request, client: McpClient): Promise<Response>;
 };
 
@@ -162,13 +172,13 @@ export function createLegacyHandler(options: LegacyOptions): LegacyHandler {
      * A body kept in a session scope passed the rest (JSON-RPC shape, no
      * envelope claim, not initialize, no batch, params) when it was kept.
      */
-    async replay(request, repeat) {
+    async replay(headers, repeat) {
       if (!options.replay || options.unavailable?.()) return undefined;
-      const id = request.headers.get(SESSION_HEADER);
+      const id = headers.get(SESSION_HEADER);
       if (id === null) return undefined;
       const check = await checkSession(id);
       if (!check.ok) return undefined;
-      const headerVersion = request.headers.get('mcp-protocol-version');
+      const headerVersion = headers.get('mcp-protocol-version');
       if (headerVersion !== null && headerVersion !== check.claims.pv) return undefined;
       return options.replay.answer(legacyScope(check.claims.pv), repeat);
     },

@@ -24,14 +24,22 @@
  * params) gave that outcome when the answer was kept. Errors are never kept:
  * only a 200 `application/json` JSON-RPC result is.
  */
+import type { ApiAnswer } from '../http/answer.ts';
 import { ResultMemo } from './result-memo.ts';
 
 /** Requests whose answer depends on nothing but their body (no session state, no side effect). */
 const REPLAYABLE_METHODS = new Set(['tools/call', 'resources/read', 'tools/list', 'resources/list', 'resources/templates/list']);
 /** Longer bodies (huge arguments) are not worth a key: they go to the SDK. */
 const MAX_KEY_LENGTH = 4096;
+/**
+ * Bodies longer than this can never be answered from the replay (their key
+ * would be over MAX_KEY_LENGTH even with the id and any spacing taken out
+ * of the count): a reader of raw bodies (the Node entry) need not try them.
+ */
+export const REPLAY_MAX_BODY_BYTES = 2 * MAX_KEY_LENGTH;
 const RESULT_PREFIX = Buffer.from('{"result":');
-const HEADERS = { 'content-type': 'application/json', 'cache-control': 'no-store' };
+/** In the order a Web Headers object lists them (sorted), so a Node write matches the Web bridge's. */
+const HEADERS: Readonly<Record<string, string>> = { 'cache-control': 'no-store', 'content-type': 'application/json' };
 
 /** A request the replay may answer: its id and the key of everything else in it. */
 export interface ReplayableRequest {
@@ -55,12 +63,17 @@ export class Replay {
   // Bounded in entries and characters (the answers already computed by the catalog are kept there too).
   readonly #results = new ResultMemo<Uint8Array>(1000, 16 * 1024 * 1024);
 
-  /** The answer the SDK gave to this request in `scope` (era and protocol version), around this id; undefined if none is kept. */
-  answer(scope: string, request: ReplayableRequest): Response | undefined {
+  /**
+   * The answer the SDK gave to this request in `scope` (era and protocol
+   * version), around this id, as status, headers and bytes (a Response on the
+   * Web path, written straight to the socket on the Node entry); undefined if
+   * none is kept.
+   */
+  answer(scope: string, request: ReplayableRequest): ApiAnswer | undefined {
     const result = this.#results.peek(`${scope}\n${request.key}`);
     if (result === undefined) return undefined;
     // Bytes, not a string: a Response re-checks and re-encodes a string body, which costs more than the rest of the replay.
-    return new Response(Buffer.concat([RESULT_PREFIX, result, idSuffix(request.id)]), { status: 200, headers: HEADERS });
+    return { status: 200, headers: { ...HEADERS }, body: Buffer.concat([RESULT_PREFIX, result, idSuffix(request.id)]) };
   }
 
   /**
