@@ -54,3 +54,15 @@ export function roundTo(value: number, decimals: number): number {
   const factor = 10 ** decimals;
   return Math.round((value + Number.EPSILON) * factor) / factor;
 }
+
+/** Reviews by id, made once per dataset: a page or file of one review finds it without a scan (100k reviews). */
+const byIdCache = new WeakMap<ReviewsDataset, Map<string, Review>>();
+
+export function reviewById(dataset: ReviewsDataset, id: string): Review | undefined {
+  let byId = byIdCache.get(dataset);
+  if (!byId) {
+    byId = new Map(dataset.reviews.map((review) => [review.id, review]));
+    byIdCache.set(dataset, byId);
+  }
+  return byId.get(id);
+}

@@ -6,6 +6,7 @@
  */
 import { httpDate } from '../http/conditional.ts';
 import { JSON_TYPE, toJsonBody } from '../http/json.ts';
+import { reviewById } from '../reviews/dataset.ts';
 import type { Review, ReviewsDataset } from '../reviews/schema.ts';
 import { renderedFile, type RenderedFile, type RenderedFiles } from './rendered.ts';
 
@@ -16,16 +17,11 @@ export function reviewJsonFile(review: Review, precompress: boolean): RenderedFi
   return renderedFile(path, Buffer.from(toJsonBody(review)), { contentType: JSON_TYPE, lastModified: httpDate(review.updated), precompress });
 }
 
-/** Reviews by id, made once per dataset (a serverless route asks on every request). */
-const indexes = new WeakMap<ReviewsDataset, Map<string, Review>>();
-
 export function reviewJsonFiles(dataset: ReviewsDataset, precompress: boolean): RenderedFiles {
-  const byId = indexes.get(dataset) ?? new Map(dataset.reviews.map((review) => [review.id, review]));
-  indexes.set(dataset, byId);
   return {
     owns: (pathname) => REVIEW_JSON.test(pathname),
     render(pathname) {
-      const review = byId.get(REVIEW_JSON.exec(pathname)?.[1] ?? '');
+      const review = reviewById(dataset, REVIEW_JSON.exec(pathname)?.[1] ?? '');
       return review && reviewJsonFile(review, precompress);
     },
   };
