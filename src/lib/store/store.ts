@@ -80,33 +80,30 @@ export class CorruptValueError extends Error {
   }
 }
 
-/** Whether raw stored bytes are present but not an envelope (corrupt), as opposed to absent or readable. */
-export function isCorrupt(raw: unknown): boolean {
-  if (raw === null || raw === undefined) return false;
-  let envelope: unknown = raw;
-  if (typeof raw === 'string') {
-    try {
-      envelope = JSON.parse(raw);
-    } catch {
-      return true;
-    }
-  }
-  return typeof envelope !== 'object' || envelope === null || !('value' in envelope) || !('expires_at' in envelope);
-}
-
-/** The live value in a stored envelope; null when absent, expired, or not an envelope at all. */
-export function unwrap<T>(raw: unknown, now: number): T | null {
+/** Raw stored bytes read once: absent (null), an envelope, or present but not one ('corrupt'). */
+function readEnvelope(raw: unknown): Envelope | 'corrupt' | null {
   if (raw === null || raw === undefined) return null;
   let envelope: unknown = raw;
   if (typeof raw === 'string') {
     try {
       envelope = JSON.parse(raw);
     } catch {
-      return null;
+      return 'corrupt';
     }
   }
-  if (typeof envelope !== 'object' || envelope === null || !('value' in envelope) || !('expires_at' in envelope)) return null;
-  const { value, expires_at: expiresAt } = envelope as Envelope;
-  if (expiresAt !== null && expiresAt <= now) return null;
-  return value as T;
+  if (typeof envelope !== 'object' || envelope === null || !('value' in envelope) || !('expires_at' in envelope)) return 'corrupt';
+  return envelope as Envelope;
+}
+
+/** Whether raw stored bytes are present but not an envelope (corrupt), as opposed to absent or readable. */
+export function isCorrupt(raw: unknown): boolean {
+  return readEnvelope(raw) === 'corrupt';
+}
+
+/** The live value in a stored envelope; null when absent, expired, or not an envelope at all. */
+export function unwrap<T>(raw: unknown, now: number): T | null {
+  const envelope = readEnvelope(raw);
+  if (envelope === null || envelope === 'corrupt') return null;
+  if (envelope.expires_at !== null && envelope.expires_at <= now) return null;
+  return envelope.value as T;
 }
