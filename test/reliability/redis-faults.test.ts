@@ -59,6 +59,9 @@ it('with REDIS_URL pointing at nothing: starts, names REDIS_URL once, serves sta
   const mcp = await timed(initialize);
   await assertStoreUnavailable(mcp.value, mcp.ms, 'MCP 2025 initialize');
   console.log(`no Redis at start: hub 503 in ${hub.ms} ms, MCP initialize 503 in ${mcp.ms} ms`);
+  // The start-up publish is retried every 2 s meanwhile; the log says so once, not per retry.
+  await new Promise((resolve) => setTimeout(resolve, 4_500));
+  assert.equal(server.output().match(/start-up publish waits for the store/g)?.length, 1, server.output());
 });
 
 it('Redis started later: the hub and sessions work without a restart', async () => {
@@ -72,6 +75,7 @@ it('Redis started later: the hub and sessions work without a restart', async () 
   // The start-up publish that found no store ran once it was back.
   await until(async () => server.output(), (output) => /websub: start-up publish done/.test(output), 10_000);
   assert.match(server.output(), /websub: start-up publish done/);
+  assert.match(server.output(), /websub: the store is reachable again; start-up publish runs/);
 });
 
 it('Redis killed mid-run: prompt 503s, the session still works once it is back, one log line per outage and no ioredis flood', async () => {

@@ -37,17 +37,22 @@ export function createHubService(options: HubServiceOptions): HubService {
   /** A start-up publish that found the store out of reach, tried again until it runs (no change left unannounced). */
   let retry: NodeJS.Timeout | undefined;
   let closed = false;
+  /** Said once per outage, not every retry: a long outage must not flood the log. */
+  let waiting = false;
   const publishOnStart = async (): Promise<void> => {
     let outcomes;
     try {
       outcomes = await hub.publishChanged();
     } catch (error) {
       if (!isStoreUnavailable(error) || closed) throw error;
-      console.error(`websub: start-up publish waits for the store (${error.message}); trying again every ${PUBLISH_RETRY_MS / 1000} s`);
+      if (!waiting) console.error(`websub: start-up publish waits for the store (${error.message}); trying again every ${PUBLISH_RETRY_MS / 1000} s`);
+      waiting = true;
       retry = setTimeout(() => void publishOnStart().catch((again: unknown) => console.error('websub: start-up publish failed:', again)), PUBLISH_RETRY_MS);
       retry.unref();
       return;
     }
+    if (waiting) console.log('websub: the store is reachable again; start-up publish runs');
+    waiting = false;
     for (const outcome of outcomes) {
       if (outcome.result === 'distributed') console.log(`websub: published ${outcome.topic} to ${outcome.subscribers} subscriber(s)`);
       else if (outcome.result === 'recorded') console.log(`websub: recorded the first hash of ${outcome.topic}; nobody notified`);
