@@ -18,7 +18,7 @@ import { startServer } from '../../test/helpers/server.ts';
 import { freePort, tempDir, TOPICS } from '../../test/websub/helpers.ts';
 import { mib, requireBuilds, verdicts } from './lib/scenario.ts';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '60' }, warmup: { type: 'string', default: '15' } } });
+const { values } = parseArgs({ options: { seconds: { type: 'string', default: '60' }, warmup: { type: 'string', default: '15' }, only: { type: 'string' } } });
 const total = Number(values.seconds);
 const warmup = Number(values.warmup);
 requireBuilds('large');
@@ -47,7 +47,7 @@ try {
     JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_reviews', arguments: { min_rating: 4, limit: 10 }, ...(meta ? { _meta: meta } : {}) } });
   const modern = '2026-07-28';
   const deadCallback = `https://127.0.0.1:${await freePort()}/nobody-answers`;
-  const kinds: Array<{ kind: string; connections: number; load: Omit<LoadOptions, 'origin' | 'connections' | 'duration' | 'warmup' | 'serverPid'> }> = [
+  const allKinds: Array<{ kind: string; connections: number; load: Omit<LoadOptions, 'origin' | 'connections' | 'duration' | 'warmup' | 'serverPid'> }> = [
     { kind: 'static, no validators', connections: 4, load: { paths: ['/', '/reviews.json', '/feed.xml', '/api/feed.json', '/insights.json', '/reviews/page/2']  } },
     { kind: 'static, If-None-Match', connections: 2, load: { paths: ['/reviews.json'], headers: { 'if-none-match': await etagOf('/reviews.json') } } },
     {
@@ -73,6 +73,11 @@ try {
       load: { paths: ['/api/websub/hub'], method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ 'hub.mode': 'subscribe', 'hub.callback': deadCallback, 'hub.topic': TOPICS.atom.url }).toString() },
     },
   ];
+
+  // --only <text>: the kinds whose name contains it (comma-separated texts), to see which one drives memory.
+  const only = values.only?.split(',').map((text) => text.trim().toLowerCase());
+  const kinds = only ? allKinds.filter((k) => only.some((text) => k.kind.toLowerCase().includes(text))) : allKinds;
+  if (kinds.length === 0) throw new Error(`--only ${values.only} names no kind`);
 
   // RSS sampled every second (the baseline is the highest sample of the warm-up; see below).
   const samples: Array<{ at: number; rss: number }> = [];
