@@ -9,7 +9,7 @@
  * parts, and holding every file with its br and gzip copies was most of the
  * server's memory. Files above HELD_MAX_BYTES are streamed from disk each time.
  */
-import { closeSync, createReadStream, fstatSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { LRUCache } from 'lru-cache';
@@ -20,6 +20,7 @@ import { MANIFEST_FILE, type StaticEntry, type StaticManifest } from '../lib/sta
 import type { RenderedFile, RenderedFiles } from '../lib/static/rendered.ts';
 import { answerStatic, type Encoding } from '../lib/static/respond.ts';
 import { nodeHeaderReader } from './request.ts';
+import { sendFile } from './send-file.ts';
 import { sendAnswer } from './web-bridge.ts';
 
 export interface StaticFiles {
@@ -177,15 +178,14 @@ export function loadStaticFiles(clientDir: string): StaticFiles {
 /** Sends a file too large to keep, its length from the open file itself. */
 function stream(res: ServerResponse, path: string, headers: Record<string, string>, headOnly: boolean): void {
   const fd = openSync(path, 'r');
-  res.writeHead(200, { ...headers, 'content-length': String(fstatSync(fd).size) });
+  const size = fstatSync(fd).size;
+  res.writeHead(200, { ...headers, 'content-length': String(size) });
   if (headOnly) {
     closeSync(fd);
     res.end();
     return;
   }
-  const reader = createReadStream(path, { fd });
-  reader.once('error', () => res.destroy());
-  reader.pipe(res);
+  sendFile(res, fd, size);
 }
 
 function decodedPath(pathname: string): string {

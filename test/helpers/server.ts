@@ -30,6 +30,8 @@ export async function startServer(
   env: Record<string, string> = {},
   /** A command the server is run through (e.g. `setpriv --reuid=…` to run it as another user); it must exec the server. */
   prefix: string[] = [],
+  /** Flags for Node itself (V8's heap sizes, which NODE_OPTIONS refuses). */
+  nodeArgs: string[] = [],
 ): Promise<RunningServer> {
   const outDir = typeof build === 'string' ? BUILDS[build].outDir : build.outDir;
   if (!existsSync(resolve(outDir, 'server/entry.mjs'))) {
@@ -37,7 +39,7 @@ export async function startServer(
   }
   // Each server gets a fresh store of its own unless the test shares one on purpose (STORE_DIR or REDIS_URL).
   const ownStore = env.STORE_DIR === undefined && env.REDIS_URL === undefined ? mkdtempSync(join(TEST_BUILDS_DIR, 'store-')) : undefined;
-  const command = [...prefix, NODE, resolve(ROOT, 'src/server.ts')];
+  const command = [...prefix, NODE, ...nodeArgs, resolve(ROOT, 'src/server.ts')];
   const child = spawn(command[0]!, command.slice(1), {
     cwd: ROOT,
     env: { ...inheritedEnv(), ASTRO_OUT_DIR: outDir, PORT: '0', HOST: '127.0.0.1', ASTRO_NODE_LOGGING: 'disabled', ...(ownStore ? { STORE_DIR: ownStore } : {}), ...env },
