@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { resolve } from 'node:path';
+import { serveArgs } from '../../test/helpers/serve-command.ts';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const NODE = process.execPath;
@@ -57,9 +58,9 @@ export function startProcess(args: string[], env: Record<string, string> = {}, t
   });
 }
 
-/** The real server (src/server.ts of this checkout, or of `root`) over a build, quiet. */
+/** The real server (src/server.ts of this checkout, or of `root`, with that checkout's production Node flags) over a build, quiet. */
 export function startRealServer(distDir: string, root = ROOT): Promise<Running> {
-  return startProcess([resolve(root, 'src/server.ts')], {
+  return startProcess(serveArgs(root), {
     ASTRO_OUT_DIR: distDir,
     PORT: '0',
     HOST: '127.0.0.1',

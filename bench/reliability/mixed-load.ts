@@ -7,22 +7,25 @@
  * (sampled every second) after the warm-up never more than 10 % above the
  * highest it reached during the warm-up; p99 per kind reported.
  *
- * The server starts with V8's young generation at the size this load grows it
- * to anyway (--min-semi-space-size=64, the most V8 takes on a Node build
- * without pointer compression; a larger value changes nothing). Left to
- * itself V8 doubles its new space once, from 64 to 128 MiB, at a moment of
- * its choosing (20 to 50 s into the load in our runs): one step of 50–60 MiB
- * of RSS while the heap in use, the external memory and everything else stay
- * flat (docs/reliability.md), which no warm-up of fixed length reliably
- * covers. --default-heap runs without the flag.
+ * The server starts as production starts it: with the Node flags of
+ * package.json's serve script (test/helpers/serve-command.ts reads them; today
+ * --max-semi-space-size=16, V8's young generation capped at 2 × 16 MiB). Left
+ * to itself V8 doubles its new space under this load, from 64 to 128 MiB, at a
+ * moment of its choosing (20 to 85 s in, or not at all): one step of 50–60 MiB
+ * of RSS while the heap in use stays flat, which no warm-up of fixed length
+ * reliably covers (docs/reliability.md, "Mixed load"). --default-heap runs
+ * with no flag (V8's own sizing); --node-flag <flag> (repeatable) with those
+ * flags instead, to compare settings.
  *
- *   node_modules/.bin/node bench/reliability/mixed-load.ts [--seconds 60] [--warmup 15] [--only <kind>]… [--default-heap]
+ *   node_modules/.bin/node bench/reliability/mixed-load.ts [--seconds 60] [--warmup 15] [--only <kind>]… [--default-heap | --node-flag <flag>…]
  */
 import { rmSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { runLoadInChild, summarize, type LoadOptions } from '../lib/load.ts';
 import { memoryOf } from '../lib/processes.ts';
 import { initializeRequest, ACCEPT } from '../../test/mcp/helpers.ts';
+import { ROOT } from '../../test/helpers/builds.ts';
+import { productionNodeFlags } from '../../test/helpers/serve-command.ts';
 import { startServer } from '../../test/helpers/server.ts';
 import { freePort, tempDir, TOPICS } from '../../test/websub/helpers.ts';
 import { mib, requireBuilds, verdicts } from './lib/scenario.ts';
@@ -34,13 +37,15 @@ const { values } = parseArgs({
     // --only <text>, repeatable: the kinds whose name contains one of the texts, to see which one drives memory.
     only: { type: 'string', multiple: true },
     'default-heap': { type: 'boolean', default: false },
+    // --node-flag <flag>, repeatable: V8 flags of the server instead of production's (to compare heap settings).
+    'node-flag': { type: 'string', multiple: true },
   },
 });
 const total = Number(values.seconds);
 const warmup = Number(values.warmup);
 requireBuilds('large');
-const youngGeneration = values['default-heap'] ? [] : ['--min-semi-space-size=64'];
-const v = verdicts(`mixed load, ${total} s (${warmup} s warm-up), 10k-review build, ${youngGeneration.length ? 'young generation at its full size' : "V8's default heap sizing"}`);
+const nodeFlags = values['node-flag'] ?? (values['default-heap'] ? [] : productionNodeFlags(ROOT));
+const v = verdicts(`mixed load, ${total} s (${warmup} s warm-up), 10k-review build, server's Node flags: ${nodeFlags.join(' ') || "none (V8's default heap sizing)"}`);
 
 const storeDir = tempDir('reliability-mixed-');
 const server = await startServer('large', {
@@ -48,7 +53,7 @@ const server = await startServer('large', {
   WEBSUB_ALLOW_LOOPBACK: 'true',
   WEBSUB_SUBSCRIBE_RATE_LIMIT: '1000000000',
   WEBSUB_TIMEOUT_MS: '2000',
-}, [], youngGeneration);
+}, [], nodeFlags);
 const pid = server.process.pid!;
 try {
   const etagOf = async (path: string) => {
@@ -115,7 +120,15 @@ try {
     v.figure(kinds[i]!.kind, `${summary.requests} req (${summary.rps.toFixed(0)}/s), p50 ${summary.p50.toFixed(1)} ms, p99 ${summary.p99.toFixed(1)} ms, max ${summary.max.toFixed(0)} ms, statuses ${JSON.stringify(summary.statuses)}, errors ${summary.errors}`);
   }
   const all = summarize(runs, 2);
-  v.figure('all kinds', `${requests} requests, p99 ${all.p99.toFixed(1)} ms`);
+  // Every generator measured the same server over (nearly) the same window: its CPU is counted once, not summed.
+  const mean = (pick: (run: (typeof runs)[number]) => number) => runs.reduce((sum, run) => sum + pick(run), 0) / runs.length;
+  const seconds = mean((run) => run.seconds);
+  const serverCpu = mean((run) => run.serverCpuSeconds ?? NaN);
+  const foreign = mean((run) => run.machineBusySeconds ?? NaN) - serverCpu - runs.reduce((sum, run) => sum + run.loaderCpuSeconds, 0);
+  v.figure(
+    'all kinds',
+    `${requests} requests (${(requests / seconds).toFixed(0)}/s), p99 ${all.p99.toFixed(1)} ms, server CPU ${((serverCpu * 1e6) / requests).toFixed(0)} µs/request (${serverCpu.toFixed(1)} s in ${seconds.toFixed(0)} s), other processes' CPU ${Math.max(0, foreign).toFixed(1)} s`,
+  );
   v.check('no request error', errors === 0, `${errors} errors in ${requests} requests`);
   v.check('no 5xx', fiveXx === 0, `${fiveXx} 5xx`);
   // RSS saw-tooths with the garbage collector (tens of MiB between samples a few seconds apart), so the

@@ -23,6 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BUILDS, type BuildName } from '../../test/helpers/builds.ts';
+import { serveArgs } from '../../test/helpers/serve-command.ts';
 import { get, memoryOf, ROOT, startProcess } from '../lib/processes.ts';
 
 const { values } = parseArgs({
@@ -56,7 +57,8 @@ end
 `,
 );
 
-const server = await startProcess([join(values['server-root'], 'src/server.ts')], {
+// As production starts it (package.json's serve script of that checkout: its V8 flags shape the RSS measured here).
+const server = await startProcess(serveArgs(values['server-root']), {
   ASTRO_OUT_DIR: build.outDir,
   PORT: '0',
   HOST: '127.0.0.1',

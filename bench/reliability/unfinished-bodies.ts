@@ -18,11 +18,12 @@
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { DEFAULT_BODY_SETTINGS } from '../../src/node/body-settings.ts';
 import { BUILDS } from '../../test/helpers/builds.ts';
+import { serveArgs } from '../../test/helpers/serve-command.ts';
 import { ACCEPT, initializeRequest } from '../../test/mcp/helpers.ts';
 import { openBody, type BodyReply } from '../../test/reliability/bodies.ts';
 import { memoryOf, ROOT, startProcess } from '../lib/processes.ts';
@@ -43,7 +44,8 @@ if (!existsSync(join(distDir, 'server/entry.mjs'))) {
 }
 const store = mkdtempSync(join(tmpdir(), 'unfinished-bodies-'));
 // Default settings: blank values stand for unset, whatever the shell exports.
-const server = await startProcess([resolve(values.root, 'src/server.ts')], {
+// As production starts it (package.json's serve script of that checkout: its V8 flags shape the RSS measured here).
+const server = await startProcess(serveArgs(values.root), {
   ASTRO_OUT_DIR: distDir,
   PORT: '0',
   HOST: '127.0.0.1',

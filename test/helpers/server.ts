@@ -1,11 +1,13 @@
 /**
- * Starts the real Node server (src/server.ts, as `npm start` runs it) on a free
- * port over one of the test builds, and stops it when the test is done.
+ * Starts the real Node server (src/server.ts, as `npm start` runs it: with the
+ * Node flags of package.json's serve script) on a free port over one of the
+ * test builds, and stops it when the test is done.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { BUILDS, NODE, ROOT, TEST_BUILDS_DIR, type BuildName } from './builds.ts';
+import { productionNodeFlags } from './serve-command.ts';
 
 /**
  * The developer's own settings must not leak into a test server: a REDIS_URL,
@@ -30,8 +32,8 @@ export async function startServer(
   env: Record<string, string> = {},
   /** A command the server is run through (e.g. `setpriv --reuid=…` to run it as another user); it must exec the server. */
   prefix: string[] = [],
-  /** Flags for Node itself (V8's heap sizes, which NODE_OPTIONS refuses). */
-  nodeArgs: string[] = [],
+  /** Flags for Node itself, instead of production's (V8's heap sizes, which NODE_OPTIONS refuses); [] for Node's defaults. */
+  nodeArgs: string[] = productionNodeFlags(ROOT),
 ): Promise<RunningServer> {
   const outDir = typeof build === 'string' ? BUILDS[build].outDir : build.outDir;
   if (!existsSync(resolve(outDir, 'server/entry.mjs'))) {

@@ -1,0 +1,40 @@
+/**
+ * Production's server runs with V8's young generation capped (package.json's
+ * serve script; docs/reliability.md, "Mixed load"): left to itself, V8 doubles
+ * it under load from 64 to 128 MiB at a moment of its choosing, one step of
+ * 50–60 MiB of RSS. The cap must be in the script, must hold under
+ * allocation, and the test servers must run with exactly those flags.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { NODE, ROOT } from '../helpers/builds.ts';
+import { productionNodeFlags } from '../helpers/serve-command.ts';
+import { startServer } from '../helpers/server.ts';
+
+const flags = productionNodeFlags(ROOT);
+const cap = Number(flags.map((flag) => /^--max-semi-space-size=(\d+)$/.exec(flag)?.[1]).find(Boolean));
+
+test("package.json's serve script caps the young generation, and V8 keeps to the cap", () => {
+  assert.ok(cap > 0, `no --max-semi-space-size in the serve script's flags (${flags.join(' ') || 'none'})`);
+  // Short-lived garbage, as requests make it: uncapped, V8 grows its new space to 128 MiB within this loop.
+  const script = `const v8 = require('node:v8'); let keep = [], max = 0;
+for (let i = 0; i < 8e6; i++) {
+  keep.push({ i, s: 'x' + i }); if (keep.length > 200000) keep = [];
+  if (i % 50000 === 0) max = Math.max(max, v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size);
+}
+console.log(max);`;
+  const result = spawnSync(NODE, [...flags, '-e', script], { encoding: 'utf8' });
+  assert.equal(result.status, 0, result.stderr);
+  // The new space is two semi-spaces.
+  assert.ok(Number(result.stdout) <= 2 * cap * 2 ** 20, `new space reached ${Number(result.stdout) / 2 ** 20} MiB, cap ${2 * cap} MiB`);
+});
+
+test('a test server runs with the serve script’s Node flags', async (t) => {
+  const server = await startServer('small');
+  t.after(() => server.stop());
+  const commandLine = readFileSync(`/proc/${server.process.pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+  assert.deepEqual(commandLine.slice(1, 1 + flags.length), flags);
+  assert.match(commandLine[1 + flags.length] ?? '', /src\/server\.ts$/);
+});
