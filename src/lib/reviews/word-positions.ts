@@ -24,7 +24,7 @@
  * string are one range of ranks; a second order, by reversed word, makes the
  * words ending with a string one range too.
  */
-import { emptyBits, orInto, PostingBuilder, type Bits, type PostingSet } from './postings.ts';
+import { emptyBits, orInto, popcount, PostingBuilder, type Bits, type PostingSet } from './postings.ts';
 
 export interface WordPositions {
   /** The distinct words, sorted by code unit; a word's rank is its index here. */
@@ -52,17 +52,15 @@ export class WordPositionsBuilder {
   readonly #gapPostings: PostingBuilder[] = [new PostingBuilder()];
   readonly #sequence = new GrowingUint32();
   readonly #gapAfter = new GrowingUint32();
-  readonly #reviewStart: Uint32Array;
   #position = -1;
 
   constructor(n: number) {
     this.#n = n;
-    this.#reviewStart = new Uint32Array(n + 1);
   }
 
   /** Starts the next review (positions 0, 1, … in order). */
   review(): void {
-    this.#reviewStart[++this.#position] = this.#sequence.length;
+    this.#position++;
     this.#sequence.push(NO_WORD);
     this.#gapAfter.push(0);
   }
@@ -95,7 +93,6 @@ export class WordPositionsBuilder {
 
   finish(): WordPositions {
     const n = this.#n;
-    this.#reviewStart[n] = this.#sequence.length;
     this.#sequence.push(NO_WORD);
     this.#gapAfter.push(0);
 
@@ -132,11 +129,15 @@ export class WordPositionsBuilder {
     const wordSets = byWord.map((id) => this.#wordPostings[id]!.finish());
     const gaps = byGap.map((id) => this.#gaps[id]!);
     const gapSets = byGap.map((id) => this.#gapPostings[id]!.finish());
-    const reviewStart = this.#reviewStart;
-    const reviewAtBlock = new Uint32Array((length >>> BLOCK_BITS) + 1);
-    for (let r = 0, e = 0; e < length; e += 1 << BLOCK_BITS) {
-      while (reviewStart[r + 1]! <= e) r++;
-      reviewAtBlock[e >>> BLOCK_BITS] = r;
+    // An element's review, in one read: per block of 32 elements, the no-word elements before the
+    // block, then a bit per no-word element in it (each starts a review).
+    const reviewTable = new Uint32Array(2 * ((length >>> 5) + 1));
+    for (let e = 0, starts = 0; e < length; e++) {
+      if ((e & 31) === 0) reviewTable[2 * (e >>> 5)] = starts;
+      if (raw[e] === NO_WORD) {
+        reviewTable[2 * (e >>> 5) + 1]! |= 1 << (e & 31);
+        starts++;
+      }
     }
     return makeWordPositions({
       n,
@@ -149,17 +150,13 @@ export class WordPositionsBuilder {
       endKey,
       suffixArray: wordSuffixArray(keys, v, gapBits, endKey),
       rankStart,
-      reviewStart,
-      reviewAtBlock,
+      reviewTable,
       gaps,
       wordSets,
       gapSets,
     });
   }
 }
-
-/** Elements per entry of the table that finds an element's review. */
-const BLOCK_BITS = 6;
 
 /**
  * How many words (with the gap after each) the suffix array is sorted by. A
@@ -209,15 +206,14 @@ interface Arrays {
   endKey: number;
   suffixArray: Uint32Array;
   rankStart: Uint32Array;
-  reviewStart: Uint32Array;
-  reviewAtBlock: Uint32Array;
+  reviewTable: Uint32Array;
   gaps: string[];
   wordSets: PostingSet[];
   gapSets: PostingSet[];
 }
 
 function makeWordPositions(a: Arrays): WordPositions {
-  const { n, words, keys, gapBits, endKey, suffixArray, rankStart, reviewStart, reviewAtBlock, suffixKey, suffixOrder } = a;
+  const { n, words, keys, gapBits, endKey, suffixArray, rankStart, reviewTable, suffixKey, suffixOrder } = a;
   const v = words.length;
   const gapMask = (1 << gapBits) - 1;
   const gapRank = new Map(a.gaps.map((gap, rank) => [gap, rank]));
@@ -225,9 +221,8 @@ function makeWordPositions(a: Arrays): WordPositions {
 
   /** The review whose stretch of the sequence holds element e. */
   const reviewOf = (e: number): number => {
-    let review = reviewAtBlock[e >>> BLOCK_BITS]!;
-    while (reviewStart[review + 1]! <= e) review++;
-    return review;
+    const block = 2 * (e >>> 5);
+    return reviewTable[block]! + popcount(reviewTable[block + 1]! & (0xffffffff >>> (31 - (e & 31)))) - 1;
   };
 
   /** The part of suffixArray[from, to) whose element's key `depth` places on lies in [low, high); the part is sorted by it. */
@@ -251,7 +246,7 @@ function makeWordPositions(a: Arrays): WordPositions {
   return {
     words,
     wordSets: a.wordSets,
-    bytes: [keys, suffixArray, rankStart, reviewStart, reviewAtBlock, suffixKey, suffixOrder, ...a.wordSets, ...a.gapSets].reduce((sum, array) => sum + array.byteLength, 0),
+    bytes: [keys, suffixArray, rankStart, reviewTable, suffixKey, suffixOrder, ...a.wordSets, ...a.gapSets].reduce((sum, array) => sum + array.byteLength, 0),
 
     inGaps(needle) {
       const bits = emptyBits(n);
@@ -308,6 +303,8 @@ function makeWordPositions(a: Arrays): WordPositions {
           const [low, high] = depth === 0 ? [rankLow, rankHigh] : [lo[j]!, hi[j]!];
           if (high - low > 1) {
             if (depth > 0) [from, to] = narrow(from, to, depth, low << gapBits, high << gapBits);
+            // Only the last word may be several words; what follows it matters only with a trailing gap.
+            if (needleGaps[k] === '') through = j + 1;
             break;
           }
           const [gapLow, gapHigh] = j < k - 1 ? [inner[j]!, inner[j]! + 1] : [trailLow, trailHigh];
@@ -317,17 +314,20 @@ function makeWordPositions(a: Arrays): WordPositions {
         return { from, to, through };
       };
 
-      // Candidates: the range from the first word or the one from the second, whichever is
-      // smaller. A first word that only has to end with a string is one range per word it may
-      // be; past MAX_FIRST_WORDS such words, the second word's range is used alone.
+      // Candidates: the range from the second word, or the ranges from the first (one per word it
+      // may be, when it only has to end with a string), whichever costs less. An entry whose
+      // range ensures everything but a leading gap costs a read of the suffix array; any other
+      // costs a read of the words around it too, a cache miss at 100k reviews (RANGE_COST is in
+      // such reads).
+      const cost = (option: Option): number =>
+        option.ranges.reduce((sum, { from, to, through }) => sum + RANGE_COST + (to - from) * (option.first > 0 || through < k || lead ? 1 : 0.2), 0);
       const options: Option[] = [];
-      if (!bySuffix[0]) options.push(option(0, [rangeFrom(0, lo[0]!, hi[0]!)], 0));
-      else if (k === 1 || hi[0]! - lo[0]! <= MAX_FIRST_WORDS) {
-        const ranges = Array.from(suffixOrder.subarray(lo[0], hi[0]), (rank) => rangeFrom(0, rank, rank + 1));
-        options.push(option(0, ranges, ranges.length));
+      if (k > 1) options.push({ first: 1, ranges: [rangeFrom(1, lo[1]!, hi[1]!)] });
+      if (!bySuffix[0]) options.push({ first: 0, ranges: [rangeFrom(0, lo[0]!, hi[0]!)] });
+      else if (k === 1 || (hi[0]! - lo[0]!) * RANGE_COST < cost(options[0]!)) {
+        options.push({ first: 0, ranges: Array.from(suffixOrder.subarray(lo[0], hi[0]), (rank) => rangeFrom(0, rank, rank + 1)) });
       }
-      if (k > 1) options.push(option(1, [rangeFrom(1, lo[1]!, hi[1]!)], 0));
-      const { first, ranges } = options.reduce((best, candidate) => (candidate.size < best.size ? candidate : best));
+      const { first, ranges } = options.reduce((best, candidate) => (cost(candidate) < cost(best) ? candidate : best));
 
       const fits = (j: number, rank: number): boolean => {
         const key = bySuffix[j] ? suffixKey[rank]! : rank;
@@ -364,19 +364,14 @@ interface Range {
   through: number;
 }
 
-/** Where a phrase's candidates are looked up: from word `first`, in these ranges, `size` entries in all (plus an overhead). */
+/** Where a phrase's candidates are looked up: from word `first`, in these ranges. */
 interface Option {
   first: number;
   ranges: Range[];
-  size: number;
 }
 
-function option(first: number, ranges: Range[], overhead: number): Option {
-  return { first, ranges, size: ranges.reduce((sum, { from, to }) => sum + to - from, overhead) };
-}
-
-/** A first word that may be more words than this is not looked up one word at a time (see phrase). */
-const MAX_FIRST_WORDS = 64;
+/** What finding one range costs (binary searches), in reads of a candidate's words. */
+const RANGE_COST = 40;
 
 /** The range of `sorted` (by code unit) that starts with `part`, or with `exact`, equals it. */
 function prefixRange(sorted: readonly string[], part: string, exact: boolean): [number, number] {
