@@ -111,7 +111,8 @@ class TextIndexBuilder {
       }
       if (isWordUnit(unit)) {
         if (wordStart < 0) {
-          if (i > gapStart) positions.gap(text.slice(gapStart, i));
+          if (i === gapStart + 1 && text.charCodeAt(gapStart) < 0x80) positions.asciiGap(text.charCodeAt(gapStart));
+          else if (i > gapStart) positions.gap(text.slice(gapStart, i));
           wordStart = i;
         }
       } else if (wordStart >= 0) {

@@ -44,14 +44,13 @@ const NO_WORD = 0xffffffff;
 
 export class WordPositionsBuilder {
   readonly #n: number;
-  readonly #wordIds = new Map<string, number>();
-  readonly #words: string[] = [];
-  readonly #wordPostings: PostingBuilder[] = [];
-  readonly #gapIds = new Map<string, number>([['', 0]]);
-  readonly #gaps: string[] = [''];
-  readonly #gapPostings: PostingBuilder[] = [new PostingBuilder()];
-  readonly #sequence = new GrowingUint32();
-  readonly #gapAfter = new GrowingUint32();
+  readonly #words = new Terms();
+  readonly #gaps = new Terms('');
+  // Word ids, NO_WORD before each review, and the gap id after each element: chunked, so that
+  // growing never copies and never holds twice the size.
+  readonly #sequence = new ChunkedUint32();
+  readonly #gapAfter = new ChunkedUint32();
+  readonly #asciiGapIds = new Int32Array(0x80).fill(-1);
   #position = -1;
 
   constructor(n: number) {
@@ -66,28 +65,20 @@ export class WordPositionsBuilder {
   }
 
   word(word: string): void {
-    let id = this.#wordIds.get(word);
-    if (id === undefined) {
-      id = this.#words.length;
-      this.#wordIds.set(word, id);
-      this.#words.push(word);
-      this.#wordPostings.push(new PostingBuilder());
-    }
-    this.#wordPostings[id]!.add(this.#position, this.#n);
-    this.#sequence.push(id);
+    this.#sequence.push(this.#words.id(word, this.#position, this.#n));
     this.#gapAfter.push(0);
   }
 
   /** The (non-empty) gap after the last word, or the text's leading gap right after review(). */
   gap(gap: string): void {
-    let id = this.#gapIds.get(gap);
-    if (id === undefined) {
-      id = this.#gaps.length;
-      this.#gapIds.set(gap, id);
-      this.#gaps.push(gap);
-      this.#gapPostings.push(new PostingBuilder());
-    }
-    this.#gapPostings[id]!.add(this.#position, this.#n);
+    this.#gapAfter.set(this.#gapAfter.length - 1, this.#gaps.id(gap, this.#position, this.#n));
+  }
+
+  /** gap(String.fromCharCode(unit)) for an ASCII unit, without making the string (most gaps are one space). */
+  asciiGap(unit: number): void {
+    let id = this.#asciiGapIds[unit]!;
+    if (id < 0) id = this.#asciiGapIds[unit] = this.#gaps.id(String.fromCharCode(unit), this.#position, this.#n);
+    else this.#gaps.postings[id]!.add(this.#position, this.#n);
     this.#gapAfter.set(this.#gapAfter.length - 1, id);
   }
 
@@ -96,45 +87,48 @@ export class WordPositionsBuilder {
     this.#sequence.push(NO_WORD);
     this.#gapAfter.push(0);
 
-    const v = this.#words.length;
-    const byWord = sortedIds(this.#words);
+    const v = this.#words.values.length;
+    const byWord = sortedIds(this.#words.values);
     const rankOf = new Uint32Array(v);
     byWord.forEach((id, rank) => (rankOf[id] = rank));
-    const words = byWord.map((id) => this.#words[id]!);
+    const words = byWord.map((id) => this.#words.values[id]!);
     const reversed = words.map(reverseUnits);
     const bySuffix = sortedIds(reversed);
     const suffixKey = new Uint32Array(v + 1); // by rank; rank v (no word) gets v, outside every range
     bySuffix.forEach((rank, i) => (suffixKey[rank] = i));
     suffixKey[v] = v;
-    const gapCount = this.#gaps.length;
-    const byGap = sortedIds(this.#gaps);
+    const gapCount = this.#gaps.values.length;
+    const byGap = sortedIds(this.#gaps.values);
     const gapRankOf = new Uint32Array(gapCount);
     byGap.forEach((id, rank) => (gapRankOf[id] = rank));
     const gapBits = Math.max(1, Math.ceil(Math.log2(gapCount)));
 
     // One key per element: (word rank << gapBits) | rank of the gap after it.
-    const raw = this.#sequence.view();
-    const rawGaps = this.#gapAfter.view();
+    const raw = this.#sequence;
+    const rawGaps = this.#gapAfter;
     const length = raw.length;
     const endKey = ((v + 1) << gapBits) >>> 0; // past every key: what lies beyond the last element
     const keys = endKey <= 0xffff ? new Uint16Array(length) : new Uint32Array(length);
     const rankStart = new Uint32Array(v + 1); // the suffix array's entries of rank r: [rankStart[r], rankStart[r + 1])
     for (let e = 0; e < length; e++) {
-      const rank = raw[e] === NO_WORD ? v : rankOf[raw[e]!]!;
-      keys[e] = ((rank << gapBits) | gapRankOf[rawGaps[e]!]!) >>> 0;
+      const id = raw.get(e);
+      const rank = id === NO_WORD ? v : rankOf[id]!;
+      keys[e] = ((rank << gapBits) | gapRankOf[rawGaps.get(e)]!) >>> 0;
       if (rank < v) rankStart[rank + 1]! += 1;
     }
     for (let r = 1; r <= v; r++) rankStart[r]! += rankStart[r - 1]!;
 
-    const wordSets = byWord.map((id) => this.#wordPostings[id]!.finish());
-    const gaps = byGap.map((id) => this.#gaps[id]!);
-    const gapSets = byGap.map((id) => this.#gapPostings[id]!.finish());
+    raw.clear();
+    rawGaps.clear();
+    const wordSets = byWord.map((id) => this.#words.postings[id]!.finish());
+    const gaps = byGap.map((id) => this.#gaps.values[id]!);
+    const gapSets = byGap.map((id) => this.#gaps.postings[id]!.finish());
     // An element's review, in one read: per block of 32 elements, the no-word elements before the
     // block, then a bit per no-word element in it (each starts a review).
     const reviewTable = new Uint32Array(2 * ((length >>> 5) + 1));
     for (let e = 0, starts = 0; e < length; e++) {
       if ((e & 31) === 0) reviewTable[2 * (e >>> 5)] = starts;
-      if (raw[e] === NO_WORD) {
+      if (keys[e]! >>> gapBits === v) {
         reviewTable[2 * (e >>> 5) + 1]! |= 1 << (e & 31);
         starts++;
       }
@@ -148,7 +142,7 @@ export class WordPositionsBuilder {
       keys,
       gapBits,
       endKey,
-      suffixArray: wordSuffixArray(keys, v, gapBits, endKey),
+      suffixArray: wordSuffixArray(keys, length - (n + 1), gapBits, endKey),
       rankStart,
       reviewTable,
       gaps,
@@ -171,25 +165,25 @@ const SORT_DEPTH = 4;
  * SORT_DEPTH. Every run of exact words and gaps is then one range of it.
  * Built with one counting sort per depth, from the deepest (LSD radix).
  */
-function wordSuffixArray(keys: Uint16Array | Uint32Array, v: number, gapBits: number, endKey: number): Uint32Array {
+function wordSuffixArray(keys: Uint16Array | Uint32Array, count: number, gapBits: number, endKey: number): Uint32Array {
   const length = keys.length;
-  let order = new Uint32Array(length);
-  let count = 0;
-  for (let e = 0; e < length; e++) if (keys[e]! >>> gapBits < v) order[count++] = e;
-  order = order.slice(0, count);
+  const noWord = (endKey >>> gapBits) - 1;
+  let order = new Uint32Array(count);
+  for (let e = 0, i = 0; e < length; e++) if (keys[e]! >>> gapBits !== noWord) order[i++] = e;
   let spare = new Uint32Array(count);
+  // Each pass reads the keys in the current order, i.e. at random: once, into `passKeys`.
+  const passKeys = keys instanceof Uint16Array ? new Uint16Array(count) : new Uint32Array(count);
   const counts = new Uint32Array(endKey + 2);
   for (let depth = SORT_DEPTH - 1; depth >= 0; depth--) {
     counts.fill(0);
     for (let i = 0; i < count; i++) {
       const e = order[i]! + depth;
-      counts[(e < length ? keys[e]! : endKey) + 1]! += 1;
+      const key = e < length ? keys[e]! : endKey;
+      passKeys[i] = key;
+      counts[key + 1]! += 1;
     }
     for (let k = 1; k < counts.length; k++) counts[k]! += counts[k - 1]!;
-    for (let i = 0; i < count; i++) {
-      const e = order[i]! + depth;
-      spare[counts[e < length ? keys[e]! : endKey]!++] = order[i]!;
-    }
+    for (let i = 0; i < count; i++) spare[counts[passKeys[i]!]!++] = order[i]!;
     [order, spare] = [spare, order];
   }
   return order;
@@ -405,25 +399,53 @@ function reverseUnits(text: string): string {
   return out;
 }
 
-/** A Uint32Array that doubles as it fills. */
-class GrowingUint32 {
-  #array = new Uint32Array(1024);
+/** Distinct strings (words, or gaps) by id in order of first sight, with the reviews holding each. */
+class Terms {
+  readonly #ids = new Map<string, number>();
+  readonly values: string[] = [];
+  readonly postings: PostingBuilder[] = [];
+
+  constructor(...initial: string[]) {
+    for (const value of initial) this.#add(value);
+  }
+
+  /** The term's id, after noting that review `position` (of n) holds it. */
+  id(value: string, position: number, n: number): number {
+    const id = this.#ids.get(value) ?? this.#add(value);
+    this.postings[id]!.add(position, n);
+    return id;
+  }
+
+  #add(value: string): number {
+    this.#ids.set(value, this.values.length);
+    this.values.push(value);
+    this.postings.push(new PostingBuilder());
+    return this.values.length - 1;
+  }
+}
+
+/** A growing list of 32-bit numbers in chunks of 64K (no copying as it grows). */
+class ChunkedUint32 {
+  #chunks: Uint32Array[] = [];
   length = 0;
 
   push(value: number): void {
-    if (this.length === this.#array.length) {
-      const bigger = new Uint32Array(this.#array.length * 2);
-      bigger.set(this.#array);
-      this.#array = bigger;
-    }
-    this.#array[this.length++] = value;
+    if ((this.length & 0xffff) === 0) this.#chunks.push(new Uint32Array(0x10000));
+    this.#chunks[this.length >>> 16]![this.length & 0xffff] = value;
+    this.length++;
+  }
+
+  get(index: number): number {
+    return this.#chunks[index >>> 16]![index & 0xffff]!;
   }
 
   set(index: number, value: number): void {
-    this.#array[index] = value;
+    this.#chunks[index >>> 16]![index & 0xffff] = value;
   }
 
-  view(): Uint32Array {
-    return this.#array.subarray(0, this.length);
+  /** Lets the chunks go (the builder is done with them). */
+  clear(): void {
+    this.#chunks = [];
+    this.length = 0;
   }
 }
