@@ -36,8 +36,13 @@ export interface TextIndex {
   readonly bytes: number;
 }
 
-export function buildTextIndex(folded: readonly string[]): TextIndex {
-  const builder = new TextIndexBuilder(folded.length);
+/** For tests: `packEntries: false` builds the layout used when some review is too long to pack (word-positions.ts). */
+export interface BuildOptions {
+  packEntries?: boolean;
+}
+
+export function buildTextIndex(folded: readonly string[], options: BuildOptions = {}): TextIndex {
+  const builder = new TextIndexBuilder(folded.length, options);
   for (const text of folded) builder.add(text);
   return builder.finish();
 }
@@ -87,9 +92,9 @@ class TextIndexBuilder {
   readonly #positions: WordPositionsBuilder;
   #position = 0;
 
-  constructor(n: number) {
+  constructor(n: number, options: BuildOptions = {}) {
     this.#n = n;
-    this.#positions = new WordPositionsBuilder(n);
+    this.#positions = new WordPositionsBuilder(n, options.packEntries ?? true);
   }
 
   add(text: string): void {

@@ -53,8 +53,12 @@ export class WordPositionsBuilder {
   readonly #asciiGapIds = new Int32Array(0x80).fill(-1);
   #position = -1;
 
-  constructor(n: number) {
+  readonly #pack: boolean;
+
+  /** `pack`: false only for tests, to use the layout of texts too long to pack (see finish). */
+  constructor(n: number, pack = true) {
     this.#n = n;
+    this.#pack = pack;
   }
 
   /** Starts the next review (positions 0, 1, … in order). */
@@ -133,6 +137,26 @@ export class WordPositionsBuilder {
         starts++;
       }
     }
+    // Suffix array entries as (review << offsetBits) | offset in the review, when every review
+    // fits: the review of a candidate is then in the entry itself, not one more read at random.
+    const reviewStart = new Uint32Array(n + 1);
+    let longest = 0;
+    for (let e = 0, r = 0; e < length; e++) {
+      if (keys[e]! >>> gapBits === v) {
+        if (r > 0) longest = Math.max(longest, e - reviewStart[r - 1]!);
+        reviewStart[r++] = e;
+      }
+    }
+    const offsetBits = 32 - Math.max(1, Math.ceil(Math.log2(n + 1)));
+    const packed = this.#pack && longest < 2 ** offsetBits;
+    const suffixArray = wordSuffixArray(keys, length - (n + 1), gapBits, endKey);
+    if (packed) {
+      for (let q = 0; q < suffixArray.length; q++) {
+        const e = suffixArray[q]!;
+        const review = reviewInTable(reviewTable, e);
+        suffixArray[q] = review * 2 ** offsetBits + (e - reviewStart[review]!);
+      }
+    }
     return makeWordPositions({
       n,
       words,
@@ -142,9 +166,12 @@ export class WordPositionsBuilder {
       keys,
       gapBits,
       endKey,
-      suffixArray: wordSuffixArray(keys, length - (n + 1), gapBits, endKey),
+      suffixArray,
+      packed,
+      offsetBits,
+      reviewStart,
       rankStart,
-      reviewTable,
+      reviewTable: packed ? new Uint32Array(0) : reviewTable,
       gaps,
       wordSets,
       gapSets,
@@ -200,6 +227,9 @@ interface Arrays {
   endKey: number;
   suffixArray: Uint32Array;
   rankStart: Uint32Array;
+  packed: boolean;
+  offsetBits: number;
+  reviewStart: Uint32Array;
   reviewTable: Uint32Array;
   gaps: string[];
   wordSets: PostingSet[];
@@ -207,24 +237,23 @@ interface Arrays {
 }
 
 function makeWordPositions(a: Arrays): WordPositions {
-  const { n, words, keys, gapBits, endKey, suffixArray, rankStart, reviewTable, suffixKey, suffixOrder } = a;
+  const { n, words, keys, gapBits, endKey, suffixArray, packed, offsetBits, reviewStart, rankStart, reviewTable, suffixKey, suffixOrder } = a;
   const v = words.length;
   const gapMask = (1 << gapBits) - 1;
   const gapRank = new Map(a.gaps.map((gap, rank) => [gap, rank]));
   const keyAt = (e: number): number => (e < keys.length ? keys[e]! : endKey);
 
-  /** The review whose stretch of the sequence holds element e. */
-  const reviewOf = (e: number): number => {
-    const block = 2 * (e >>> 5);
-    return reviewTable[block]! + popcount(reviewTable[block + 1]! & (0xffffffff >>> (31 - (e & 31)))) - 1;
-  };
+  const offsetMask = 2 ** offsetBits - 1;
+  /** The element a suffix array entry stands for, and its review. */
+  const elementOf = (entry: number): number => (packed ? reviewStart[entry >>> offsetBits]! + (entry & offsetMask) : entry);
+  const reviewOf = (entry: number): number => (packed ? entry >>> offsetBits : reviewInTable(reviewTable, entry));
 
   /** The part of suffixArray[from, to) whose element's key `depth` places on lies in [low, high); the part is sorted by it. */
   const narrow = (from: number, to: number, depth: number, low: number, high: number): [number, number] => {
     const bound = (key: number, lo: number, hi: number) => {
       while (lo < hi) {
         const mid = (lo + hi) >>> 1;
-        if (keyAt(suffixArray[mid]! + depth) < key) lo = mid + 1;
+        if (keyAt(elementOf(suffixArray[mid]!) + depth) < key) lo = mid + 1;
         else hi = mid;
       }
       return lo;
@@ -240,7 +269,7 @@ function makeWordPositions(a: Arrays): WordPositions {
   return {
     words,
     wordSets: a.wordSets,
-    bytes: [keys, suffixArray, rankStart, reviewTable, suffixKey, suffixOrder, ...a.wordSets, ...a.gapSets].reduce((sum, array) => sum + array.byteLength, 0),
+    bytes: [keys, suffixArray, reviewStart, rankStart, reviewTable, suffixKey, suffixOrder, ...a.wordSets, ...a.gapSets].reduce((sum, array) => sum + array.byteLength, 0),
 
     inGaps(needle) {
       const bits = emptyBits(n);
@@ -339,16 +368,23 @@ function makeWordPositions(a: Arrays): WordPositions {
           if (trail && through < k && trail[keys[s + k - 1]! & gapMask] === 0) return false;
           return true;
         };
+        const ensured = first === 0 && through === k && !lead;
         for (let q = from; q < to; q++) {
-          const s = suffixArray[q]! - first;
-          if (!occursAt(s)) continue;
-          const review = reviewOf(s);
+          const entry = suffixArray[q]!;
+          if (!ensured && !occursAt(elementOf(entry) - first)) continue;
+          const review = reviewOf(entry);
           bits[review >>> 5]! |= 1 << (review & 31);
         }
       }
       return bits;
     },
   };
+}
+
+/** The review of element e, from the table of review starts per 32 elements (see finish). */
+function reviewInTable(table: Uint32Array, e: number): number {
+  const block = 2 * (e >>> 5);
+  return table[block]! + popcount(table[block + 1]! & (0xffffffff >>> (31 - (e & 31)))) - 1;
 }
 
 /** A range of the suffix array (see rangeFrom in phrase). */
