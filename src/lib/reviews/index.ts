@@ -106,10 +106,17 @@ function buildIndex(dataset: ReviewsDataset): ReviewIndex {
     startTextIndex: () =>
       (building ??= text
         ? Promise.resolve()
-        : buildTextIndexInSlices(folded).then((built) => {
-            text ??= built;
-            scanning = undefined;
-          })),
+        : buildTextIndexInSlices(folded).then(
+            (built) => {
+              text ??= built;
+              scanning = undefined;
+            },
+            (error: unknown) => {
+              // Back to building on the first text query, rather than scanning for ever.
+              building = undefined;
+              throw error;
+            },
+          )),
     byId: (id) => ids.get(id),
     technician(nameOrId) {
       const name = technicianKeys.get(nameOrId.trim().toLowerCase());
