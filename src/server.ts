@@ -11,6 +11,7 @@ import type { ApiContext } from './lib/api/context.ts';
 import { siteUrl } from './lib/config/site.ts';
 import { clientAddress, proxyTrustFromEnv, type ProxyTrust } from './lib/http/client-address.ts';
 import { jsonAnswer, methodNotAllowed } from './lib/http/json.ts';
+import { getReviewIndex } from './lib/reviews/index.ts';
 import type { ReviewsDataset } from './lib/reviews/schema.ts';
 import { BodyBudget } from './node/body-budget.ts';
 import { bodySettingsFromEnv, serverTimeouts, type BodySettings } from './node/body-settings.ts';
@@ -112,6 +113,11 @@ export async function startServer(options: ServerOptions) {
   for (const task of services.onListening) {
     services.pending.track(task().catch((error: unknown) => console.error('start-up task failed:', error)));
   }
+  // The text index takes seconds at 100k reviews: built now, a slice at a time between requests,
+  // not by the first text query (text queries are answered by a scan until it is ready).
+  getReviewIndex(api.dataset)
+    .startTextIndex()
+    .catch((error: unknown) => console.error('text index build failed:', error));
   /**
    * Stops taking requests, lets the work the hub left running after its answers
    * (verifications, deliveries) finish within `graceMs`, then closes the store.

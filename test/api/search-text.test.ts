@@ -70,7 +70,30 @@ function slices(site: Site) {
     .filter((needle) => needle.trim() !== '' && fold(needle) !== '' && !fold(needle).startsWith('\n'));
 }
 
-const SHAPES = ['e', 'th', 'r ', ', ', '. T', 'leak', 'LEAK', 'gutters', 'the roof', 'roof leak', 'ridge', 'ing', "didn't", 'zzzq', 'x y', '—', 'ﬁ', 'ＲＯＯＦ', 'İ', 'ß', 'é', 'ÉTÉ', '½', '🏠', 'a\u0301'];
+/**
+ * A phrase: a cut of 3 to 30 characters across at least one gap of a review
+ * (a space, punctuation, a dash, a line break), spelt as a client might:
+ * upper case, some letters in full width (ＲＯＯＦ), "fi" as the ligature ﬁ.
+ * NFKC and lower case fold them back, so the cut still matches its review.
+ */
+function phrases(site: Site) {
+  return fc
+    .record({ review: fc.nat({ max: site.reviews.length - 1 }), gap: fc.nat(), before: fc.nat({ max: 12 }), length: fc.integer({ min: 3, max: 30 }), spelling: fc.constantFrom('as is', 'upper', 'full width', 'ligature') })
+    .map(({ review, gap, before, length, spelling }) => {
+      const source = site.reviews[review]!.text;
+      const gaps = [...source.matchAll(/[^\p{L}\p{N}\p{M}]/gu)].map((m) => m.index);
+      const at = gaps.length === 0 ? 0 : gaps[gap % gaps.length]!;
+      const from = Math.max(0, at - before);
+      const cut = source.slice(from, from + length);
+      if (spelling === 'upper') return cut.toUpperCase();
+      if (spelling === 'full width') return cut.replace(/[a-z]/g, (c, i: number) => (i % 2 ? String.fromCharCode(c.charCodeAt(0) - 0x61 + 0xff41) : c));
+      if (spelling === 'ligature') return cut.replaceAll('fi', 'ﬁ');
+      return cut;
+    })
+    .filter((needle) => needle.trim() !== '' && fold(needle) !== '' && !fold(needle).startsWith('\n'));
+}
+
+const SHAPES = ['e', 'th', 'r ', ', ', '. T', 'leak', 'LEAK', 'gutters', 'the roof', 'roof leak', 'ridge', 'ing', "didn't", 'zzzq', 'x y', '—', 'ﬁ', 'ＲＯＯＦ', 'İ', 'ß', 'é', 'ÉTÉ', '½', '🏠', 'a\u0301', '...', ' — ', 'roof.', ' the ', 'e. t', 'ＴＨＥ ＲＯＯＦ'];
 
 const others = {
   rating: fc.integer({ min: 1, max: 5 }),
@@ -99,9 +122,13 @@ for (const build of ['large', 'content'] as const) {
       await fc.assert(fc.asyncProperty(slices(site), async (needle) => check(site, { query: needle, limit: 100 })), { numRuns: 150, seed: 11 });
     });
 
+    it('phrases across words and punctuation, in other spellings, alone', async () => {
+      await fc.assert(fc.asyncProperty(phrases(site), async (needle) => check(site, { query: needle, limit: 100 })), { numRuns: 150, seed: 14 });
+    });
+
     it('combined with the other filters', async () => {
       const params = fc
-        .record({ query: fc.oneof(slices(site), fc.constantFrom(...SHAPES)), ...others }, { requiredKeys: ['query'] })
+        .record({ query: fc.oneof(slices(site), phrases(site), fc.constantFrom(...SHAPES)), ...others }, { requiredKeys: ['query'] })
         .filter(consistent);
       await fc.assert(fc.asyncProperty(params, async (p) => check(site, p)), { numRuns: 150, seed: 12 });
     });

@@ -1,13 +1,14 @@
 /**
  * The review index, built once per dataset (once per process): the reviews in
  * both orders for binary search on dates, posting lists by technician, service
- * and rating, the case- and Unicode-folded text that `query` searches and,
- * from the first text query on, the substring index over it (text-index.ts).
+ * and rating, the case- and Unicode-folded text that `query` searches and the
+ * substring index over it (text-index.ts), built in the background once
+ * startTextIndex is called, or else by the first text query.
  * Positions refer to the newest-first order of reviews.json.
  */
 import type { Review, ReviewsDataset } from './schema.ts';
 import { compareOldestFirst } from './dataset.ts';
-import { buildTextIndex, type TextIndex } from './text-index.ts';
+import { buildTextIndex, buildTextIndexInSlices, scanningTextIndex, type TextIndex } from './text-index.ts';
 
 export interface ReviewIndex {
   /** Newest first (date desc, id asc): the order of reviews.json and search. */
@@ -16,8 +17,17 @@ export interface ReviewIndex {
   readonly oldest: readonly Review[];
   /** Folded `title + text` per newest-first position. */
   readonly folded: readonly string[];
-  /** The substring index over `folded`, built on the first call (the first text query), then kept. */
+  /**
+   * The substring index over `folded`. Before startTextIndex, the first call
+   * builds it (seconds at 100k reviews, paid by that request); while a
+   * background build runs, a scan of the texts answers instead.
+   */
   text(): TextIndex;
+  /**
+   * Starts building the substring index in slices between other work (the
+   * Node server calls it once listening); resolves when it is ready.
+   */
+  startTextIndex(): Promise<void>;
   byId(id: string): Review | undefined;
   /** Positions (ascending) of the reviews naming a technician, by lower-cased full name or id. */
   technician(nameOrId: string): readonly number[];
@@ -85,12 +95,28 @@ function buildIndex(dataset: ReviewsDataset): ReviewIndex {
   }
 
   let text: TextIndex | undefined;
+  let building: Promise<void> | undefined;
+  let scanning: TextIndex | undefined;
 
   return {
     newest,
     oldest,
     folded,
-    text: () => (text ??= buildTextIndex(folded)),
+    text: () => text ?? (building ? (scanning ??= scanningTextIndex(folded)) : (text = buildTextIndex(folded))),
+    startTextIndex: () =>
+      (building ??= text
+        ? Promise.resolve()
+        : buildTextIndexInSlices(folded).then(
+            (built) => {
+              text ??= built;
+              scanning = undefined;
+            },
+            (error: unknown) => {
+              // Back to building on the first text query, rather than scanning for ever.
+              building = undefined;
+              throw error;
+            },
+          )),
     byId: (id) => ids.get(id),
     technician(nameOrId) {
       const name = technicianKeys.get(nameOrId.trim().toLowerCase());

@@ -68,7 +68,7 @@ export function countBits(bits: Bits, from: number, to: number): number {
   return count;
 }
 
-function popcount(word: number): number {
+export function popcount(word: number): number {
   word -= (word >>> 1) & 0x55555555;
   word = (word & 0x33333333) + ((word >>> 2) & 0x33333333);
   return (Math.imul((word + (word >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) as number;

@@ -1,174 +1,174 @@
 /**
  * The `query` index: which reviews' folded text (NFKC, lower case, title and
  * text; see fold in index.ts) contains a folded needle as a substring — exactly
- * the reviews `folded[p].includes(needle)` would find, without reading every
- * text. Built once per process, on the first text query.
+ * the reviews `folded[p].includes(needle)` would find, without reading any
+ * text at query time. Built once per process (index.ts: in the background at
+ * start-up on the Node server, else by the first text query).
  *
- * Three paths, by the needle's shape (lengths in UTF-16 code units, which is
- * what `includes` compares):
+ * Four paths, by the needle's shape (lengths in UTF-16 code units, which is
+ * what `includes` compares; words and gaps as word-units.ts cuts them):
  *
  * 1. One or two code units: the exact postings of every 1- and 2-unit gram of
- *    the texts. No text is read; the cost is bounded by one bitset (n/32 words).
- * 2. Word characters only (letters, digits, marks: one run): an occurrence of
- *    such a needle can never cross a non-word character, so it lies inside one
- *    word of the text. The answer is the union of the postings of the distinct
- *    words that contain the needle — exact, no text read. The words come from a
- *    trigram index over the vocabulary (small next to the texts), each checked
- *    with `includes`.
- * 3. Anything else (several words, punctuation): every word run of the needle
- *    lies inside a word of the text and every 2-unit gram of it occurs in the
- *    text, so the intersection of those sets holds every match; each candidate
- *    is then checked with `includes`. The cost grows with the candidates, i.e.
- *    with how common the phrase is (docs/performance.md has the figures).
+ *    the texts. The cost is bounded by one bitset (n/32 words).
+ * 2. One word, nothing else: an occurrence of such a needle can never cross a
+ *    gap, so it lies inside one word of the text. The answer is the union of
+ *    the postings of the distinct words that contain the needle. The words
+ *    come from a trigram index over the vocabulary (small next to the texts),
+ *    each checked with `includes`.
+ * 3. No word at all (`...`, ` - `): the needle lies inside one gap; the union
+ *    of the postings of the distinct gaps that contain it.
+ * 4. Anything else (several words, a word and punctuation): the word positions
+ *    (word-positions.ts) — the occurrences of the needle's rarest word, each
+ *    checked against its neighbouring words and gaps. The cost follows that
+ *    word's occurrences, not the texts' length.
  *
  * Positions are the newest-first positions of the review index.
  */
-import { andInto, emptyBits, orInto, PostingBuilder, toBits, type Bits, type PostingSet } from './postings.ts';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { emptyBits, orInto, PostingBuilder, toBits, type Bits, type PostingSet } from './postings.ts';
+import { WordPositionsBuilder, type WordPositions } from './word-positions.ts';
+import { isWordUnit, splitNeedle } from './word-units.ts';
 
 export interface TextIndex {
   /** The reviews whose folded text contains `needle` (already folded, non-empty), as a bitset of positions. */
   match(needle: string): Bits;
+  /** Bytes of the typed arrays held, for the benchmarks (0 for the scan). */
+  readonly bytes: number;
 }
 
-/** Phrase candidates are narrowed by at most this many of the needle's rarest 2-unit grams. */
-const MAX_GRAM_FILTERS = 6;
+/** For tests: `packEntries: false` builds the layout used when some review is too long to pack (word-positions.ts). */
+export interface BuildOptions {
+  packEntries?: boolean;
+}
 
-export function buildTextIndex(folded: readonly string[]): TextIndex {
-  const n = folded.length;
-  // Gram keys: a unit alone is its code (< 2^16); a pair is 2^16 + first * 2^16 + second. Pairs of
-  // ASCII units, nearly all of them, are collected in a flat array (no hashing), the rest in a map.
-  const asciiPairs: (PostingBuilder | undefined)[] = new Array(0x4000);
-  const grams = new Map<number, PostingBuilder>();
-  const words = new Map<string, number>();
-  const wordPostings: PostingBuilder[] = [];
+export function buildTextIndex(folded: readonly string[], options: BuildOptions = {}): TextIndex {
+  const builder = new TextIndexBuilder(folded.length, options);
+  for (const text of folded) builder.add(text);
+  return builder.finish();
+}
 
-  for (let position = 0; position < n; position++) {
-    const text = folded[position]!;
-    let wordStart = -1;
-    let unit = text.length > 0 ? text.charCodeAt(0) : -1;
-    for (let i = 0; i <= text.length; i++) {
-      const next = i + 1 < text.length ? text.charCodeAt(i + 1) : -1;
-      if (unit >= 0) {
-        gramBuilder(grams, unit).add(position, n);
-        if (next >= 0) {
-          if ((unit | next) < 0x80) (asciiPairs[(unit << 7) | next] ??= new PostingBuilder()).add(position, n);
-          else gramBuilder(grams, 0x10000 + unit * 0x10000 + next).add(position, n);
-        }
-      }
-      if (unit >= 0 && isWordUnit(unit)) {
-        if (wordStart < 0) wordStart = i;
-      } else if (wordStart >= 0) {
-        const word = text.slice(wordStart, i);
-        let id = words.get(word);
-        if (id === undefined) {
-          id = wordPostings.length;
-          words.set(word, id);
-          wordPostings.push(new PostingBuilder());
-        }
-        wordPostings[id]!.add(position, n);
-        wordStart = -1;
-      }
-      unit = next;
-    }
+/**
+ * The same index, built a slice of about `sliceMs` at a time with a turn of
+ * the event loop between slices, so that requests keep being answered while
+ * it is built (the whole build takes seconds at 100k reviews).
+ */
+export async function buildTextIndexInSlices(folded: readonly string[], sliceMs = 10): Promise<TextIndex> {
+  const builder = new TextIndexBuilder(folded.length);
+  let position = 0;
+  while (position < folded.length) {
+    const until = performance.now() + sliceMs;
+    // The clock is read every 64 texts.
+    do builder.add(folded[position++]!);
+    while (position < folded.length && ((position & 63) !== 0 || performance.now() < until));
+    await nextTurn();
   }
-  asciiPairs.forEach((builder, key) => {
-    if (builder) grams.set(0x10000 + (key >>> 7) * 0x10000 + (key & 0x7f), builder);
-  });
+  return builder.finish();
+}
 
-  const gramSets = new Map<number, PostingSet>();
-  for (const [key, builder] of grams) gramSets.set(key, builder.finish());
-  const vocabulary = [...words.keys()];
-  const wordSets = wordPostings.map((builder) => builder.finish());
-  const vocabularyIndex = buildVocabularyIndex(vocabulary);
-
-  const gramSet = (text: string, at: number, length: 1 | 2): PostingSet | undefined =>
-    gramSets.get(length === 1 ? text.charCodeAt(at) : 0x10000 + text.charCodeAt(at) * 0x10000 + text.charCodeAt(at + 1));
-
-  /** Reviews with a word containing `run` (a word run of length >= 3). */
-  const wordsContaining = (run: string): Bits => {
-    const bits = emptyBits(n);
-    for (const id of vocabularyIndex.containing(run)) orInto(bits, wordSets[id]!);
-    return bits;
-  };
-
+/**
+ * No index: every text read with `includes`. What a text query is answered
+ * with while the index is being built in the background, rather than wait
+ * seconds for it; its cost follows the total length of the texts.
+ */
+export function scanningTextIndex(folded: readonly string[]): TextIndex {
   return {
+    bytes: 0,
     match(needle) {
-      if (needle.length <= 2) return toBits(gramSet(needle, 0, needle.length as 1 | 2), n);
-      const runs = wordRuns(needle);
-      if (runs.length === 1 && runs[0]!.length === needle.length) return wordsContaining(needle);
-
-      // A superset of the matches: each word run inside a word, each 2-unit gram present.
-      let candidates: Bits | undefined;
-      const narrow = (set: Bits | PostingSet | undefined) => {
-        if (candidates === undefined) candidates = set instanceof Uint32Array ? Uint32Array.from(set) : toBits(set, n);
-        else andInto(candidates, set, n);
-      };
-      for (const run of runs) if (run.length >= 3) narrow(wordsContaining(run));
-      const distinctGrams = new Map<number, PostingSet | undefined>();
-      for (let i = 0; i + 1 < needle.length; i++) distinctGrams.set(needle.charCodeAt(i) * 0x10000 + needle.charCodeAt(i + 1), gramSet(needle, i, 2));
-      const rarest = [...distinctGrams.values()].sort((a, b) => sizeHint(a) - sizeHint(b)).slice(0, MAX_GRAM_FILTERS);
-      for (const set of rarest) narrow(set);
-
-      // Keep the candidates whose text really contains the needle.
-      const bits = candidates!;
-      for (let w = 0; w < bits.length; w++) {
-        let word = bits[w]!;
-        while (word !== 0) {
-          const low = word & -word;
-          const position = (w << 5) + (31 - Math.clz32(low));
-          if (!folded[position]!.includes(needle)) bits[w]! &= ~low;
-          word ^= low;
-        }
-      }
+      const bits = emptyBits(folded.length);
+      for (let position = 0; position < folded.length; position++) if (folded[position]!.includes(needle)) bits[position >>> 5]! |= 1 << (position & 31);
       return bits;
     },
   };
+}
+
+/** Takes the folded texts one by one, in position order. */
+class TextIndexBuilder {
+  readonly #n: number;
+  // Gram keys: a unit alone is its code (< 2^16); a pair is 2^16 + first * 2^16 + second. ASCII
+  // units and pairs, nearly all of them, are collected in flat arrays (no hashing), the rest in a map.
+  readonly #asciiUnits: (PostingBuilder | undefined)[] = new Array(0x80);
+  readonly #asciiPairs: (PostingBuilder | undefined)[] = new Array(0x4000);
+  readonly #grams = new Map<number, PostingBuilder>();
+  readonly #positions: WordPositionsBuilder;
+  #position = 0;
+
+  constructor(n: number, options: BuildOptions = {}) {
+    this.#n = n;
+    this.#positions = new WordPositionsBuilder(n, options.packEntries ?? true);
+  }
+
+  add(text: string): void {
+    const position = this.#position++;
+    const n = this.#n;
+    const grams = this.#grams;
+    const positions = this.#positions;
+    positions.review();
+    let wordStart = -1;
+    let gapStart = 0;
+    let unit = text.length > 0 ? text.charCodeAt(0) : -1;
+    for (let i = 0; i < text.length; i++) {
+      const next = i + 1 < text.length ? text.charCodeAt(i + 1) : -1;
+      if (unit < 0x80) (this.#asciiUnits[unit] ??= new PostingBuilder()).add(position, n);
+      else gramBuilder(grams, unit).add(position, n);
+      if (next >= 0) {
+        if ((unit | next) < 0x80) (this.#asciiPairs[(unit << 7) | next] ??= new PostingBuilder()).add(position, n);
+        else gramBuilder(grams, 0x10000 + unit * 0x10000 + next).add(position, n);
+      }
+      if (isWordUnit(unit)) {
+        if (wordStart < 0) {
+          if (i === gapStart + 1 && text.charCodeAt(gapStart) < 0x80) positions.asciiGap(text.charCodeAt(gapStart));
+          else if (i > gapStart) positions.gap(text.slice(gapStart, i));
+          wordStart = i;
+        }
+      } else if (wordStart >= 0) {
+        positions.word(text.slice(wordStart, i));
+        wordStart = -1;
+        gapStart = i;
+      }
+      unit = next;
+    }
+    if (wordStart >= 0) positions.word(text.slice(wordStart));
+    else if (text.length > gapStart) positions.gap(text.slice(gapStart));
+  }
+
+  finish(): TextIndex {
+    const n = this.#n;
+    const gramSets = new Map<number, PostingSet>();
+    this.#asciiUnits.forEach((builder, unit) => gramSets.set(unit, builder!.finish()));
+    this.#asciiPairs.forEach((builder, key) => gramSets.set(0x10000 + (key >>> 7) * 0x10000 + (key & 0x7f), builder!.finish()));
+    for (const [key, builder] of this.#grams) gramSets.set(key, builder.finish());
+    const positions: WordPositions = this.#positions.finish();
+    const vocabularyIndex = buildVocabularyIndex(positions.words);
+    let bytes = positions.bytes;
+    for (const set of gramSets.values()) bytes += set.byteLength;
+
+    /** Reviews with a word containing `word` (3 or more code units). */
+    const wordsContaining = (word: string): Bits => {
+      const bits = emptyBits(n);
+      for (const rank of vocabularyIndex.containing(word)) orInto(bits, positions.wordSets[rank]!);
+      return bits;
+    };
+
+    return {
+      bytes,
+      match(needle) {
+        if (needle.length <= 2) {
+          const key = needle.length === 1 ? needle.charCodeAt(0) : 0x10000 + needle.charCodeAt(0) * 0x10000 + needle.charCodeAt(1);
+          return toBits(gramSets.get(key), n);
+        }
+        const { words, gaps } = splitNeedle(needle);
+        if (words.length === 0) return positions.inGaps(needle);
+        if (words.length === 1 && gaps[0] === '' && gaps[1] === '') return wordsContaining(needle);
+        return positions.phrase(words, gaps);
+      },
+    };
+  }
 }
 
 function gramBuilder(grams: Map<number, PostingBuilder>, key: number): PostingBuilder {
   let builder = grams.get(key);
   if (!builder) grams.set(key, (builder = new PostingBuilder()));
   return builder;
-}
-
-/** A set's size for ordering only: a bitset counts as larger than any list (it is common). */
-function sizeHint(set: PostingSet | undefined): number {
-  if (set === undefined) return -1;
-  return set instanceof Uint32Array ? Number.MAX_SAFE_INTEGER : set.length;
-}
-
-/**
- * Word units: ASCII letters and digits, and any other code unit that is a
- * letter, number or mark (surrogates count as word units). Any fixed rule
- * would keep path 2 exact, as long as needle and texts share it; this one
- * makes words what a reader calls words.
- */
-const wordUnitCache = new Uint8Array(0x10000); // 0 unknown, 1 word, 2 not
-const WORD_UNIT = /^[\p{L}\p{N}\p{M}]$/u;
-
-function isWordUnit(unit: number): boolean {
-  if (unit < 0x80) return (unit >= 0x61 && unit <= 0x7a) || (unit >= 0x30 && unit <= 0x39) || (unit >= 0x41 && unit <= 0x5a);
-  let known = wordUnitCache[unit]!;
-  if (known === 0) {
-    known = (unit >= 0xd800 && unit <= 0xdfff) || WORD_UNIT.test(String.fromCharCode(unit)) ? 1 : 2;
-    wordUnitCache[unit] = known;
-  }
-  return known === 1;
-}
-
-/** The maximal runs of word units in `text`. */
-function wordRuns(text: string): string[] {
-  const runs: string[] = [];
-  let start = -1;
-  for (let i = 0; i <= text.length; i++) {
-    if (i < text.length && isWordUnit(text.charCodeAt(i))) {
-      if (start < 0) start = i;
-    } else if (start >= 0) {
-      runs.push(text.slice(start, i));
-      start = -1;
-    }
-  }
-  return runs;
 }
 
 /** Finds the vocabulary words containing a string of 3+ code units: a trigram index over the words, then `includes`. */
