@@ -70,8 +70,11 @@ export interface LoadedWithInsights {
   insightOf: (id: string) => ReviewInsight | undefined;
 }
 
-/** loadContent (load.ts) with the reviews' insights analysis, on worker threads when the folder is large. */
-export async function loadContentWithInsights(contentDir: string, threads = contentThreads()): Promise<LoadedWithInsights> {
+/**
+ * loadContent (load.ts) with the reviews' insights analysis, on worker threads when the folder
+ * is large: at least `filesPerThread` files per thread (tests lower it).
+ */
+export async function loadContentWithInsights(contentDir: string, threads = contentThreads(), filesPerThread = FILES_PER_THREAD): Promise<LoadedWithInsights> {
   const problems: ContentProblem[] = [];
   const business = loadBusiness(contentDir, problems);
   let files: ReviewFile[];
@@ -81,7 +84,7 @@ export async function loadContentWithInsights(contentDir: string, threads = cont
     problems.push({ file: REVIEWS_DIR, field: '(folder)', message: describeReadError(error) });
     files = [];
   }
-  const workers = Math.min(threads, Math.floor(files.length / FILES_PER_THREAD));
+  const workers = Math.min(threads, Math.floor(files.length / filesPerThread));
   const results = workers >= 2 ? await readInWorkers(files, business, workers) : createFileReader(business)(files);
   const { reviews, unpublished } = collectReviews(
     files,
