@@ -14,18 +14,20 @@ import type { LoaderContext } from 'astro/loaders';
 import { resolve } from 'node:path';
 import { contentDir } from './lib/config/site.ts';
 import { liveContent, type ContentSnapshot } from './lib/content/live-content.ts';
-import { loadContent } from './lib/content/load.ts';
+import { loadContentWithInsights } from './lib/content/parallel-load.ts';
+import { packReviews, storedReviews } from './lib/content/stored-reviews.ts';
 import { buildInsights, loadEditorial } from './lib/insights/index.ts';
 import { buildDataset } from './lib/reviews/dataset.ts';
-import { business, review } from './lib/reviews/schema.ts';
+import { business } from './lib/reviews/schema.ts';
 
-const content = liveContent(resolve(contentDir()), (dir, warn) => {
-  const loaded = loadContent(dir);
+const content = liveContent(resolve(contentDir()), async (dir, warn) => {
+  // A large folder is read and analysed on worker threads (parallel-load.ts), a small one here.
+  const { content: loaded, insightOf } = await loadContentWithInsights(dir);
   // insights.json is computed here, from the reviews and the editorial FAQ and summary
   // (content/insights/): the NLP runs once, at build time, and the result sits in the data
   // store, so neither pages nor on-demand routes (MCP's get_insights) recompute it or read
   // content files at request time.
-  const insights = buildInsights(buildDataset(loaded.business, loaded.reviews), loadEditorial(dir), warn);
+  const insights = buildInsights(buildDataset(loaded.business, loaded.reviews), loadEditorial(dir), warn, insightOf);
   return { ...loaded, insights };
 });
 
@@ -44,14 +46,16 @@ function snapshotLoader(name: string, fill: (store: LoaderContext['store'], snap
   };
 }
 
+// The reviews as deflated JSON, a few thousand per entry (stored-reviews.ts): at 100k reviews an
+// entry per review cost the build minutes of CPU in Astro's store and its bundled module.
 const reviews = defineCollection({
   loader: snapshotLoader('reviews', (store, snapshot, { logger }) => {
-    for (const entry of snapshot.reviews) store.set({ id: entry.id, data: entry });
+    for (const entry of packReviews(snapshot.reviews)) store.set(entry);
     if (snapshot.unpublished.length > 0) {
       logger.info(`${snapshot.unpublished.length} review file(s) marked verified: false, not published: ${snapshot.unpublished.join(', ')}`);
     }
   }),
-  schema: review,
+  schema: storedReviews,
 });
 
 const businessCollection = defineCollection({

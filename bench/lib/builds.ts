@@ -12,7 +12,6 @@ import { resolve } from 'node:path';
 import { NODE, ROOT } from './processes.ts';
 
 export const GENERATOR = resolve(ROOT, 'scripts/generate-reviews.ts');
-const ASTRO_BIN = resolve(ROOT, 'node_modules/astro/bin/astro.mjs');
 
 export interface BuildInfo {
   label: string;
@@ -72,14 +71,25 @@ export function ensureBuild(options: { buildsRoot: string; count?: number; conte
     generateMs = performance.now() - started;
   }
   options.log(`  building into ${distDir}`);
-  const started = performance.now();
-  const cpuBefore = childrenCpuMs();
-  run([ASTRO_BIN, 'build'], { CONTENT_DIR: contentDir, ASTRO_OUT_DIR: distDir, ASTRO_CACHE_DIR: `${distDir}.cache`, ASTRO_TELEMETRY_DISABLED: '1' }, 'astro build');
-  const buildMs = performance.now() - started;
-  const buildCpuMs = childrenCpuMs() - cpuBefore;
+  const { buildMs, buildCpuMs } = astroBuild({ contentDir, distDir });
   const meta: Meta = { count: options.count ?? null, seed, contentDir, generateMs, buildMs, buildCpuMs, madeAt: new Date().toISOString() };
   writeFileSync(metaFile, `${JSON.stringify(meta, null, 2)}\n`);
   return { label, reviews: reviewCount(distDir), contentDir, distDir, generateMs, buildMs, buildCpuMs, reused: false };
+}
+
+/**
+ * One `astro build` of `contentDir` into `distDir` (its cache in `distDir.cache`), by
+ * the checkout at `root` (default: this one; bench/build.ts builds the tree before a
+ * change too), with `env` added. Wall and CPU time (user + system of the build
+ * process and its threads) in ms.
+ */
+export function astroBuild(options: { contentDir: string; distDir: string; root?: string; env?: Record<string, string> }): { buildMs: number; buildCpuMs: number } {
+  const root = options.root ?? ROOT;
+  const started = performance.now();
+  const cpuBefore = childrenCpuMs();
+  const env = { CONTENT_DIR: options.contentDir, ASTRO_OUT_DIR: options.distDir, ASTRO_CACHE_DIR: `${options.distDir}.cache`, ASTRO_TELEMETRY_DISABLED: '1', ...options.env };
+  run([resolve(root, 'node_modules/astro/bin/astro.mjs'), 'build'], env, 'astro build', root);
+  return { buildMs: performance.now() - started, buildCpuMs: childrenCpuMs() - cpuBefore };
 }
 
 /**
@@ -100,8 +110,8 @@ export function linkNodeModules(buildsRoot: string) {
   if (!exists) symlinkSync(resolve(ROOT, 'node_modules'), link, 'dir');
 }
 
-function run(args: string[], env: Record<string, string>, what: string) {
-  const result = spawnSync(NODE, args, { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+function run(args: string[], env: Record<string, string>, what: string, cwd = ROOT) {
+  const result = spawnSync(NODE, args, { cwd, env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   if (result.status !== 0) {
     throw new Error(`${what} failed (exit ${result.status}):\n${(result.stdout + result.stderr).slice(-4000)}`);
   }

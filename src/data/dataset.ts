@@ -6,6 +6,7 @@
  */
 import { getCollection, getEntry } from 'astro:content';
 import { contentProblemInDev } from '../lib/content/live-content.ts';
+import { unpackReviews } from '../lib/content/stored-reviews.ts';
 import { buildDataset } from '../lib/reviews/dataset.ts';
 import type { ReviewsDataset } from '../lib/reviews/schema.ts';
 
@@ -19,7 +20,7 @@ export function getDataset(): Promise<ReviewsDataset> {
   cached ??= (async () => {
     const [entries, business] = await Promise.all([getCollection('reviews'), getEntry('business', 'business')]);
     if (!business) throw new Error('the business collection is empty: content/business.yaml was not loaded');
-    return buildDataset(business.data, entries.map((entry) => entry.data));
+    return buildDataset(business.data, unpackReviews(entries));
   })();
   return cached;
 }

@@ -16,9 +16,9 @@ export function staticManifest({ precompress }: { precompress: boolean }): Astro
       'astro:config:done': ({ config }) => {
         site = config.site;
       },
-      'astro:build:done': ({ dir, logger }) => {
+      'astro:build:done': async ({ dir, logger }) => {
         const started = performance.now();
-        const manifest = writeStaticManifest(fileURLToPath(dir), { site, precompress });
+        const manifest = await writeStaticManifest(fileURLToPath(dir), { site, precompress });
         const files = new Set(Object.values(manifest).map((entry) => entry.file)).size;
         logger.info(`static manifest: ${files} files hashed${precompress ? ' and precompressed' : ''} in ${Math.round(performance.now() - started)} ms`);
       },

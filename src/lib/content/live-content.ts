@@ -42,27 +42,42 @@ function setProblem(error: Error | undefined): void {
 const WATCHED = /\.(md|ya?ml)$/;
 const SETTLE_MS = 80;
 
-export function liveContent<T>(dir: string, read: (dir: string, warn: (message: string) => void) => T): LiveContent<T> {
+export function liveContent<T>(dir: string, read: (dir: string, warn: (message: string) => void) => T | Promise<T>): LiveContent<T> {
   let current: T | undefined;
+  // The first read, shared by every collection's loader (Astro runs them at once).
+  let first: Promise<T> | undefined;
   const appliers = new Map<string, (snapshot: T) => void>();
   const watchers = new WeakSet<object>();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let logger: FollowContext['logger'] | undefined;
+  // A read may take a while (a large folder): a change during one reads again after it, never at the same time.
+  let reading = false;
+  let again = false;
 
-  const readNow = (): T => read(dir, (message) => logger?.warn(message));
+  const readNow = async (): Promise<T> => read(dir, (message) => logger?.warn(message));
 
-  const reread = () => {
+  const reread = async () => {
     timer = undefined;
+    if (reading) {
+      again = true;
+      return;
+    }
+    reading = true;
     try {
-      current = readNow();
+      current = await readNow();
+      if (contentProblemInDev()) logger?.info('content problems fixed');
+      setProblem(undefined);
+      for (const apply of appliers.values()) apply(current);
     } catch (error) {
       setProblem(asError(error));
       logger?.error(asError(error).message);
-      return;
+    } finally {
+      reading = false;
+      if (again) {
+        again = false;
+        void reread();
+      }
     }
-    if (contentProblemInDev()) logger?.info('content problems fixed');
-    setProblem(undefined);
-    for (const apply of appliers.values()) apply(current);
   };
 
   return {
@@ -73,9 +88,10 @@ export function liveContent<T>(dir: string, read: (dir: string, warn: (message: 
       const { watcher } = context;
       if (current === undefined) {
         try {
-          current = readNow();
+          current = await (first ??= readNow());
           setProblem(undefined);
         } catch (error) {
+          first = undefined;
           if (!watcher) throw error;
           setProblem(asError(error));
           context.logger.error(asError(error).message);
@@ -89,7 +105,7 @@ export function liveContent<T>(dir: string, read: (dir: string, warn: (message: 
         if (!path.startsWith(dir + sep) || !WATCHED.test(path)) return;
         // An editor's save is often several events (write, rename): read once they settle.
         clearTimeout(timer);
-        timer = setTimeout(reread, SETTLE_MS);
+        timer = setTimeout(() => void reread(), SETTLE_MS);
       };
       watcher.on('add', onFile);
       watcher.on('change', onFile);

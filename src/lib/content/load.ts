@@ -31,7 +31,8 @@ export function loadContent(contentDir: string): LoadedContent {
   return { business, reviews, unpublished };
 }
 
-function loadBusiness(contentDir: string, problems: ContentProblem[]): Business | null {
+/** business.yaml, checked; null (with the problems added) when it cannot be used. */
+export function loadBusiness(contentDir: string, problems: ContentProblem[]): Business | null {
   let raw: unknown;
   try {
     raw = parseYaml(readFileSync(join(contentDir, BUSINESS_FILE), 'utf8'));
@@ -60,53 +61,99 @@ function loadBusiness(contentDir: string, problems: ContentProblem[]): Business 
   return business;
 }
 
-function loadReviews(contentDir: string, business: Business | null, problems: ContentProblem[]): Pick<LoadedContent, 'reviews' | 'unpublished'> {
-  const reviewsDir = join(contentDir, REVIEWS_DIR);
-  let files: string[];
+/** The review files of the folder, in code-point order, relative paths and ids beside; throws when the folder cannot be read. */
+export function listReviewFiles(contentDir: string): ReviewFile[] {
+  return listMarkdownFiles(join(contentDir, REVIEWS_DIR)).map((absolute) => ({
+    absolute,
+    file: relative(contentDir, absolute).split(sep).join('/'),
+    id: absolute.slice(absolute.lastIndexOf(sep) + 1, -'.md'.length),
+  }));
+}
+
+export interface ReviewFile {
+  absolute: string;
+  /** Relative to the content folder, with forward slashes: what problems name. */
+  file: string;
+  id: string;
+}
+
+/** One review file read and checked on its own (everything but the checks across files). */
+export interface ReadReview {
+  problems: ContentProblem[];
+  /** The record, when the file has no problem and the business could be read. */
+  review: Review | null;
+  verified: boolean;
+}
+
+/**
+ * Reads one review file. Depends on the file and the business only, so files
+ * can be read in any order or in other threads (see parallel-load.ts).
+ */
+export function readReviewFile(entry: ReviewFile, business: Business | null, resolver = business ? createReferenceResolver(business) : null): ReadReview {
+  const { absolute, file, id } = entry;
+  const problems: ContentProblem[] = [];
+  let markdown;
   try {
-    files = listMarkdownFiles(reviewsDir);
+    markdown = parseMarkdown(readFileSync(absolute, 'utf8'));
   } catch (error) {
-    problems.push({ file: REVIEWS_DIR, field: '(folder)', message: describeReadError(error) });
-    return { reviews: [], unpublished: [] };
+    problems.push({ file, field: '(frontmatter)', message: describeReadError(error) });
+    return { problems, review: null, verified: false };
   }
-  const resolver = business ? createReferenceResolver(business) : null;
+  const parsed = reviewFrontmatter.safeParse(markdown.data);
+  if (!parsed.success) {
+    problems.push(...zodProblems(file, parsed.error, markdown.data));
+    return { problems, review: null, verified: false };
+  }
+  const textProblem = reviewTextProblem(markdown.body);
+  if (textProblem) problems.push({ file, field: '(body)', message: textProblem });
+  const review = resolver ? toReview(id, file, parsed.data, markdown.body, resolver, problems) : null;
+  return { problems, review: problems.length === 0 ? review : null, verified: parsed.data.verified };
+}
+
+/** The checks across files (ids): problems per file, in file order, before the file's own. */
+export function idProblems(files: readonly ReviewFile[]): ContentProblem[][] {
   const firstFileById = new Map<string, string>();
-  const reviews: Review[] = [];
-  const unpublished: string[] = [];
-
-  for (const absolute of files) {
-    const file = relative(contentDir, absolute).split(sep).join('/');
-    const id = absolute.slice(absolute.lastIndexOf(sep) + 1, -'.md'.length);
-    const before = problems.length;
-
+  return files.map(({ file, id }) => {
+    const problems: ContentProblem[] = [];
     if (!REVIEW_ID.test(id)) {
       problems.push({ file, field: '(file name)', message: `"${id}" is not a valid review id: use lowercase letters, digits and single hyphens` });
     }
     const earlier = firstFileById.get(id);
     if (earlier) problems.push({ file, field: '(file name)', message: `duplicate review id "${id}", also used by ${earlier}` });
     else firstFileById.set(id, file);
+    return problems;
+  });
+}
 
-    let markdown;
-    try {
-      markdown = parseMarkdown(readFileSync(absolute, 'utf8'));
-    } catch (error) {
-      problems.push({ file, field: '(frontmatter)', message: describeReadError(error) });
-      continue;
-    }
-    const parsed = reviewFrontmatter.safeParse(markdown.data);
-    if (!parsed.success) {
-      problems.push(...zodProblems(file, parsed.error, markdown.data));
-      continue;
-    }
-    const textProblem = reviewTextProblem(markdown.body);
-    if (textProblem) problems.push({ file, field: '(body)', message: textProblem });
-    const review = resolver ? toReview(id, file, parsed.data, markdown.body, resolver, problems) : null;
-    if (review && problems.length === before) {
-      if (parsed.data.verified) reviews.push(review);
+/**
+ * Puts the files' results together in file order: every problem, and the
+ * reviews of the files without any (published, or only checked when `verified: false`).
+ */
+export function collectReviews(files: readonly ReviewFile[], read: readonly ReadReview[], problems: ContentProblem[]): Pick<LoadedContent, 'reviews' | 'unpublished'> {
+  const reviews: Review[] = [];
+  const unpublished: string[] = [];
+  const byId = idProblems(files);
+  files.forEach((_file, index) => {
+    const { problems: own, review, verified } = read[index];
+    problems.push(...byId[index], ...own);
+    if (review && byId[index].length === 0) {
+      if (verified) reviews.push(review);
       else unpublished.push(review.id);
     }
-  }
+  });
   return { reviews, unpublished };
+}
+
+function loadReviews(contentDir: string, business: Business | null, problems: ContentProblem[]): Pick<LoadedContent, 'reviews' | 'unpublished'> {
+  let files: ReviewFile[];
+  try {
+    files = listReviewFiles(contentDir);
+  } catch (error) {
+    problems.push({ file: REVIEWS_DIR, field: '(folder)', message: describeReadError(error) });
+    return { reviews: [], unpublished: [] };
+  }
+  const resolver = business ? createReferenceResolver(business) : null;
+  return collectReviews(files, files.map((entry) => readReviewFile(entry, business, resolver)), problems);
 }
 
 interface ReferenceResolver {
@@ -116,7 +163,7 @@ interface ReferenceResolver {
   known: { technicians: string; services: string; areas: string };
 }
 
-function createReferenceResolver(business: Business): ReferenceResolver {
+export function createReferenceResolver(business: Business): ReferenceResolver {
   const technicians = new Map<string, string>();
   for (const t of business.technicians) {
     technicians.set(t.id, t.name);
@@ -223,7 +270,7 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   return value;
 }
 
-function describeReadError(error: unknown): string {
+export function describeReadError(error: unknown): string {
   if (error instanceof FrontmatterError) return error.message;
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ENOENT') return 'file or folder not found';

@@ -69,22 +69,38 @@ function tally(t: AspectTally, score: number): void {
   t[polarityOf(score)] += 1;
 }
 
-/** The insights document and the build-time warnings (unknown names), without logging. */
-export function analyseInsights(dataset: ReviewsDataset, editorial: Editorial): InsightsResult {
-  const { business } = dataset;
+/**
+ * What the insights need from one review: everything that depends on the
+ * review alone (and the business), so it can be computed apart from the
+ * others — in another thread, or once per review text — and the document is
+ * then assembled in the dataset's order, the same whichever way it was made.
+ */
+export interface ReviewInsight {
+  sentences: SentenceAnalysis[];
+  sentiment: number;
+  /** Technician ids: the frontmatter's, then those named in the text. */
+  technicians: string[];
+  /** Service area ids: the frontmatter's, then those named in the text. */
+  areas: string[];
+  /** Capitalised words that may be unknown technicians, with their sentence, in text order. */
+  candidates: Array<{ name: string; sentence: string }>;
+  /** Distinct normal forms of the words written in lower case. */
+  lowercase: string[];
+  /** Keyphrases of every sentence, in order (repeats kept). */
+  phrases: string[];
+}
+
+export type ReviewAnalyser = (review: ReviewsDataset['reviews'][number]) => ReviewInsight;
+
+/** The per-review analysis for one business (its names are what the linker knows and the topics exclude). */
+export function createReviewAnalyser(business: ReviewsDataset['business']): ReviewAnalyser {
   const linker = createLinker(business);
-  const warnings: InsightsWarning[] = [];
   const excluded = new Set(
     [business.name, ...business.technicians.map((t) => t.name), ...business.service_areas.map((a) => a.name)]
       .flatMap((n) => n.toLowerCase().split(/[^a-z]+/))
       .filter(Boolean),
   );
-
-  const reviews: ReviewAnalysis[] = [];
-  const candidates: InsightsWarning[] = [];
-  const lowercaseWords = new Set<string>();
-  const topicInput: Array<{ reviewId: string; year: string; phrases: string[] }> = [];
-  for (const review of dataset.reviews) {
+  return (review) => {
     const sentences = splitSentences(review.title ? `${review.title}.\n${review.text}` : review.text);
     const technicians = new Set<string>();
     for (const name of review.technicians) {
@@ -94,26 +110,50 @@ export function analyseInsights(dataset: ReviewsDataset, editorial: Editorial): 
     const areas = new Set<string>(review.service_area ? [review.service_area] : []);
     const phrases: string[] = [];
     const analyses: SentenceAnalysis[] = [];
+    const candidates: ReviewInsight['candidates'] = [];
+    const lowercase = new Set<string>();
     for (const sentence of sentences) {
       analyses.push(analyseSentence(sentence));
       for (const id of linker.technicians(sentence)) technicians.add(id);
       for (const id of linker.areas(sentence)) areas.add(id);
-      for (const name of linker.unknownNames(sentence)) candidates.push({ review_id: review.id, name, sentence: sentence.text });
-      for (const token of sentence.tokens) if (/^\p{Ll}/u.test(token.text)) lowercaseWords.add(token.normal);
+      for (const name of linker.unknownNames(sentence)) candidates.push({ name, sentence: sentence.text });
+      for (const token of sentence.tokens) if (/^\p{Ll}/u.test(token.text)) lowercase.add(token.normal);
       phrases.push(...keyphrases(sentence, excluded));
     }
     const sentiment = analyses.length === 0 ? 0 : analyses.reduce((s, a) => s + a.score, 0) / analyses.length;
+    return { sentences: analyses, sentiment, technicians: [...technicians], areas: [...areas], candidates, lowercase: [...lowercase], phrases };
+  };
+}
+
+/**
+ * The insights document and the build-time warnings (unknown names), without logging.
+ * `insightOf` gives a review's analysis when it was computed elsewhere (by id); a review it
+ * does not know is analysed here.
+ */
+export function analyseInsights(dataset: ReviewsDataset, editorial: Editorial, insightOf?: (id: string) => ReviewInsight | undefined): InsightsResult {
+  const { business } = dataset;
+  const warnings: InsightsWarning[] = [];
+  let analyse: ReviewAnalyser | undefined;
+
+  const reviews: ReviewAnalysis[] = [];
+  const candidates: InsightsWarning[] = [];
+  const lowercaseWords = new Set<string>();
+  const topicInput: Array<{ reviewId: string; year: string; phrases: string[] }> = [];
+  for (const review of dataset.reviews) {
+    const insight = insightOf?.(review.id) ?? (analyse ??= createReviewAnalyser(business))(review);
+    for (const c of insight.candidates) candidates.push({ review_id: review.id, name: c.name, sentence: c.sentence });
+    for (const word of insight.lowercase) lowercaseWords.add(word);
     reviews.push({
       id: review.id,
       date: review.date,
       rating: review.rating,
-      sentences: analyses,
-      sentiment,
-      technicians: [...technicians],
+      sentences: insight.sentences,
+      sentiment: insight.sentiment,
+      technicians: insight.technicians,
       services: review.services,
-      areas: [...areas],
+      areas: insight.areas,
     });
-    topicInput.push({ reviewId: review.id, year: review.date.slice(0, 4), phrases });
+    topicInput.push({ reviewId: review.id, year: review.date.slice(0, 4), phrases: insight.phrases });
   }
 
   // A capitalised word that the corpus also uses in lower case ("Solid new roof", "Happy with it")
@@ -154,8 +194,13 @@ export function analyseInsights(dataset: ReviewsDataset, editorial: Editorial): 
  * The insights document. Unknown names found in review text are logged as
  * warnings (never a failure); the summary's placeholders are filled from the computed figures.
  */
-export function buildInsights(dataset: ReviewsDataset, editorial: Editorial, log: (message: string) => void = console.warn): InsightsDataset {
-  const { document, warnings } = analyseInsights(dataset, editorial);
+export function buildInsights(
+  dataset: ReviewsDataset,
+  editorial: Editorial,
+  log: (message: string) => void = console.warn,
+  insightOf?: (id: string) => ReviewInsight | undefined,
+): InsightsDataset {
+  const { document, warnings } = analyseInsights(dataset, editorial, insightOf);
   if (warnings.length > 0) log(formatWarnings(warnings));
   return document;
 }

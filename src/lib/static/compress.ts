@@ -4,7 +4,8 @@
  * rendered on demand), so a representation's bytes do not depend on where
  * it was made.
  */
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, brotliCompressSync, constants, gzip as gzipCallback, gzipSync } from 'node:zlib';
 import { isCompressible } from './content-types.ts';
 
 /**
@@ -32,11 +33,23 @@ function brotliQuality(path: string, size: number): number {
   return DATA_PATHS.includes(path) && size <= 1_000_000 ? 11 : 5;
 }
 
+const brotliOptions = (path: string, bytes: Uint8Array) => ({
+  params: { [constants.BROTLI_PARAM_QUALITY]: brotliQuality(path, bytes.length), [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+});
+const GZIP_OPTIONS = { level: 9 };
+
 export function brotli(path: string, bytes: Uint8Array): Buffer {
-  const params = { [constants.BROTLI_PARAM_QUALITY]: brotliQuality(path, bytes.length), [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length };
-  return brotliCompressSync(bytes, { params });
+  return brotliCompressSync(bytes, brotliOptions(path, bytes));
 }
 
 export function gzip(bytes: Uint8Array): Buffer {
-  return gzipSync(bytes, { level: 9 });
+  return gzipSync(bytes, GZIP_OPTIONS);
+}
+
+const brotliInPool = promisify(brotliCompress);
+const gzipInPool = promisify(gzipCallback);
+
+/** The same bytes as brotli() and gzip(), made on libuv's thread pool: the build compresses several files at once. */
+export function compressInPool(path: string, bytes: Uint8Array): Promise<[br: Buffer, gz: Buffer]> {
+  return Promise.all([brotliInPool(bytes, brotliOptions(path, bytes)), gzipInPool(bytes, GZIP_OPTIONS)]);
 }

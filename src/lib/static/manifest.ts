@@ -6,10 +6,11 @@
  * the build so the server never hashes or compresses at request time.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { siteLinks } from '../feeds/links.ts';
 import { strongEtag } from '../http/etag.ts';
-import { brotli, DATA_PATHS, gzip, pays } from './compress.ts';
+import { compressInPool, DATA_PATHS, pays } from './compress.ts';
 import { contentTypeFor } from './content-types.ts';
 
 export const MANIFEST_FILE = 'static-manifest.json';
@@ -76,10 +77,13 @@ export interface ManifestOptions {
   precompress?: boolean;
 }
 
-export function writeStaticManifest(clientDir: string, { site, precompress = true }: ManifestOptions = {}): StaticManifest {
+export async function writeStaticManifest(clientDir: string, { site, precompress = true }: ManifestOptions = {}): Promise<StaticManifest> {
   const manifest: StaticManifest = {};
   const links = site ? discoveryLinks(site) : {};
   const reviewsUpdated = ownUpdated(readFileSync(join(clientDir, 'reviews.json')));
+  // The large files' variants, made a few at a time on the thread pool (reviews.json alone is
+  // 56 MB at 100k reviews: seconds of gzip 9), while the loop hashes the other files.
+  const compressions = createPool(availableParallelism());
   for (const absolute of listFiles(clientDir)) {
     const file = relative(clientDir, absolute).split(sep).join('/');
     if (file === MANIFEST_FILE || file.endsWith('.br') || file.endsWith('.gz')) continue;
@@ -90,8 +94,11 @@ export function writeStaticManifest(clientDir: string, { site, precompress = tru
     const onRequest = compress && bytes.length <= COMPRESS_ON_REQUEST_MAX_BYTES;
     if (compress) encodings.push('br', 'gzip');
     if (compress && !onRequest) {
-      writeFileSync(`${absolute}.br`, brotli(`/${file}`, bytes));
-      writeFileSync(`${absolute}.gz`, gzip(bytes));
+      await compressions.add(async () => {
+        const [br, gz] = await compressInPool(`/${file}`, bytes);
+        writeFileSync(`${absolute}.br`, br);
+        writeFileSync(`${absolute}.gz`, gz);
+      });
     }
     const entry: StaticEntry = {
       file,
@@ -101,13 +108,38 @@ export function writeStaticManifest(clientDir: string, { site, precompress = tru
       cacheControl: file.startsWith('_astro/') ? IMMUTABLE_CACHE : CONTENT_CACHE,
       encodings,
       ...(onRequest ? { compressOnRequest: true as const } : {}),
-      ...(DATA_PATHS.includes(`/${file}`) ? lastModifiedOf(bytes, reviewsUpdated) : {}),
+      // reviews.json was parsed above already (56 MB at 100k reviews).
+      ...(DATA_PATHS.includes(`/${file}`) ? lastModifiedOf(file === 'reviews.json' ? reviewsUpdated : ownUpdated(bytes), reviewsUpdated) : {}),
       ...(links[`/${file}`] ? { link: links[`/${file}`] } : {}),
     };
     for (const path of urlPathsFor(file)) manifest[path] = entry;
   }
+  await compressions.done();
   writeFileSync(join(clientDir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 1)}\n`);
   return manifest;
+}
+
+/** At most `size` jobs at once: `add` waits for a free place, `done` for every job; the first failure is thrown. */
+function createPool(size: number) {
+  const running = new Set<Promise<void>>();
+  let failure: { error: unknown } | undefined;
+  const check = () => {
+    if (failure) throw failure.error;
+  };
+  return {
+    async add(job: () => Promise<void>): Promise<void> {
+      while (running.size >= size) await Promise.race(running);
+      check();
+      const run: Promise<void> = job()
+        .catch((error: unknown) => void (failure ??= { error }))
+        .finally(() => running.delete(run));
+      running.add(run);
+    },
+    async done(): Promise<void> {
+      await Promise.all(running);
+      check();
+    },
+  };
 }
 
 /**
@@ -115,8 +147,8 @@ export function writeStaticManifest(clientDir: string, { site, precompress = tru
  * insights.json, whose editorial FAQ and summary change on their own); the
  * feeds carry the reviews' date, the content they are made of.
  */
-function lastModifiedOf(bytes: Buffer, reviewsUpdated: string | undefined): { lastModified?: string } {
-  const updated = ownUpdated(bytes) ?? reviewsUpdated;
+function lastModifiedOf(own: string | undefined, reviewsUpdated: string | undefined): { lastModified?: string } {
+  const updated = own ?? reviewsUpdated;
   return updated ? { lastModified: new Date(updated).toUTCString() } : {};
 }
 
