@@ -45,7 +45,16 @@ const notificationsSince = (from: number) => {
   return counts;
 };
 
-const problems = { lost: [] as string[], missed: [] as string[], doubled: [] as string[], undelivered: [] as string[] };
+const problems = { lost: [] as string[], missed: [] as string[], undelivered: [] as string[] };
+/**
+ * Doubles by cause. (a) a re-publish of a change the subscriber already had: a delivery after the change was
+ * recorded again by the restarted hub, when an earlier one had come; (b) the subscriber answered before the kill and
+ * the kill came before the hub recorded it (the job was still pending, no record of the delivery): the leftover job
+ * sent it again after the restart. This one is inherent to HTTP without the subscriber's help; `windows` holds, for
+ * each, how long before the kill the subscriber had received it. (c) anything else.
+ */
+const doubles = { republished: [] as string[], unrecorded: [] as string[], other: [] as string[] };
+const windows: number[] = [];
 const kills: string[] = [];
 let logs = '';
 let server: RunningServer | undefined;
@@ -67,8 +76,43 @@ async function startAndDrain(label: string): Promise<number> {
   return Date.now() - started;
 }
 
+interface Cycle {
+  cycle: number;
+  mark: number;
+  before: Set<string>;
+  /** Callback keys with a delivery job in the store after the kill; their versions, and the version each had recorded as delivered. */
+  pending: Set<string>;
+  pendingVersions: Map<string, string | null>;
+  recordedBeforeKill: Map<string, string | null>;
+  afterKill: number;
+  killAt: number;
+}
+
+/** Which of the three causes a key's repeated notifications of one cycle's change come from. */
+function classifyDouble(cycle: Cycle, key: string, recordedAt: number): void {
+  const times = sub
+    .requests()
+    .slice(cycle.mark)
+    .filter((request) => request.method === 'POST' && callbackKey(sub.url(request.path)) === key)
+    .map((request) => request.at);
+  const label = `cycle ${cycle.cycle}: ${cycle.before.has(key) ? '' : 'new '}${key.slice(0, 8)} ×${times.length}`;
+  // The change recorded after the kill (the restarted hub published it again) and a delivery after that record, with one before it.
+  if (recordedAt > cycle.killAt && times.some((at, i) => at >= recordedAt && i > 0)) {
+    doubles.republished.push(label);
+    return;
+  }
+  const version = cycle.pendingVersions.get(key);
+  const unrecorded = cycle.pending.has(key) && (version === null || cycle.recordedBeforeKill.get(key) !== version);
+  if (times.length === 2 && times[0]! <= cycle.killAt && times[1]! > cycle.killAt && unrecorded) {
+    doubles.unrecorded.push(label);
+    windows.push(cycle.killAt - times[0]!);
+    return;
+  }
+  doubles.other.push(`${label} at ${times.map((at) => at - cycle.killAt).join(', ')} ms from the kill`);
+}
+
 try {
-  let previous: { cycle: number; mark: number; before: Set<string>; pending: Set<string>; afterKill: number; reached: Set<string> } | undefined;
+  let previous: Cycle | undefined;
   const drainTimes: number[] = [];
   for (let cycle = 0; cycle <= cycles; cycle++) {
     drainTimes.push(await startAndDrain(`cycle ${cycle}`));
@@ -76,13 +120,9 @@ try {
       // What the last cycle's publish and burst led to, before its kill and after this restart.
       const got = notificationsSince(previous.mark);
       const afterRestart = notificationsSince(previous.afterKill);
-      for (const key of previous.before) {
-        const n = got.get(key) ?? 0;
-        if (n === 0) problems.missed.push(`cycle ${previous.cycle}: ${key.slice(0, 8)}`);
-        // A job still pending at the kill whose request had reached the subscriber: sent and answered, not yet marked done.
-        if (n > 1) problems.doubled.push(`cycle ${previous.cycle}: ${key.slice(0, 8)} ×${n}${previous.pending.has(key) && previous.reached.has(key) ? ' (answered before the kill, job still pending)' : ''}`);
-      }
-      for (const [key, n] of got) if (!previous.before.has(key) && n > 1) problems.doubled.push(`cycle ${previous.cycle}: new ${key.slice(0, 8)} ×${n}`);
+      for (const key of previous.before) if ((got.get(key) ?? 0) === 0) problems.missed.push(`cycle ${previous.cycle}: ${key.slice(0, 8)}`);
+      const recordedAt = (await store.get<{ at: number }>(`websub:hash:${topic.id}`))?.at ?? 0;
+      for (const [key, n] of got) if (n > 1) classifyDouble(previous, key, recordedAt);
       for (const key of previous.pending) if (!afterRestart.has(key)) problems.undelivered.push(`cycle ${previous.cycle}: ${key.slice(0, 8)}`);
     }
     if (cycle === cycles) break;
@@ -99,6 +139,7 @@ try {
     await sleep(Math.floor(Math.random() * 500));
     const delay = Date.now() - firing;
     const exited = new Promise((resolveExit) => server!.process.once('exit', resolveExit));
+    const killAt = Date.now();
     server!.process.kill('SIGKILL');
     await exited;
     logs += server!.output();
@@ -109,8 +150,11 @@ try {
     const pending = await jobKeys();
     kills.push(`${delay} ms: ${after.size - before.size} new subscriptions, ${afterKill - mark} requests to subscribers before the kill, ${pending.size} jobs pending`);
     console.log(`      cycle ${cycle}: killed ${kills.at(-1)}`);
-    const reached = new Set(notificationsSince(mark).keys());
-    previous = { cycle, mark, before, pending, afterKill, reached };
+    const recordedBeforeKill = new Map<string, string | null>();
+    for (const key of pending) recordedBeforeKill.set(key, (await store.get<{ version: string }>(`websub:sent:${topic.id}:${key}`))?.version ?? null);
+    const pendingVersions = new Map<string, string | null>();
+    for (const key of pending) pendingVersions.set(key, (await store.get<{ version?: string }>(`websub:job:${topic.id}:${key}`))?.version ?? null);
+    previous = { cycle, mark, before, pending, afterKill, killAt, recordedBeforeKill, pendingVersions };
   }
   logs += server!.output();
   await server!.stop();
@@ -133,7 +177,14 @@ try {
   v.figure('store files', `${files.length}, of which ${temporary.length} temporary files left by kills (never read as keys)`);
   v.check('no subscription lost', problems.lost.length === 0, problems.lost.length === 0 ? 'none' : problems.lost.slice(0, 5).join(', '));
   v.check('every change delivered to every earlier subscriber', problems.missed.length === 0, problems.missed.length === 0 ? 'none missed' : `${problems.missed.length} missed: ${problems.missed.slice(0, 5).join(', ')}`);
-  v.check('nothing delivered twice', problems.doubled.length === 0, problems.doubled.length === 0 ? 'none' : `${problems.doubled.length}: ${problems.doubled.slice(0, 5).join(', ')}`);
+  const list = (items: string[]) => (items.length === 0 ? 'none' : `${items.length}: ${items.slice(0, 5).join(', ')}`);
+  const sorted = [...windows].sort((a, b) => a - b);
+  v.figure(
+    'doubles answered before the kill, not yet recorded (inherent: see docs/websub.md)',
+    sorted.length === 0 ? 'none' : `${sorted.length}; the kill came ${sorted[0]}–${sorted.at(-1)} ms (median ${sorted[Math.floor(sorted.length / 2)]} ms) after the subscriber received it: ${doubles.unrecorded.slice(0, 5).join(', ')}`,
+  );
+  v.check('nothing delivered twice by a re-publish', doubles.republished.length === 0, list(doubles.republished));
+  v.check('nothing else delivered twice', doubles.other.length === 0, list(doubles.other));
   v.check('due notifications delivered after restart', problems.undelivered.length === 0, problems.undelivered.length === 0 ? 'all' : problems.undelivered.slice(0, 5).join(', '));
   v.check('no corrupt file', unreadable.length === 0 && asides.length === 0 && !/not readable JSON/.test(logs), `${unreadable.length} unreadable, ${asides.length} moved aside${/not readable JSON/.test(logs) ? ', corrupt values logged' : ''}`);
 } finally {

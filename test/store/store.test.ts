@@ -1,7 +1,8 @@
 /**
  * The state store on both backends (a folder, and a real redis-server): values
- * with expiry, listing, and the atomic steps — set-if-absent, claims and
- * counters — raced by several processes at once, where exactly one must win.
+ * with expiry, listing, and the atomic steps — set-if-absent, claims,
+ * counters and compare-and-delete — raced by several processes at once,
+ * where exactly one must win.
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -95,6 +96,20 @@ for (const [name, config] of backends) {
       await sleep(1100);
       assert.equal(await store.setIfAbsent('k', 'third'), true);
       assert.equal(await store.get('k'), 'third');
+      await store.close();
+    });
+
+    it('removeIf removes only a value whose field is the one expected (compare-and-delete)', async () => {
+      const store = createStore(config());
+      await store.set('job', { id: 'newer', n: 1 });
+      assert.equal(await store.removeIf('job', 'id', 'older'), false);
+      assert.deepEqual(await store.get('job'), { id: 'newer', n: 1 }, 'a value written since stays');
+      assert.equal(await store.removeIf('job', 'id', 'newer'), true);
+      assert.equal(await store.get('job'), null);
+      assert.equal(await store.removeIf('job', 'id', 'newer'), false, 'absent: nothing removed');
+      await store.set('text', 'newer');
+      assert.equal(await store.removeIf('text', 'id', 'newer'), false, 'not an object: kept');
+      assert.equal(await store.get('text'), 'newer');
       await store.close();
     });
 

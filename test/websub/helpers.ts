@@ -22,6 +22,30 @@ export const HUB_URL = links.hub;
 
 export const tempDir = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
 
+/** A store operation that writes, as `killedStore` sees it. */
+export type StoreWrite = 'set' | 'remove' | 'removeIf' | 'claim';
+
+/**
+ * The store as kill -9 leaves it, in process: from the first write for which
+ * `dies` is true on, that write and every later one never happen and never
+ * settle (no error, no finally runs in the caller). Reads go on.
+ */
+export function killedStore(store: Store, dies: (operation: StoreWrite, key: string) => boolean): Store {
+  let dead = false;
+  const never = new Promise<never>(() => {});
+  const gate = <A extends unknown[], R>(operation: StoreWrite, write: (key: string, ...rest: A) => Promise<R>) => (key: string, ...rest: A): Promise<R> => {
+    if (!dead && dies(operation, key)) dead = true;
+    return dead ? never : write(key, ...rest);
+  };
+  return {
+    ...store,
+    set: gate('set', store.set.bind(store)),
+    remove: gate('remove', store.remove.bind(store)),
+    removeIf: gate('removeIf', store.removeIf.bind(store)),
+    claim: gate('claim', store.claim.bind(store)),
+  };
+}
+
 /** The environment of a hub server under test: loopback callbacks, the test CA, short delays. */
 export function hubEnv(certs: TestCerts, storeDir: string, extra: Record<string, string> = {}): Record<string, string> {
   return {

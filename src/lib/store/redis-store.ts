@@ -1,7 +1,7 @@
 /**
  * The shared store for several instances: Redis through unstorage's driver,
- * with the atomic steps (claims, set-if-absent, counters) as single Redis
- * commands on the driver's own client. Redis expires keys itself.
+ * with the atomic steps (claims, set-if-absent, counters, compare-and-delete)
+ * as single Redis commands on the driver's own client. Redis expires keys itself.
  *
  * Redis going away must cost a prompt, named error, never a hang or a crash:
  * commands are not queued while disconnected (enableOfflineQueue: false), not
@@ -24,6 +24,12 @@ const INCREMENT_SCRIPT = "local v = redis.call('INCR', KEYS[1]) if v == 1 then r
 
 /** SADD, and an expiry that only ever moves later: one atomic step. */
 const ADD_MEMBER_SCRIPT = "redis.call('SADD', KEYS[1], ARGV[1]) if redis.call('TTL', KEYS[1]) < tonumber(ARGV[2]) then redis.call('EXPIRE', KEYS[1], ARGV[2]) end return 1";
+
+/** DEL only if the stored envelope's value has ARGV[1] = ARGV[2] (compare-and-delete): one atomic step. */
+const REMOVE_IF_SCRIPT =
+  "local raw = redis.call('GET', KEYS[1]) if not raw then return 0 end " +
+  "local ok, envelope = pcall(cjson.decode, raw) " +
+  "if ok and type(envelope) == 'table' and type(envelope.value) == 'table' and envelope.value[ARGV[1]] == ARGV[2] then return redis.call('DEL', KEYS[1]) end return 0";
 
 /** Longest wait for a connection or an answer: a request that needs the store gets its 503 within about this. */
 export const REDIS_TIMEOUT_MS = 2000;
@@ -124,6 +130,7 @@ export function redisStore(url: string, prefix: string, now: () => number, log: 
         const answer = ttl ? await client.set(`${prefix}:${key}`, envelope, 'EX', seconds(ttl), 'NX') : await client.set(`${prefix}:${key}`, envelope, 'NX');
         return answer === 'OK';
       }),
+    removeIf: (key, field, expected) => run(async () => Number(await client.eval(REMOVE_IF_SCRIPT, 1, `${prefix}:${key}`, field, expected)) === 1),
     claim: (key, ttlSeconds) => run(async () => (await client.set(`${prefix}:claims:${key}`, '1', 'EX', seconds(ttlSeconds), 'NX')) === 'OK'),
     increment: (key, ttlSeconds) => run(async () => Number(await client.eval(INCREMENT_SCRIPT, 1, `${prefix}:counters:${key}`, seconds(ttlSeconds)))),
     addMember: (key, member, ttlSeconds) => run(async () => void (await client.eval(ADD_MEMBER_SCRIPT, 1, `${prefix}:sets:${key}`, member, seconds(ttlSeconds)))),

@@ -17,6 +17,13 @@ export interface Store {
   /** `ttlSeconds`: the value is gone (reads as null) after that long. */
   set(key: string, value: unknown, options?: { ttlSeconds?: number }): Promise<void>;
   remove(key: string): Promise<void>;
+  /**
+   * Compare-and-delete: removes `key` only if its live value is an object whose
+   * `field` is `expected`; true when this call removed it. Atomic across every
+   * process sharing the store, so a value written in between (a newer delivery
+   * job under the same key) is never removed in place of the one meant.
+   */
+  removeIf(key: string, field: string, expected: string): Promise<boolean>;
   /** Keys that start with `prefix` (unstorage's `:`-separated keys), expired ones left out. */
   keys(prefix: string): Promise<string[]>;
   /**

@@ -42,11 +42,11 @@ export class Distributor {
     this.#deps = deps;
   }
 
-  /** Queues one job per active subscription of the topic (first attempt due now) and returns them. */
-  async enqueueAll(topic: Topic): Promise<DeliveryJob[]> {
+  /** Queues one job per active subscription of the topic (first attempt due now) announcing change `version`, and returns them. */
+  async enqueueAll(topic: Topic, version: string): Promise<DeliveryJob[]> {
     const { state, now } = this.#deps;
     const jobs = (await state.activeSubscriptions(topic.id)).map(
-      (sub): DeliveryJob => ({ id: newId(), topic_id: topic.id, callback_key: callbackKey(sub.callback), due_at: now() }),
+      (sub): DeliveryJob => ({ id: newId(), topic_id: topic.id, callback_key: callbackKey(sub.callback), due_at: now(), version }),
     );
     // Written in parallel batches: each write is a durable (fsync'd) file in the file store.
     for (let i = 0; i < jobs.length; i += 100) await Promise.all(jobs.slice(i, i + 100).map((job) => state.putJob(job)));
@@ -70,7 +70,9 @@ export class Distributor {
     if (!(await state.store.claim(`websub:deliver:${job.id}`, claimSeconds))) return 'skipped';
     const topic = topics.byId(job.topic_id);
     const sub = await state.getSubscription(job.topic_id, job.callback_key);
-    if (!topic || !sub) {
+    // No subscription any more, or this change already reached it: a job left by a process killed between the
+    // subscriber's 2xx and the job's removal, or queued again by a re-publish of the same transition (publish.ts).
+    if (!topic || !sub || (await state.wasDelivered(job))) {
       await state.finishJob(job);
       return 'skipped';
     }
@@ -89,6 +91,9 @@ export class Distributor {
     const result = await sendOutbound({ url: sub.callback, method: 'POST', headers, body: content.body }, this.#deps.outbound);
 
     if (result.ok && result.status >= 200 && result.status <= 299) {
+      // The delivery's record first, at once: a kill after the 2xx and before it is the one window in which the
+      // change is sent again after a restart (docs/websub.md); a kill after it leaves a job that is then skipped.
+      await state.recordDelivered(job, config.leaseMaxSeconds);
       await state.finishJob(job);
       if (sub.failures > 0) await this.#updateFailures(sub, 0);
       return 'delivered';
