@@ -61,9 +61,9 @@ let server: RunningServer | undefined;
 
 /**
  * Every topic's change distributed: forgetDistributedContent writes `at: 0`, a publish records its time. A change the
- * killed process had claimed but not recorded is turned away by its claim at the restart ('elsewhere') and published
- * by the restarted hub's sweep once that claim can have expired (121 s + one scheduler interval): waited for here,
- * or that cycle's earlier subscribers would be counted as missed before their notification could come.
+ * killed process had claimed but not recorded is published by the restart (its claim taken over: the holder has
+ * exited), or, were the claim not taken over, by the restarted hub's sweep once it can have expired (121 s + one
+ * scheduler interval): waited for here, or that cycle's earlier subscribers would be counted as missed too early.
  */
 const allRecorded = async () => (await Promise.all(ALL_TOPICS.map((t) => store.get<{ at: number }>(`websub:hash:${t.id}`)))).every((hash) => (hash?.at ?? 0) > 0);
 

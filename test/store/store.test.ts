@@ -136,6 +136,25 @@ for (const [name, config] of backends) {
       await store.close();
     });
 
+    it('a claim whose holder has exited (kill -9) is taken over at once; a live holder keeps it', async () => {
+      const shared = config();
+      const holder = spawn(
+        NODE,
+        ['--input-type=module', '-e', `import { createStore } from ${JSON.stringify(resolve(ROOT, 'src/lib/store/index.ts'))}; const s = createStore(${JSON.stringify(shared)}); console.log(await s.claim('held', 60)); setInterval(() => {}, 1000);`],
+        { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+      );
+      const exited = new Promise((r) => holder.once('exit', r));
+      const said = await new Promise<string>((r) => holder.stdout!.once('data', (chunk: Buffer) => r(chunk.toString().trim())));
+      assert.equal(said, 'true', 'the other process took the claim');
+      const store = createStore(shared);
+      assert.equal(await store.claim('held', 60), false, 'its holder is alive');
+      holder.kill('SIGKILL');
+      await exited;
+      assert.equal(await store.claim('held', 60), true, 'its holder has exited: taken over');
+      assert.equal(await store.claim('held', 60), false, 'and now held by this process');
+      await store.close();
+    });
+
     it('counters count every increment across processes and expire with their window', async () => {
       const shared = config();
       // A window long enough that a slow machine's 40 racing increments all fall inside it.

@@ -4,11 +4,14 @@
  * stops writing (killedStore): a job whose change the subscriber received
  * (its 2xx, recorded) but that the dead process never removed is not sent again
  * by the restarted hub; a re-publish of a transition a dead holder claimed does
- * not repeat it to a subscriber that already got it; and removing a finished
- * job never removes a newer job written under the same key meanwhile.
+ * not repeat it to a subscriber that already got it; the claims of a process
+ * that has exited are taken over at once by the restarted one; and removing a
+ * finished job never removes a newer job written under the same key meanwhile.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { getCACertificates, setDefaultCACertificates } from 'node:tls';
 import { after, before, it } from 'node:test';
 import { DEFAULT_SITE_URL } from '../../src/lib/config/site.ts';
@@ -18,6 +21,7 @@ import type { ContentSource } from '../../src/lib/websub/content.ts';
 import { createHub, type Hub } from '../../src/lib/websub/hub.ts';
 import { contentHash } from '../../src/lib/websub/publish.ts';
 import { callbackKey, HubState, type DeliveryJob } from '../../src/lib/websub/subscriptions.ts';
+import { NODE, ROOT } from '../helpers/builds.ts';
 import { makeTestCerts, type TestCerts } from '../helpers/certs.ts';
 import { startSubscriber, type TestSubscriber } from '../helpers/subscriber.ts';
 import { killedStore, tempDir, TOPICS, until } from './helpers.ts';
@@ -68,7 +72,17 @@ async function setUp(paths: string[]) {
     await state.putSubscription({ callback, topic: topic.url, topic_id: topic.id, secret: null, lease_seconds: 864000, verified_at: now(), expires_at: now() + 864_000_000, failures: 0 });
   }
   const jobKeys = async () => (await base.keys(`websub:job:${topic.id}:`)).map((key) => key.split(':').at(-1)!);
-  return { clock, open, newHub, base, state, callbacks, jobKeys };
+  return { clock, dir, open, newHub, base, state, callbacks, jobKeys };
+}
+
+/** Takes `keys`' claims in another process on `dir`, which then exits: what a kill -9 mid-publish leaves. */
+function claimInAProcessThatExits(dir: string, keys: string[]): void {
+  const script = `import { createStore } from ${JSON.stringify(resolve(ROOT, 'src/lib/store/index.ts'))};
+    const store = createStore({ dir: ${JSON.stringify(dir)}, redisPrefix: 'test' });
+    for (const key of ${JSON.stringify(keys)}) if (!(await store.claim(key, 600))) throw new Error('not claimed: ' + key);
+    process.exit(0);`;
+  const result = spawnSync(NODE, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' });
+  assert.equal(result.status, 0, result.stderr);
 }
 
 it('a job whose 2xx came just before the kill, still in the store, is not sent again after the restart', async () => {
@@ -111,6 +125,23 @@ it('a re-publish of a transition a killed process claimed skips the subscriber t
   await restarted.sweep();
   assert.equal((await state.lastHash(topic.id))?.hash, contentHash(changed), 'the change is recorded as distributed');
   for (const path of ['/early', '/late-1', '/late-2']) assert.equal(sub.notifications(path).length, 1, `${path}: the change once`);
+  assert.deepEqual(await jobKeys(), []);
+});
+
+it('the claims of a process that has exited (the publish, a delivery) are taken over at once after the restart', async () => {
+  const { dir, open, newHub, state, callbacks, jobKeys } = await setUp(['/claimed-by-the-dead']);
+  const last = (await state.lastHash(topic.id))!;
+  const job: DeliveryJob = { id: 'leftover', topic_id: topic.id, callback_key: callbackKey(callbacks[0]!), due_at: 0, version: 'an earlier change' };
+  await state.putJob(job);
+  claimInAProcessThatExits(dir, [`websub:deliver:${job.id}`, `websub:publish:${topic.id}:${last.generation}:${last.at}:${last.hash}:${contentHash(changed)}`]);
+
+  // No clock moved on: the dead process's claims (600 s) are not waited out.
+  const restarted = newHub(open());
+  const sweep = await restarted.sweep();
+  assert.deepEqual(sweep.outcomes, ['delivered'], 'the leftover job, claimed by the dead process, is sent');
+  const startup = await restarted.publishChanged();
+  assert.equal(startup.find((outcome) => outcome.topic === topic.url)?.result, 'distributed', 'the change the dead process claimed is published');
+  assert.equal(sub.notifications('/claimed-by-the-dead').length, 2, 'the earlier change, then this one');
   assert.deepEqual(await jobKeys(), []);
 });
 

@@ -26,6 +26,7 @@ import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { createStorage } from 'unstorage';
 import { atomicFileDriver, keyToPath } from './file-driver.ts';
+import { holderIsGone, THIS_HOLDER } from './claim-holder.ts';
 import { withLock } from './file-lock.ts';
 import { pruneFolders } from './folder-prune.ts';
 import { isCorrupt, unwrap, type Store } from './store.ts';
@@ -111,7 +112,14 @@ export function fileStore(dir: string, now: () => number, options: FileStoreOpti
         await basic.remove(key);
         return true;
       }),
-    claim: (key, ttlSeconds) => setIfAbsent(`${CLAIMS}:${key}`, true, { ttlSeconds }),
+    // Free, or held by a process that has exited: taken, under the claim's lock (claim-holder.ts).
+    claim: (key, ttlSeconds) =>
+      withLock(pathOf(`${CLAIMS}:${key}`), async () => {
+        const held = await readLive(`${CLAIMS}:${key}`);
+        if (held !== null && !holderIsGone((held as { holder?: unknown }).holder)) return false;
+        await basic.set(`${CLAIMS}:${key}`, { holder: THIS_HOLDER }, { ttlSeconds });
+        return true;
+      }),
     increment: (key, ttlSeconds) =>
       withLock(pathOf(key), async () => {
         const raw = await readRaw(pathOf(key));

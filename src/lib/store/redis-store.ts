@@ -15,6 +15,7 @@
 import type Redis from 'ioredis';
 import { createStorage } from 'unstorage';
 import redisDriver from 'unstorage/drivers/redis';
+import { holderIsGone, THIS_HOLDER } from './claim-holder.ts';
 import { wrap, type Store } from './store.ts';
 import { StoreUnavailableError } from './unavailable.ts';
 import { liveKeys, unstorageStore } from './unstorage-store.ts';
@@ -30,6 +31,9 @@ const REMOVE_IF_SCRIPT =
   "local raw = redis.call('GET', KEYS[1]) if not raw then return 0 end " +
   "local ok, envelope = pcall(cjson.decode, raw) " +
   "if ok and type(envelope) == 'table' and type(envelope.value) == 'table' and envelope.value[ARGV[1]] == ARGV[2] then return redis.call('DEL', KEYS[1]) end return 0";
+
+/** Replaces a claim's holder ARGV[1] (one that has exited) by ARGV[2] for ARGV[3] s, if it still holds it: one atomic step. */
+const TAKE_OVER_SCRIPT = "if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3]) return 1 end return 0";
 
 /** Longest wait for a connection or an answer: a request that needs the store gets its 503 within about this. */
 export const REDIS_TIMEOUT_MS = 2000;
@@ -131,7 +135,14 @@ export function redisStore(url: string, prefix: string, now: () => number, log: 
         return answer === 'OK';
       }),
     removeIf: (key, field, expected) => run(async () => Number(await client.eval(REMOVE_IF_SCRIPT, 1, `${prefix}:${key}`, field, expected)) === 1),
-    claim: (key, ttlSeconds) => run(async () => (await client.set(`${prefix}:claims:${key}`, '1', 'EX', seconds(ttlSeconds), 'NX')) === 'OK'),
+    claim: (key, ttlSeconds) =>
+      run(async () => {
+        const claimKey = `${prefix}:claims:${key}`;
+        if ((await client.set(claimKey, THIS_HOLDER, 'EX', seconds(ttlSeconds), 'NX')) === 'OK') return true;
+        // Held by a process of this machine that has exited (claim-holder.ts): taken over, if no one else did first.
+        const holder = await client.get(claimKey);
+        return holder !== null && holderIsGone(holder) && Number(await client.eval(TAKE_OVER_SCRIPT, 1, claimKey, holder, THIS_HOLDER, seconds(ttlSeconds))) === 1;
+      }),
     increment: (key, ttlSeconds) => run(async () => Number(await client.eval(INCREMENT_SCRIPT, 1, `${prefix}:counters:${key}`, seconds(ttlSeconds)))),
     addMember: (key, member, ttlSeconds) => run(async () => void (await client.eval(ADD_MEMBER_SCRIPT, 1, `${prefix}:sets:${key}`, member, seconds(ttlSeconds)))),
     hasMember: (key, member) => run(async () => (await client.sismember(`${prefix}:sets:${key}`, member)) === 1),

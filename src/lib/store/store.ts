@@ -28,8 +28,10 @@ export interface Store {
   keys(prefix: string): Promise<string[]>;
   /**
    * Takes `key` if no one holds it: true for exactly one caller across every
-   * process sharing the store, until `ttlSeconds` pass. The basis of "deliver
-   * one change once" when several instances run.
+   * process sharing the store, until `ttlSeconds` pass or its holder has
+   * certainly exited (claim-holder.ts: a process on the same machine killed
+   * meanwhile; its claims are taken over at once). The basis of "deliver one
+   * change once" when several instances run.
    */
   claim(key: string, ttlSeconds: number): Promise<boolean>;
   /**

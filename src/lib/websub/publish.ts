@@ -33,7 +33,9 @@ export type PreparedPublish = { outcome: PublishOutcome; jobs?: never } | { outc
  * How long the claim of one change holds: long enough for every instance to have started.
  * A holder killed between its claim and recording the hash leaves the change unannounced
  * until the claim expires: whoever found it taken ('elsewhere') checks again after that
- * (the hub's sweep), so the change is distributed late, never lost.
+ * (the hub's sweep), so the change is distributed late, never lost. The holder's restart on
+ * the same machine does not wait: the claim of a process that has exited is taken over at
+ * once (store/claim-holder.ts).
  */
 export const PUBLISH_CLAIM_SECONDS = 120;
 
