@@ -13,6 +13,12 @@
  * the restart; no corrupt file (every value file parses, nothing moved aside,
  * nothing logged as unreadable).
  *
+ * One kind of double is inherent and reported apart, not failed: a notification
+ * the killed process sent, that reached the subscriber, whose 2xx the process
+ * never recorded (its job still pending, no record of the change as delivered),
+ * sent again by the restart. Its figure is how long before the kill the
+ * subscriber received it. Any other double fails the scenario.
+ *
  *   node_modules/.bin/node bench/reliability/kill-cycles.ts [--cycles 20] [--burst 15]
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -86,35 +92,41 @@ interface Cycle {
   recordedBeforeKill: Map<string, string | null>;
   afterKill: number;
   killAt: number;
+  /** The subscriber's request count when the server was started again: every request before it came from the killed process. */
+  restartMark?: number;
 }
 
 /** Which of the three causes a key's repeated notifications of one cycle's change come from. */
 function classifyDouble(cycle: Cycle, key: string, recordedAt: number): void {
-  const times = sub
-    .requests()
+  const all = sub.requests();
+  // Each notification with whether the killed process sent it (recorded before the restart; it may reach the
+  // subscriber a few ms after the kill, from the dead process's socket) or the restarted one.
+  const got = all
+    .map((request, index) => ({ request, index }))
     .slice(cycle.mark)
-    .filter((request) => request.method === 'POST' && callbackKey(sub.url(request.path)) === key)
-    .map((request) => request.at);
-  const label = `cycle ${cycle.cycle}: ${cycle.before.has(key) ? '' : 'new '}${key.slice(0, 8)} ×${times.length}`;
+    .filter(({ request }) => request.method === 'POST' && callbackKey(sub.url(request.path)) === key)
+    .map(({ request, index }) => ({ at: request.at, killed: index < cycle.restartMark! }));
+  const label = `cycle ${cycle.cycle}: ${cycle.before.has(key) ? '' : 'new '}${key.slice(0, 8)} ×${got.length}`;
   // The change recorded after the kill (the restarted hub published it again) and a delivery after that record, with one before it.
-  if (recordedAt > cycle.killAt && times.some((at, i) => at >= recordedAt && i > 0)) {
+  if (recordedAt > cycle.killAt && got.some(({ at }, i) => at >= recordedAt && i > 0)) {
     doubles.republished.push(label);
     return;
   }
   const version = cycle.pendingVersions.get(key);
   const unrecorded = cycle.pending.has(key) && (version === null || cycle.recordedBeforeKill.get(key) !== version);
-  if (times.length === 2 && times[0]! <= cycle.killAt && times[1]! > cycle.killAt && unrecorded) {
+  if (got.length === 2 && got[0]!.killed && !got[1]!.killed && unrecorded) {
     doubles.unrecorded.push(label);
-    windows.push(cycle.killAt - times[0]!);
+    windows.push(cycle.killAt - got[0]!.at);
     return;
   }
-  doubles.other.push(`${label} at ${times.map((at) => at - cycle.killAt).join(', ')} ms from the kill`);
+  doubles.other.push(`${label} at ${got.map(({ at }) => at - cycle.killAt).join(', ')} ms from the kill`);
 }
 
 try {
   let previous: Cycle | undefined;
   const drainTimes: number[] = [];
   for (let cycle = 0; cycle <= cycles; cycle++) {
+    if (previous) previous.restartMark = sub.requests().length;
     drainTimes.push(await startAndDrain(`cycle ${cycle}`));
     if (previous) {
       // What the last cycle's publish and burst led to, before its kill and after this restart.
@@ -181,7 +193,9 @@ try {
   const sorted = [...windows].sort((a, b) => a - b);
   v.figure(
     'doubles answered before the kill, not yet recorded (inherent: see docs/websub.md)',
-    sorted.length === 0 ? 'none' : `${sorted.length}; the kill came ${sorted[0]}–${sorted.at(-1)} ms (median ${sorted[Math.floor(sorted.length / 2)]} ms) after the subscriber received it: ${doubles.unrecorded.slice(0, 5).join(', ')}`,
+    sorted.length === 0
+      ? 'none'
+      : `${sorted.length}; the kill came ${sorted[0]} to ${sorted.at(-1)} ms (median ${sorted[Math.floor(sorted.length / 2)]} ms) after the subscriber received it (negative: received from the dead process's socket just after the kill): ${doubles.unrecorded.slice(0, 5).join(', ')}`,
   );
   v.check('nothing delivered twice by a re-publish', doubles.republished.length === 0, list(doubles.republished));
   v.check('nothing else delivered twice', doubles.other.length === 0, list(doubles.other));
