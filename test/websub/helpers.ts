@@ -2,6 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { getCACertificates, setDefaultCACertificates } from 'node:tls';
 import { siteLinks } from '../../src/lib/feeds/links.ts';
 import { createStore, type Store } from '../../src/lib/store/index.ts';
 import { callbackKey, type DistributedHash } from '../../src/lib/websub/subscriptions.ts';
@@ -21,6 +22,20 @@ export const ALL_TOPICS = Object.values(TOPICS);
 export const HUB_URL = links.hub;
 
 export const tempDir = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
+
+/** A real HTTPS subscriber for hubs running in this process: its test CA is trusted by this process's requests from now on. */
+export async function startTrustedSubscriber(): Promise<{ sub: TestSubscriber; close: () => Promise<void> }> {
+  const certs = makeTestCerts();
+  setDefaultCACertificates([...getCACertificates('default'), certs.ca]);
+  const sub = await startSubscriber(certs);
+  return {
+    sub,
+    async close() {
+      await sub.close();
+      certs.remove();
+    },
+  };
+}
 
 /** A store operation that writes, as `killedStore` sees it. */
 export type StoreWrite = 'set' | 'remove' | 'removeIf' | 'claim';

@@ -12,7 +12,6 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { getCACertificates, setDefaultCACertificates } from 'node:tls';
 import { after, before, it } from 'node:test';
 import { DEFAULT_SITE_URL } from '../../src/lib/config/site.ts';
 import { createStore, type Store } from '../../src/lib/store/index.ts';
@@ -22,9 +21,8 @@ import { createHub, type Hub } from '../../src/lib/websub/hub.ts';
 import { contentHash } from '../../src/lib/websub/publish.ts';
 import { callbackKey, HubState, type DeliveryJob } from '../../src/lib/websub/subscriptions.ts';
 import { NODE, ROOT } from '../helpers/builds.ts';
-import { makeTestCerts, type TestCerts } from '../helpers/certs.ts';
-import { startSubscriber, type TestSubscriber } from '../helpers/subscriber.ts';
-import { killedStore, tempDir, TOPICS, until } from './helpers.ts';
+import type { TestSubscriber } from '../helpers/subscriber.ts';
+import { killedStore, startTrustedSubscriber, tempDir, TOPICS, until } from './helpers.ts';
 
 const config: HubConfig = { ...DEFAULT_HUB_CONFIG, allowLoopback: true, requestTimeoutMs: 1500, concurrency: 4, schedulerIntervalMs: 3_600_000 };
 const topic = TOPICS.reviews;
@@ -33,18 +31,13 @@ const changed = Buffer.from('changed content');
 const content: ContentSource = async (path) => ({ body: path === topic.path ? changed : old, contentType: 'application/json' });
 const closers: Array<() => Promise<void>> = [];
 const dirs: string[] = [];
-let certs: TestCerts;
 let sub: TestSubscriber;
+let closeSubscriber: (() => Promise<void>) | undefined;
 
-before(async () => {
-  certs = makeTestCerts();
-  setDefaultCACertificates([...getCACertificates('default'), certs.ca]);
-  sub = await startSubscriber(certs);
-});
+before(async () => ({ sub, close: closeSubscriber } = await startTrustedSubscriber()));
 after(async () => {
   for (const close of closers.reverse()) await close().catch(() => {});
-  await sub?.close();
-  certs?.remove();
+  await closeSubscriber?.();
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
