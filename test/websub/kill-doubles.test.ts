@@ -18,7 +18,7 @@ import { createStore, type Store } from '../../src/lib/store/index.ts';
 import { DEFAULT_HUB_CONFIG, type HubConfig } from '../../src/lib/websub/config.ts';
 import type { ContentSource } from '../../src/lib/websub/content.ts';
 import { createHub, type Hub } from '../../src/lib/websub/hub.ts';
-import { contentHash } from '../../src/lib/websub/publish.ts';
+import { changeVersion, contentHash } from '../../src/lib/websub/publish.ts';
 import { callbackKey, HubState, type DeliveryJob } from '../../src/lib/websub/subscriptions.ts';
 import { NODE, ROOT } from '../helpers/builds.ts';
 import type { TestSubscriber } from '../helpers/subscriber.ts';
@@ -135,6 +135,33 @@ it('the claims of a process that has exited (the publish, a delivery) are taken 
   const startup = await restarted.publishChanged();
   assert.equal(startup.find((outcome) => outcome.topic === topic.url)?.result, 'distributed', 'the change the dead process claimed is published');
   assert.equal(sub.notifications('/claimed-by-the-dead').length, 2, 'the earlier change, then this one');
+  assert.deepEqual(await jobKeys(), []);
+});
+
+it('a change a dead process claimed and queued, published again by the restart while its sweep sends the leftover job: once', async () => {
+  const { dir, open, newHub, state, callbacks, jobKeys } = await setUp(['/queued']);
+  const last = (await state.lastHash(topic.id))!;
+  const transition = `${topic.id}:${last.generation}:${last.at}:${last.hash}:${contentHash(changed)}`;
+  // What the dead process left: its claim of the change, and the subscriber's job of that change (hash not recorded).
+  await state.putJob({ id: 'leftover', topic_id: topic.id, callback_key: callbackKey(callbacks[0]!), due_at: 0, version: changeVersion(transition) });
+  claimInAProcessThatExits(dir, [`websub:publish:${transition}`]);
+
+  // The restart's sweep sends the leftover job; the 2xx is recorded only once the publish had its chance to send
+  // the change too (a second notification), or after 1.5 s: the publish runs while that delivery is under way.
+  const store = open();
+  const slowRecord: Store = {
+    ...store,
+    set: async (key, value, options) => {
+      if (key.startsWith('websub:sent:')) await until(() => sub.notifications('/queued').length >= 2, 'a second send', 1500).catch(() => {});
+      return store.set(key, value, options);
+    },
+  };
+  const restarted = newHub(slowRecord);
+  const sweeping = restarted.sweep();
+  await until(() => sub.notifications('/queued').length === 1, 'the leftover job sent');
+  await restarted.publishChanged();
+  await sweeping;
+  assert.equal(sub.notifications('/queued').length, 1, 'the change once');
   assert.deepEqual(await jobKeys(), []);
 });
 

@@ -42,14 +42,29 @@ export class Distributor {
     this.#deps = deps;
   }
 
-  /** Queues one job per active subscription of the topic (first attempt due now) announcing change `version`, and returns them. */
+  /**
+   * Queues one job per active subscription of the topic (first attempt due now) announcing change `version`, and
+   * returns those to send now. A subscription that already has a job of this same change (a process killed after it
+   * claimed and queued the change, now published again) keeps that job: this publish and the retry sweep then send
+   * one job under one claim, never two jobs of one change at once. Sent now only if due (not a retry waiting).
+   */
   async enqueueAll(topic: Topic, version: string): Promise<DeliveryJob[]> {
     const { state, now } = this.#deps;
-    const jobs = (await state.activeSubscriptions(topic.id)).map(
-      (sub): DeliveryJob => ({ id: newId(), topic_id: topic.id, callback_key: callbackKey(sub.callback), due_at: now(), version }),
-    );
-    // Written in parallel batches: each write is a durable (fsync'd) file in the file store.
-    for (let i = 0; i < jobs.length; i += 100) await Promise.all(jobs.slice(i, i + 100).map((job) => state.putJob(job)));
+    const keys = (await state.activeSubscriptions(topic.id)).map((sub) => callbackKey(sub.callback));
+    const jobs: DeliveryJob[] = [];
+    // In parallel batches: each write is a durable (fsync'd) file in the file store.
+    for (let i = 0; i < keys.length; i += 100) {
+      const batch = await Promise.all(
+        keys.slice(i, i + 100).map(async (key): Promise<DeliveryJob | null> => {
+          const queued = await state.getJob(topic.id, key);
+          if (queued?.version === version) return queued.due_at <= now() ? queued : null;
+          const job: DeliveryJob = { id: newId(), topic_id: topic.id, callback_key: key, due_at: now(), version };
+          await state.putJob(job);
+          return job;
+        }),
+      );
+      for (const job of batch) if (job) jobs.push(job);
+    }
     return jobs;
   }
 

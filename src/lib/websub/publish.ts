@@ -46,7 +46,7 @@ export const contentHash = (body: Buffer): string => createHash('sha256').update
  * re-publish of the same transition after a dead holder's claim expired gives the same
  * version, and each later transition a new one, even back to an earlier content.
  */
-const changeVersion = (transition: string): string => createHash('sha256').update(transition).digest('base64url').slice(0, 22);
+export const changeVersion = (transition: string): string => createHash('sha256').update(transition).digest('base64url').slice(0, 22);
 
 export interface PublishDeps {
   state: HubState;
