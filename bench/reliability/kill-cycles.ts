@@ -10,8 +10,15 @@
  * after it; every subscriber that was subscribed when a cycle's publish came
  * gets that change exactly once (before the kill or after the restart),
  * newer ones at most once; every job the kill left pending is delivered after
- * the restart; no corrupt file (every value file parses, nothing moved aside,
- * nothing logged as unreadable).
+ * the restart (but one whose delivery was recorded before the kill: that one is
+ * rightly dropped, and counted); no corrupt file (every value file parses,
+ * nothing moved aside, nothing logged as unreadable).
+ *
+ * One kind of double is inherent and reported apart, not failed: a notification
+ * the killed process sent, that reached the subscriber, whose 2xx the process
+ * never recorded (its job still pending, no record of the change as delivered),
+ * sent again by the restart. Its figure is how long before the kill the
+ * subscriber received it. Any other double fails the scenario.
  *
  *   node_modules/.bin/node bench/reliability/kill-cycles.ts [--cycles 20] [--burst 15]
  */
@@ -45,16 +52,27 @@ const notificationsSince = (from: number) => {
   return counts;
 };
 
-const problems = { lost: [] as string[], missed: [] as string[], doubled: [] as string[], undelivered: [] as string[] };
+const problems = { lost: [] as string[], missed: [] as string[], undelivered: [] as string[] };
+/**
+ * Doubles by cause. (a) a re-publish of a change the subscriber already had: a delivery after the change was
+ * recorded again by the restarted hub, when an earlier one had come; (b) the subscriber answered before the kill and
+ * the kill came before the hub recorded it (the job was still pending, no record of the delivery): the leftover job
+ * sent it again after the restart. This one is inherent to HTTP without the subscriber's help; `windows` holds, for
+ * each, how long before the kill the subscriber had received it. (c) anything else.
+ */
+const doubles = { republished: [] as string[], unrecorded: [] as string[], other: [] as string[] };
+const windows: number[] = [];
+/** Jobs left pending by a kill that came after their delivery was recorded: dropped unsent by the restart. */
+let recordedNotRemoved = 0;
 const kills: string[] = [];
 let logs = '';
 let server: RunningServer | undefined;
 
 /**
  * Every topic's change distributed: forgetDistributedContent writes `at: 0`, a publish records its time. A change the
- * killed process had claimed but not recorded is turned away by its claim at the restart ('elsewhere') and published
- * by the restarted hub's sweep once that claim can have expired (121 s + one scheduler interval): waited for here,
- * or that cycle's earlier subscribers would be counted as missed before their notification could come.
+ * killed process had claimed but not recorded is published by the restart (its claim taken over: the holder has
+ * exited), or, were the claim not taken over, by the restarted hub's sweep once it can have expired (121 s + one
+ * scheduler interval): waited for here, or that cycle's earlier subscribers would be counted as missed too early.
  */
 const allRecorded = async () => (await Promise.all(ALL_TOPICS.map((t) => store.get<{ at: number }>(`websub:hash:${t.id}`)))).every((hash) => (hash?.at ?? 0) > 0);
 
@@ -67,23 +85,67 @@ async function startAndDrain(label: string): Promise<number> {
   return Date.now() - started;
 }
 
+interface Cycle {
+  cycle: number;
+  mark: number;
+  before: Set<string>;
+  /** Callback keys with a delivery job in the store after the kill; their versions, and the version each had recorded as delivered. */
+  pending: Set<string>;
+  pendingVersions: Map<string, string | null>;
+  recordedBeforeKill: Map<string, string | null>;
+  afterKill: number;
+  killAt: number;
+  /** The subscriber's request count when the server was started again: every request before it came from the killed process. */
+  restartMark?: number;
+}
+
+/** Which of the three causes a key's repeated notifications of one cycle's change come from. */
+function classifyDouble(cycle: Cycle, key: string, recordedAt: number): void {
+  const all = sub.requests();
+  // Each notification with whether the killed process sent it (recorded before the restart; it may reach the
+  // subscriber a few ms after the kill, from the dead process's socket) or the restarted one.
+  const got = all
+    .map((request, index) => ({ request, index }))
+    .slice(cycle.mark)
+    .filter(({ request }) => request.method === 'POST' && callbackKey(sub.url(request.path)) === key)
+    .map(({ request, index }) => ({ at: request.at, killed: index < cycle.restartMark! }));
+  const label = `cycle ${cycle.cycle}: ${cycle.before.has(key) ? '' : 'new '}${key.slice(0, 8)} ×${got.length}`;
+  // Sent by the killed process and received, its job still pending with no record of the delivery, sent once more
+  // after the restart (by the leftover job, or by the restart's publish of the same change): the inherent window.
+  const version = cycle.pendingVersions.get(key);
+  const unrecorded = cycle.pending.has(key) && (version === null || cycle.recordedBeforeKill.get(key) !== version);
+  if (got.length === 2 && got[0]!.killed && !got[1]!.killed && unrecorded) {
+    doubles.unrecorded.push(label);
+    windows.push(cycle.killAt - got[0]!.at);
+    return;
+  }
+  const detail = `${label} at ${got.map(({ at, killed }) => `${at - cycle.killAt}${killed ? '' : ' (restart)'}`).join(', ')} ms from the kill; change recorded at ${recordedAt - cycle.killAt} ms; job ${cycle.pending.has(key) ? `pending (${unrecorded ? 'un' : ''}recorded)` : 'not pending'}`;
+  // The change recorded after the kill (the restarted hub published it again) and a delivery after that record, with one before it.
+  if (recordedAt > cycle.killAt && got.some(({ at }, i) => at >= recordedAt && i > 0)) doubles.republished.push(detail);
+  else doubles.other.push(detail);
+}
+
 try {
-  let previous: { cycle: number; mark: number; before: Set<string>; pending: Set<string>; afterKill: number; reached: Set<string> } | undefined;
+  let previous: Cycle | undefined;
   const drainTimes: number[] = [];
   for (let cycle = 0; cycle <= cycles; cycle++) {
+    if (previous) previous.restartMark = sub.requests().length;
     drainTimes.push(await startAndDrain(`cycle ${cycle}`));
     if (previous) {
       // What the last cycle's publish and burst led to, before its kill and after this restart.
       const got = notificationsSince(previous.mark);
       const afterRestart = notificationsSince(previous.afterKill);
-      for (const key of previous.before) {
-        const n = got.get(key) ?? 0;
-        if (n === 0) problems.missed.push(`cycle ${previous.cycle}: ${key.slice(0, 8)}`);
-        // A job still pending at the kill whose request had reached the subscriber: sent and answered, not yet marked done.
-        if (n > 1) problems.doubled.push(`cycle ${previous.cycle}: ${key.slice(0, 8)} ×${n}${previous.pending.has(key) && previous.reached.has(key) ? ' (answered before the kill, job still pending)' : ''}`);
+      for (const key of previous.before) if ((got.get(key) ?? 0) === 0) problems.missed.push(`cycle ${previous.cycle}: ${key.slice(0, 8)}`);
+      const recordedAt = (await store.get<{ at: number }>(`websub:hash:${topic.id}`))?.at ?? 0;
+      for (const [key, n] of got) if (n > 1) classifyDouble(previous, key, recordedAt);
+      for (const key of previous.pending) {
+        if (afterRestart.has(key)) continue;
+        // Killed after recording the subscriber's 2xx and before removing the job: delivered before the kill, and the
+        // restart rightly drops the job unsent.
+        const version = previous.pendingVersions.get(key);
+        if (version && previous.recordedBeforeKill.get(key) === version && (got.get(key) ?? 0) > 0) recordedNotRemoved++;
+        else problems.undelivered.push(`cycle ${previous.cycle}: ${key.slice(0, 8)}`);
       }
-      for (const [key, n] of got) if (!previous.before.has(key) && n > 1) problems.doubled.push(`cycle ${previous.cycle}: new ${key.slice(0, 8)} ×${n}`);
-      for (const key of previous.pending) if (!afterRestart.has(key)) problems.undelivered.push(`cycle ${previous.cycle}: ${key.slice(0, 8)}`);
     }
     if (cycle === cycles) break;
 
@@ -99,6 +161,7 @@ try {
     await sleep(Math.floor(Math.random() * 500));
     const delay = Date.now() - firing;
     const exited = new Promise((resolveExit) => server!.process.once('exit', resolveExit));
+    const killAt = Date.now();
     server!.process.kill('SIGKILL');
     await exited;
     logs += server!.output();
@@ -109,8 +172,11 @@ try {
     const pending = await jobKeys();
     kills.push(`${delay} ms: ${after.size - before.size} new subscriptions, ${afterKill - mark} requests to subscribers before the kill, ${pending.size} jobs pending`);
     console.log(`      cycle ${cycle}: killed ${kills.at(-1)}`);
-    const reached = new Set(notificationsSince(mark).keys());
-    previous = { cycle, mark, before, pending, afterKill, reached };
+    const recordedBeforeKill = new Map<string, string | null>();
+    for (const key of pending) recordedBeforeKill.set(key, (await store.get<{ version: string }>(`websub:sent:${topic.id}:${key}`))?.version ?? null);
+    const pendingVersions = new Map<string, string | null>();
+    for (const key of pending) pendingVersions.set(key, (await store.get<{ version?: string }>(`websub:job:${topic.id}:${key}`))?.version ?? null);
+    previous = { cycle, mark, before, pending, afterKill, killAt, recordedBeforeKill, pendingVersions };
   }
   logs += server!.output();
   await server!.stop();
@@ -133,7 +199,17 @@ try {
   v.figure('store files', `${files.length}, of which ${temporary.length} temporary files left by kills (never read as keys)`);
   v.check('no subscription lost', problems.lost.length === 0, problems.lost.length === 0 ? 'none' : problems.lost.slice(0, 5).join(', '));
   v.check('every change delivered to every earlier subscriber', problems.missed.length === 0, problems.missed.length === 0 ? 'none missed' : `${problems.missed.length} missed: ${problems.missed.slice(0, 5).join(', ')}`);
-  v.check('nothing delivered twice', problems.doubled.length === 0, problems.doubled.length === 0 ? 'none' : `${problems.doubled.length}: ${problems.doubled.slice(0, 5).join(', ')}`);
+  const list = (items: string[]) => (items.length === 0 ? 'none' : `${items.length}: ${items.slice(0, 5).join(' | ')}`);
+  const sorted = [...windows].sort((a, b) => a - b);
+  v.figure(
+    'doubles answered before the kill, not yet recorded (inherent: see docs/websub.md)',
+    sorted.length === 0
+      ? 'none'
+      : `${sorted.length}; the kill came ${sorted[0]} to ${sorted.at(-1)} ms (median ${sorted[Math.floor(sorted.length / 2)]} ms) after the subscriber received it (negative: received from the dead process's socket just after the kill): ${doubles.unrecorded.slice(0, 5).join(', ')}`,
+  );
+  v.figure('pending jobs already recorded as delivered at the kill (dropped unsent after the restart)', String(recordedNotRemoved));
+  v.check('nothing delivered twice by a re-publish', doubles.republished.length === 0, list(doubles.republished));
+  v.check('nothing else delivered twice', doubles.other.length === 0, list(doubles.other));
   v.check('due notifications delivered after restart', problems.undelivered.length === 0, problems.undelivered.length === 0 ? 'all' : problems.undelivered.slice(0, 5).join(', '));
   v.check('no corrupt file', unreadable.length === 0 && asides.length === 0 && !/not readable JSON/.test(logs), `${unreadable.length} unreadable, ${asides.length} moved aside${/not readable JSON/.test(logs) ? ', corrupt values logged' : ''}`);
 } finally {

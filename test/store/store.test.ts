@@ -1,7 +1,8 @@
 /**
  * The state store on both backends (a folder, and a real redis-server): values
- * with expiry, listing, and the atomic steps — set-if-absent, claims and
- * counters — raced by several processes at once, where exactly one must win.
+ * with expiry, listing, and the atomic steps — set-if-absent, claims,
+ * counters and compare-and-delete — raced by several processes at once,
+ * where exactly one must win.
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -98,6 +99,20 @@ for (const [name, config] of backends) {
       await store.close();
     });
 
+    it('removeIf removes only a value whose field is the one expected (compare-and-delete)', async () => {
+      const store = createStore(config());
+      await store.set('job', { id: 'newer', n: 1 });
+      assert.equal(await store.removeIf('job', 'id', 'older'), false);
+      assert.deepEqual(await store.get('job'), { id: 'newer', n: 1 }, 'a value written since stays');
+      assert.equal(await store.removeIf('job', 'id', 'newer'), true);
+      assert.equal(await store.get('job'), null);
+      assert.equal(await store.removeIf('job', 'id', 'newer'), false, 'absent: nothing removed');
+      await store.set('text', 'newer');
+      assert.equal(await store.removeIf('text', 'id', 'newer'), false, 'not an object: kept');
+      assert.equal(await store.get('text'), 'newer');
+      await store.close();
+    });
+
     it('one winner among processes racing setIfAbsent, and everyone reads its value', async () => {
       const shared = config();
       const results = await race(shared, `async (s) => { const mine = Math.random().toString(36); const won = await s.setIfAbsent('key', mine); return { won, mine, read: await s.get('key') }; }`, 6);
@@ -114,10 +129,29 @@ for (const [name, config] of backends) {
         assert.equal(await store.claim(`c${round}`, 1), true);
       }
       await sleep(1100);
-      for (let round = 0; round < 5; round++) {
-        const results = await race(shared, `(s) => s.claim('c${round}', 30)`, 4);
-        assert.equal(results.filter((r) => r === 'true').length, 1, `round ${round}: ${results}`);
-      }
+      // Every racer stays alive a while after its claims: the claim of a process that has exited is free again.
+      const results = await race(shared, `async (s) => { const won = []; for (let round = 0; round < 5; round++) won.push(await s.claim('c' + round, 30)); await new Promise((r) => setTimeout(r, 3000)); return won; }`, 4);
+      const won = results.map((r) => JSON.parse(r) as boolean[]);
+      for (let round = 0; round < 5; round++) assert.equal(won.filter((w) => w[round]).length, 1, `round ${round}: ${results}`);
+      await store.close();
+    });
+
+    it('a claim whose holder has exited (kill -9) is taken over at once; a live holder keeps it', async () => {
+      const shared = config();
+      const holder = spawn(
+        NODE,
+        ['--input-type=module', '-e', `import { createStore } from ${JSON.stringify(resolve(ROOT, 'src/lib/store/index.ts'))}; const s = createStore(${JSON.stringify(shared)}); console.log(await s.claim('held', 60)); setInterval(() => {}, 1000);`],
+        { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+      );
+      const exited = new Promise((r) => holder.once('exit', r));
+      const said = await new Promise<string>((r) => holder.stdout!.once('data', (chunk: Buffer) => r(chunk.toString().trim())));
+      assert.equal(said, 'true', 'the other process took the claim');
+      const store = createStore(shared);
+      assert.equal(await store.claim('held', 60), false, 'its holder is alive');
+      holder.kill('SIGKILL');
+      await exited;
+      assert.equal(await store.claim('held', 60), true, 'its holder has exited: taken over');
+      assert.equal(await store.claim('held', 60), false, 'and now held by this process');
       await store.close();
     });
 

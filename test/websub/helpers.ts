@@ -2,6 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { getCACertificates, setDefaultCACertificates } from 'node:tls';
 import { siteLinks } from '../../src/lib/feeds/links.ts';
 import { createStore, type Store } from '../../src/lib/store/index.ts';
 import { callbackKey, type DistributedHash } from '../../src/lib/websub/subscriptions.ts';
@@ -21,6 +22,44 @@ export const ALL_TOPICS = Object.values(TOPICS);
 export const HUB_URL = links.hub;
 
 export const tempDir = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
+
+/** A real HTTPS subscriber for hubs running in this process: its test CA is trusted by this process's requests from now on. */
+export async function startTrustedSubscriber(): Promise<{ sub: TestSubscriber; close: () => Promise<void> }> {
+  const certs = makeTestCerts();
+  setDefaultCACertificates([...getCACertificates('default'), certs.ca]);
+  const sub = await startSubscriber(certs);
+  return {
+    sub,
+    async close() {
+      await sub.close();
+      certs.remove();
+    },
+  };
+}
+
+/** A store operation that writes, as `killedStore` sees it. */
+export type StoreWrite = 'set' | 'remove' | 'removeIf' | 'claim';
+
+/**
+ * The store as kill -9 leaves it, in process: from the first write for which
+ * `dies` is true on, that write and every later one never happen and never
+ * settle (no error, no finally runs in the caller). Reads go on.
+ */
+export function killedStore(store: Store, dies: (operation: StoreWrite, key: string) => boolean): Store {
+  let dead = false;
+  const never = new Promise<never>(() => {});
+  const gate = <A extends unknown[], R>(operation: StoreWrite, write: (key: string, ...rest: A) => Promise<R>) => (key: string, ...rest: A): Promise<R> => {
+    if (!dead && dies(operation, key)) dead = true;
+    return dead ? never : write(key, ...rest);
+  };
+  return {
+    ...store,
+    set: gate('set', store.set.bind(store)),
+    remove: gate('remove', store.remove.bind(store)),
+    removeIf: gate('removeIf', store.removeIf.bind(store)),
+    claim: gate('claim', store.claim.bind(store)),
+  };
+}
 
 /** The environment of a hub server under test: loopback callbacks, the test CA, short delays. */
 export function hubEnv(certs: TestCerts, storeDir: string, extra: Record<string, string> = {}): Record<string, string> {

@@ -18,7 +18,7 @@ import type { ContentSource } from '../../src/lib/websub/content.ts';
 import { createHub, type Hub } from '../../src/lib/websub/hub.ts';
 import { contentHash } from '../../src/lib/websub/publish.ts';
 import { callbackKey, HubState } from '../../src/lib/websub/subscriptions.ts';
-import { tempDir, TOPICS, until } from './helpers.ts';
+import { killedStore, tempDir, TOPICS, until } from './helpers.ts';
 
 // Callbacks on a closed loopback port: each attempt fails at once and leaves a retry job.
 const config: HubConfig = { ...DEFAULT_HUB_CONFIG, allowLoopback: true, requestTimeoutMs: 1500, concurrency: 4, schedulerIntervalMs: 3_600_000 };
@@ -32,24 +32,7 @@ after(async () => {
 /** The store as a kill leaves it: the write of job number `jobsBeforeKill + 1` and everything after it never happen. */
 function killedAtJob(store: Store, jobsBeforeKill: number): Store {
   let jobs = 0;
-  let dead = false;
-  const never = new Promise<never>(() => {});
-  return {
-    ...store,
-    async set(key, value, options) {
-      if (key.startsWith('websub:job:') && ++jobs > jobsBeforeKill) dead = true;
-      if (dead) return never;
-      return store.set(key, value, options);
-    },
-    async remove(key) {
-      if (dead) return never;
-      return store.remove(key);
-    },
-    async claim(key, ttl) {
-      if (dead) return never;
-      return store.claim(key, ttl);
-    },
-  };
+  return killedStore(store, (operation, key) => operation === 'set' && key.startsWith('websub:job:') && ++jobs > jobsBeforeKill);
 }
 
 it('a publish killed after its claim and part of its outbox: the restarted hub distributes the change once the claim can have expired', async () => {

@@ -7,7 +7,6 @@
  */
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
-import { getCACertificates, setDefaultCACertificates } from 'node:tls';
 import { after, before, it } from 'node:test';
 import { createStore, type Store } from '../../src/lib/store/index.ts';
 import { DEFAULT_HUB_CONFIG, type HubConfig } from '../../src/lib/websub/config.ts';
@@ -15,26 +14,20 @@ import type { ContentSource } from '../../src/lib/websub/content.ts';
 import { createHub, type Hub } from '../../src/lib/websub/hub.ts';
 import { contentHash } from '../../src/lib/websub/publish.ts';
 import { HubState } from '../../src/lib/websub/subscriptions.ts';
-import { makeTestCerts, type TestCerts } from '../helpers/certs.ts';
-import { startSubscriber, type TestSubscriber } from '../helpers/subscriber.ts';
+import type { TestSubscriber } from '../helpers/subscriber.ts';
 import { DEFAULT_SITE_URL } from '../../src/lib/config/site.ts';
-import { tempDir, TOPICS } from './helpers.ts';
+import { startTrustedSubscriber, tempDir, TOPICS } from './helpers.ts';
 
 const config: HubConfig = { ...DEFAULT_HUB_CONFIG, allowLoopback: true, requestTimeoutMs: 1500, concurrency: 4, schedulerIntervalMs: 3_600_000 };
 const dirs: string[] = [];
 const closers: Array<() => Promise<void>> = [];
-let certs: TestCerts;
 let sub: TestSubscriber;
+let closeSubscriber: (() => Promise<void>) | undefined;
 
-before(async () => {
-  certs = makeTestCerts();
-  setDefaultCACertificates([...getCACertificates('default'), certs.ca]);
-  sub = await startSubscriber(certs);
-});
+before(async () => ({ sub, close: closeSubscriber } = await startTrustedSubscriber()));
 after(async () => {
   for (const close of closers) await close();
-  await sub?.close();
-  certs?.remove();
+  await closeSubscriber?.();
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 

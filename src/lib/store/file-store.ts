@@ -1,7 +1,7 @@
 /**
  * The embedded store: a folder, one file per key (see file-driver.ts for the
  * atomic writes). Steps that read, decide and write — set-if-absent, claims,
- * counters, removing an expired value — hold a per-key lock (file-lock.ts:
+ * counters, compare-and-delete, removing an expired value — hold a per-key lock (file-lock.ts:
  * proper-lockfile's mkdir lock, taken over 2 s after its holder died), so they
  * are atomic across every process sharing the folder. Expired files are swept on a timer: nothing
  * listed or not, short-lived keys (rate windows, ended sessions) included,
@@ -26,6 +26,7 @@ import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { createStorage } from 'unstorage';
 import { atomicFileDriver, keyToPath } from './file-driver.ts';
+import { holderIsGone, THIS_HOLDER } from './claim-holder.ts';
 import { withLock } from './file-lock.ts';
 import { pruneFolders } from './folder-prune.ts';
 import { isCorrupt, unwrap, type Store } from './store.ts';
@@ -104,7 +105,21 @@ export function fileStore(dir: string, now: () => number, options: FileStoreOpti
       return liveKeys(entries.filter(({ key }) => !key.startsWith(CLAIMS)), now());
     },
     setIfAbsent,
-    claim: (key, ttlSeconds) => setIfAbsent(`${CLAIMS}:${key}`, true, { ttlSeconds }),
+    removeIf: (key, field, expected) =>
+      withLock(pathOf(key), async () => {
+        const live = await readLive(key);
+        if (typeof live !== 'object' || live === null || (live as Record<string, unknown>)[field] !== expected) return false;
+        await basic.remove(key);
+        return true;
+      }),
+    // Free, or held by a process that has exited: taken, under the claim's lock (claim-holder.ts).
+    claim: (key, ttlSeconds) =>
+      withLock(pathOf(`${CLAIMS}:${key}`), async () => {
+        const held = await readLive(`${CLAIMS}:${key}`);
+        if (held !== null && !holderIsGone((held as { holder?: unknown }).holder)) return false;
+        await basic.set(`${CLAIMS}:${key}`, { holder: THIS_HOLDER }, { ttlSeconds });
+        return true;
+      }),
     increment: (key, ttlSeconds) =>
       withLock(pathOf(key), async () => {
         const raw = await readRaw(pathOf(key));
@@ -174,6 +189,7 @@ export function fileStore(dir: string, now: () => number, options: FileStoreOpti
     remove: guard(store.remove),
     keys: guard(store.keys),
     setIfAbsent: guard(store.setIfAbsent, (stored) => stored),
+    removeIf: guard(store.removeIf, (removed) => removed),
     claim: guard(store.claim, (taken) => taken),
     increment: guard(store.increment, () => true),
     addMember: guard(store.addMember, () => true),

@@ -1,7 +1,7 @@
 /**
  * The shared store for several instances: Redis through unstorage's driver,
- * with the atomic steps (claims, set-if-absent, counters) as single Redis
- * commands on the driver's own client. Redis expires keys itself.
+ * with the atomic steps (claims, set-if-absent, counters, compare-and-delete)
+ * as single Redis commands on the driver's own client. Redis expires keys itself.
  *
  * Redis going away must cost a prompt, named error, never a hang or a crash:
  * commands are not queued while disconnected (enableOfflineQueue: false), not
@@ -15,6 +15,7 @@
 import type Redis from 'ioredis';
 import { createStorage } from 'unstorage';
 import redisDriver from 'unstorage/drivers/redis';
+import { holderIsGone, THIS_HOLDER } from './claim-holder.ts';
 import { wrap, type Store } from './store.ts';
 import { StoreUnavailableError } from './unavailable.ts';
 import { liveKeys, unstorageStore } from './unstorage-store.ts';
@@ -24,6 +25,15 @@ const INCREMENT_SCRIPT = "local v = redis.call('INCR', KEYS[1]) if v == 1 then r
 
 /** SADD, and an expiry that only ever moves later: one atomic step. */
 const ADD_MEMBER_SCRIPT = "redis.call('SADD', KEYS[1], ARGV[1]) if redis.call('TTL', KEYS[1]) < tonumber(ARGV[2]) then redis.call('EXPIRE', KEYS[1], ARGV[2]) end return 1";
+
+/** DEL only if the stored envelope's value has ARGV[1] = ARGV[2] (compare-and-delete): one atomic step. */
+const REMOVE_IF_SCRIPT =
+  "local raw = redis.call('GET', KEYS[1]) if not raw then return 0 end " +
+  "local ok, envelope = pcall(cjson.decode, raw) " +
+  "if ok and type(envelope) == 'table' and type(envelope.value) == 'table' and envelope.value[ARGV[1]] == ARGV[2] then return redis.call('DEL', KEYS[1]) end return 0";
+
+/** Replaces a claim's holder ARGV[1] (one that has exited) by ARGV[2] for ARGV[3] s, if it still holds it: one atomic step. */
+const TAKE_OVER_SCRIPT = "if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3]) return 1 end return 0";
 
 /** Longest wait for a connection or an answer: a request that needs the store gets its 503 within about this. */
 export const REDIS_TIMEOUT_MS = 2000;
@@ -124,7 +134,15 @@ export function redisStore(url: string, prefix: string, now: () => number, log: 
         const answer = ttl ? await client.set(`${prefix}:${key}`, envelope, 'EX', seconds(ttl), 'NX') : await client.set(`${prefix}:${key}`, envelope, 'NX');
         return answer === 'OK';
       }),
-    claim: (key, ttlSeconds) => run(async () => (await client.set(`${prefix}:claims:${key}`, '1', 'EX', seconds(ttlSeconds), 'NX')) === 'OK'),
+    removeIf: (key, field, expected) => run(async () => Number(await client.eval(REMOVE_IF_SCRIPT, 1, `${prefix}:${key}`, field, expected)) === 1),
+    claim: (key, ttlSeconds) =>
+      run(async () => {
+        const claimKey = `${prefix}:claims:${key}`;
+        if ((await client.set(claimKey, THIS_HOLDER, 'EX', seconds(ttlSeconds), 'NX')) === 'OK') return true;
+        // Held by a process of this machine that has exited (claim-holder.ts): taken over, if no one else did first.
+        const holder = await client.get(claimKey);
+        return holder !== null && holderIsGone(holder) && Number(await client.eval(TAKE_OVER_SCRIPT, 1, claimKey, holder, THIS_HOLDER, seconds(ttlSeconds))) === 1;
+      }),
     increment: (key, ttlSeconds) => run(async () => Number(await client.eval(INCREMENT_SCRIPT, 1, `${prefix}:counters:${key}`, seconds(ttlSeconds)))),
     addMember: (key, member, ttlSeconds) => run(async () => void (await client.eval(ADD_MEMBER_SCRIPT, 1, `${prefix}:sets:${key}`, member, seconds(ttlSeconds)))),
     hasMember: (key, member) => run(async () => (await client.sismember(`${prefix}:sets:${key}`, member)) === 1),

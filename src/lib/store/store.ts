@@ -17,12 +17,21 @@ export interface Store {
   /** `ttlSeconds`: the value is gone (reads as null) after that long. */
   set(key: string, value: unknown, options?: { ttlSeconds?: number }): Promise<void>;
   remove(key: string): Promise<void>;
+  /**
+   * Compare-and-delete: removes `key` only if its live value is an object whose
+   * `field` is `expected`; true when this call removed it. Atomic across every
+   * process sharing the store, so a value written in between (a newer delivery
+   * job under the same key) is never removed in place of the one meant.
+   */
+  removeIf(key: string, field: string, expected: string): Promise<boolean>;
   /** Keys that start with `prefix` (unstorage's `:`-separated keys), expired ones left out. */
   keys(prefix: string): Promise<string[]>;
   /**
    * Takes `key` if no one holds it: true for exactly one caller across every
-   * process sharing the store, until `ttlSeconds` pass. The basis of "deliver
-   * one change once" when several instances run.
+   * process sharing the store, until `ttlSeconds` pass or its holder has
+   * certainly exited (claim-holder.ts: a process on the same machine killed
+   * meanwhile; its claims are taken over at once). The basis of "deliver one
+   * change once" when several instances run.
    */
   claim(key: string, ttlSeconds: number): Promise<boolean>;
   /**

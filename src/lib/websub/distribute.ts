@@ -42,14 +42,29 @@ export class Distributor {
     this.#deps = deps;
   }
 
-  /** Queues one job per active subscription of the topic (first attempt due now) and returns them. */
-  async enqueueAll(topic: Topic): Promise<DeliveryJob[]> {
+  /**
+   * Queues one job per active subscription of the topic (first attempt due now) announcing change `version`, and
+   * returns those to send now. A subscription that already has a job of this same change (a process killed after it
+   * claimed and queued the change, now published again) keeps that job: this publish and the retry sweep then send
+   * one job under one claim, never two jobs of one change at once. Sent now only if due (not a retry waiting).
+   */
+  async enqueueAll(topic: Topic, version: string): Promise<DeliveryJob[]> {
     const { state, now } = this.#deps;
-    const jobs = (await state.activeSubscriptions(topic.id)).map(
-      (sub): DeliveryJob => ({ id: newId(), topic_id: topic.id, callback_key: callbackKey(sub.callback), due_at: now() }),
-    );
-    // Written in parallel batches: each write is a durable (fsync'd) file in the file store.
-    for (let i = 0; i < jobs.length; i += 100) await Promise.all(jobs.slice(i, i + 100).map((job) => state.putJob(job)));
+    const keys = (await state.activeSubscriptions(topic.id)).map((sub) => callbackKey(sub.callback));
+    const jobs: DeliveryJob[] = [];
+    // In parallel batches: each write is a durable (fsync'd) file in the file store.
+    for (let i = 0; i < keys.length; i += 100) {
+      const batch = await Promise.all(
+        keys.slice(i, i + 100).map(async (key): Promise<DeliveryJob | null> => {
+          const queued = await state.getJob(topic.id, key);
+          if (queued?.version === version) return queued.due_at <= now() ? queued : null;
+          const job: DeliveryJob = { id: newId(), topic_id: topic.id, callback_key: key, due_at: now(), version };
+          await state.putJob(job);
+          return job;
+        }),
+      );
+      for (const job of batch) if (job) jobs.push(job);
+    }
     return jobs;
   }
 
@@ -70,7 +85,9 @@ export class Distributor {
     if (!(await state.store.claim(`websub:deliver:${job.id}`, claimSeconds))) return 'skipped';
     const topic = topics.byId(job.topic_id);
     const sub = await state.getSubscription(job.topic_id, job.callback_key);
-    if (!topic || !sub) {
+    // No subscription any more, or this change already reached it: a job left by a process killed between the
+    // subscriber's 2xx and the job's removal, or queued again by a re-publish of the same transition (publish.ts).
+    if (!topic || !sub || (await state.wasDelivered(job))) {
       await state.finishJob(job);
       return 'skipped';
     }
@@ -89,6 +106,9 @@ export class Distributor {
     const result = await sendOutbound({ url: sub.callback, method: 'POST', headers, body: content.body }, this.#deps.outbound);
 
     if (result.ok && result.status >= 200 && result.status <= 299) {
+      // The delivery's record first, at once: a kill after the 2xx and before it is the one window in which the
+      // change is sent again after a restart (docs/websub.md); a kill after it leaves a job that is then skipped.
+      await state.recordDelivered(job, config.leaseMaxSeconds);
       await state.finishJob(job);
       if (sub.failures > 0) await this.#updateFailures(sub, 0);
       return 'delivered';

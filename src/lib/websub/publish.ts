@@ -33,11 +33,20 @@ export type PreparedPublish = { outcome: PublishOutcome; jobs?: never } | { outc
  * How long the claim of one change holds: long enough for every instance to have started.
  * A holder killed between its claim and recording the hash leaves the change unannounced
  * until the claim expires: whoever found it taken ('elsewhere') checks again after that
- * (the hub's sweep), so the change is distributed late, never lost.
+ * (the hub's sweep), so the change is distributed late, never lost. The holder's restart on
+ * the same machine does not wait: the claim of a process that has exited is taken over at
+ * once (store/claim-holder.ts).
  */
 export const PUBLISH_CLAIM_SECONDS = 120;
 
 export const contentHash = (body: Buffer): string => createHash('sha256').update(body).digest('hex');
+
+/**
+ * The version a delivery job announces: one per transition (the publish claim's key), so a
+ * re-publish of the same transition after a dead holder's claim expired gives the same
+ * version, and each later transition a new one, even back to an earlier content.
+ */
+export const changeVersion = (transition: string): string => createHash('sha256').update(transition).digest('base64url').slice(0, 22);
 
 export interface PublishDeps {
   state: HubState;
@@ -59,21 +68,24 @@ export async function preparePublish(topic: Topic, deps: PublishDeps): Promise<P
   if (last?.hash === hash) return { outcome: { topic: topic.url, result: 'unchanged' } };
   if (!last) {
     // One instance per (topic, content) announces it; the others find the claim taken.
-    if (!(await state.store.claim(`websub:publish:${topic.id}:none:${hash}`, PUBLISH_CLAIM_SECONDS))) {
+    const transition = `${topic.id}:none:${hash}`;
+    if (!(await state.store.claim(`websub:publish:${transition}`, PUBLISH_CLAIM_SECONDS))) {
       return { outcome: { topic: topic.url, result: 'elsewhere' } };
     }
-    const jobs = await distributor.enqueueAll(topic);
+    const jobs = await distributor.enqueueAll(topic, changeVersion(transition));
     await state.recordHash(topic.id, hash, 0);
     if (jobs.length === 0) return { outcome: { topic: topic.url, result: 'recorded' } };
     deps.log(`websub: ${topic.id} has no recorded hash (a new or emptied store); notifying ${jobs.length} subscriber(s) of its content`);
     return { topic, jobs };
   }
   const { generation } = last;
-  if (!(await state.store.claim(`websub:publish:${topic.id}:${generation}:${last.at}:${last.hash}:${hash}`, PUBLISH_CLAIM_SECONDS))) {
+  const transition = `${topic.id}:${generation}:${last.at}:${last.hash}:${hash}`;
+  if (!(await state.store.claim(`websub:publish:${transition}`, PUBLISH_CLAIM_SECONDS))) {
     return { outcome: { topic: topic.url, result: 'elsewhere' } };
   }
-  // The outbox first, then the hash: a crash in between re-sends at worst, never loses.
-  const jobs = await distributor.enqueueAll(topic);
+  // The outbox first, then the hash: a crash in between publishes the same transition again (same version: a
+  // subscriber that received it already is skipped), never loses it.
+  const jobs = await distributor.enqueueAll(topic, changeVersion(transition));
   await state.recordHash(topic.id, hash, generation + 1);
   if (jobs.length > 0) deps.log(`websub: ${topic.id} changed; notifying ${jobs.length} subscriber(s)`);
   return { topic, jobs };

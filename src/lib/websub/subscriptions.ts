@@ -2,12 +2,14 @@
  * Every piece of hub state, in the store (src/lib/store): one key per
  * subscription (it expires with its lease), the latest intent per
  * (topic, callback), one pending delivery job per subscription (the outbox:
- * first attempts and due retries, so they survive restarts), and the hash
- * of the content last distributed per topic.
+ * first attempts and due retries, so they survive restarts), the change last
+ * delivered to each subscription, and the hash of the content last
+ * distributed per topic.
  *
  *   websub:sub:<topic id>:<callback key>     Subscription, TTL = lease
  *   websub:intent:<topic id>:<callback key>  latest (un)subscribe request id
  *   websub:job:<topic id>:<callback key>     DeliveryJob
+ *   websub:sent:<topic id>:<callback key>    Delivered, TTL = the longest lease
  *   websub:hash:<topic id>                   DistributedHash
  */
 import { createHash, randomBytes } from 'node:crypto';
@@ -34,6 +36,20 @@ export interface DeliveryJob {
   topic_id: string;
   callback_key: string;
   due_at: number;
+  /**
+   * The change it announces (publish.ts: one per transition of the topic's
+   * content). A job whose change the subscription has already received is not
+   * sent: one left in the store by a process killed after the subscriber's 2xx,
+   * or queued again by a re-publish of the same transition. Absent in jobs
+   * written before versions existed: those are sent.
+   */
+  version?: string;
+}
+
+/** The last change a subscription received (its 2xx), recorded before its job is removed. */
+export interface Delivered {
+  version: string;
+  at: number;
 }
 
 export interface DistributedHash {
@@ -75,6 +91,7 @@ export class HubState {
   async removeSubscription(topicId: string, key: string): Promise<void> {
     await this.store.remove(`websub:sub:${topicId}:${key}`);
     await this.store.remove(`websub:job:${topicId}:${key}`);
+    await this.store.remove(`websub:sent:${topicId}:${key}`);
   }
 
   /** Callback keys of the live subscriptions of a topic (expired ones are left out; the store sweeps their records away). */
@@ -109,10 +126,29 @@ export class HubState {
     return this.store.get<DeliveryJob>(`websub:job:${topicId}:${key}`);
   }
 
-  /** Removes the job only if it is still the one given (a newer change may have replaced it). */
+  /**
+   * Removes the job only if it is still the one given: one compare-and-delete in the store, so
+   * a newer change's job written under the same key meanwhile stays (a read, then a remove,
+   * would delete it if it came in between).
+   */
   async finishJob(job: DeliveryJob): Promise<void> {
-    const current = await this.getJob(job.topic_id, job.callback_key);
-    if (current?.id === job.id) await this.store.remove(`websub:job:${job.topic_id}:${job.callback_key}`);
+    await this.store.removeIf(`websub:job:${job.topic_id}:${job.callback_key}`, 'id', job.id);
+  }
+
+  /**
+   * Records that the subscription received the job's change. It only has to outlive the
+   * jobs that could repeat it (a leftover job, a re-publish): `ttlSeconds` is the longest
+   * lease; removing the subscription removes it.
+   */
+  async recordDelivered(job: DeliveryJob, ttlSeconds: number): Promise<void> {
+    if (job.version === undefined) return;
+    await this.store.set(`websub:sent:${job.topic_id}:${job.callback_key}`, { version: job.version, at: this.#now() } satisfies Delivered, { ttlSeconds });
+  }
+
+  /** Whether the subscription has already received the change this job announces. */
+  async wasDelivered(job: DeliveryJob): Promise<boolean> {
+    if (job.version === undefined) return false;
+    return (await this.store.get<Delivered>(`websub:sent:${job.topic_id}:${job.callback_key}`))?.version === job.version;
   }
 
   async allJobs(): Promise<DeliveryJob[]> {

@@ -1,0 +1,54 @@
+/**
+ * Who holds a claim (store.ts): this process, named so that another process
+ * on the same machine can tell for certain that it has exited (kill -9, a
+ * crash) and take its claims over at once, instead of waiting out their
+ * lifetime (a delivery's 60 s, a publish's 120 s) after a restart.
+ *
+ * "Certain" only where a process id names one process at a time: the same
+ * boot (boot_id) and the same pid namespace (a container's own, or the
+ * host's). There, a holder whose pid no longer exists (ESRCH) has exited, and
+ * a holder with this process's own pid but another id is an earlier process
+ * (a restarted container's server is often pid 1 again). Anything else — a pid
+ * alive (maybe reused: then the claim is waited out, as before), another
+ * machine or container sharing the store, a zombie not yet reaped, a system
+ * without /proc — counts as alive: a live holder's claim is never taken.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync, readlinkSync } from 'node:fs';
+
+/** This boot of this machine and this pid namespace; null where it cannot be known (not Linux). */
+function whereIdsAreUnique(): string | null {
+  try {
+    return `${readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim()}/${readlinkSync('/proc/self/ns/pid')}`;
+  } catch {
+    return null;
+  }
+}
+
+const MACHINE = whereIdsAreUnique();
+
+/** The holder a claim is taken with: this machine and namespace, this pid, and an id of this process alone. */
+export function holderOf(pid: number, id: string): string {
+  return JSON.stringify({ machine: MACHINE, pid, id });
+}
+
+export const THIS_HOLDER = holderOf(process.pid, randomBytes(8).toString('hex'));
+
+/** Whether the process that took a claim as `holder` has certainly exited. */
+export function holderIsGone(holder: unknown): boolean {
+  if (MACHINE === null || typeof holder !== 'string') return false;
+  let parsed: { machine?: unknown; pid?: unknown; id?: unknown };
+  try {
+    parsed = JSON.parse(holder) as typeof parsed;
+  } catch {
+    return false;
+  }
+  if (parsed.machine !== MACHINE || typeof parsed.pid !== 'number' || typeof parsed.id !== 'string') return false;
+  if (parsed.pid === process.pid) return holder !== THIS_HOLDER;
+  try {
+    process.kill(parsed.pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
