@@ -1,0 +1,235 @@
+/**
+ * The reviews of a dataset held compactly (issue 11: the server's memory at
+ * 100k reviews). A review is kept as where its record lies in the dataset's
+ * JSON (reviews.json): those bytes are exactly `JSON.stringify(review)`, what
+ * every answer splices in, so an answer needs no object and no serialisation.
+ * The fields the index filters and sorts on are read once, at load, into
+ * typed-array columns and posting lists; a record is parsed only when an
+ * object is asked for (MCP results, the text index's folding).
+ *
+ * Where the bytes live is a RecordSource: the dataset's bytes in memory (the
+ * Astro routes, tests), or reviews.json on disk, read by offset (the Node
+ * server, src/node/dataset-file.ts: it already serves the build's files from
+ * disk, and 56 MB of records at 100k reviews would be a fifth of its memory).
+ *
+ * Positions are newest-first: the order of reviews.json.
+ */
+import { textBytes } from '../http/answer.ts';
+import type { AggregateRating, Business, Review, ReviewsDataset } from './schema.ts';
+
+/** The bytes of a dataset's JSON, by byte offset. */
+export interface RecordSource {
+  /** Bytes [start, end); may be a view into memory the source keeps, never to be written to. */
+  read(start: number, end: number): Uint8Array;
+  readonly size: number;
+}
+
+export interface ReviewRecords {
+  readonly business: Business;
+  readonly aggregate_rating: AggregateRating;
+  readonly updated: string;
+  /** How many reviews. */
+  readonly length: number;
+  /** The record at a position as bytes: `JSON.stringify(review)`. */
+  json(position: number): Uint8Array;
+  /** The records at many positions, reading each contiguous run of positions at once. */
+  jsonAll(positions: ArrayLike<number>): Uint8Array[];
+  /** The review object at a position (parsed from its bytes). */
+  review(position: number): Review;
+  /** Every review, newest first, parsed a span at a time: `visit` gets each in turn. */
+  forEach(visit: (review: Review, position: number) => void): void;
+  /** The whole dataset's JSON text (without the final newline), as reviews.json holds it. */
+  datasetJson(): string;
+  /** Columns. */
+  readonly dates: Int32Array;
+  readonly ratings: Uint8Array;
+  readonly updates: readonly string[];
+  /**
+   * Review ids in newest-first order (the oldest-first sort's tie-break, the id table), handed over
+   * and dropped by the records: a later call reads them again from the records.
+   */
+  takeIds(): readonly string[];
+  readonly technicians: ReadonlyMap<string, Int32Array>;
+  readonly services: ReadonlyMap<string, Int32Array>;
+}
+
+/** YYYY-MM-DD as the integer YYYYMMDD: the same order as the strings, 4 bytes a review. */
+export function dayNumber(date: string): number {
+  return Number(date.slice(0, 4)) * 10000 + Number(date.slice(5, 7)) * 100 + Number(date.slice(8, 10));
+}
+
+export function dayString(day: number): string {
+  const year = Math.floor(day / 10000);
+  const month = Math.floor(day / 100) % 100;
+  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day % 100).padStart(2, '0')}`;
+}
+
+/** The records of a dataset's JSON bytes held in memory. */
+export function recordsFromBytes(bytes: Uint8Array): ReviewRecords {
+  return recordsFromSource({ read: (start, end) => bytes.subarray(start, end), size: bytes.byteLength }, bytes);
+}
+
+/** The records of a dataset object: its JSON serialised once (the Astro routes, tests). */
+export function recordsFromDataset(dataset: ReviewsDataset): ReviewRecords {
+  return recordsFromBytes(textBytes(JSON.stringify(dataset)));
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+const REVIEWS_KEY = textBytes('"reviews"');
+const decoder = new TextDecoder();
+
+/** Reads spans of at most this many bytes when every record is visited (folding, the full dataset). */
+const SPAN_BYTES = 4 * 1024 * 1024;
+/** Records apart by at most this much besides themselves are read together. */
+const SPAN_SLACK_BYTES = 64 * 1024;
+
+/**
+ * The records of `source`, whose whole JSON is `bytes`: finds each record of
+ * the top-level `reviews` array and fills the columns; `bytes` is not kept
+ * unless the source keeps it.
+ */
+export function recordsFromSource(source: RecordSource, bytes: Uint8Array): ReviewRecords {
+  const starts: number[] = [];
+  const ends: number[] = [];
+  let depth = 0;
+  let keyStart = -1;
+  let inReviews = false;
+  let reviewsFrom = -1;
+  let reviewsTo = -1;
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i]!;
+    if (byte === QUOTE) {
+      const from = i;
+      for (i++; bytes[i] !== QUOTE; i++) if (bytes[i] === BACKSLASH) i++;
+      if (depth === 1) keyStart = from;
+      continue;
+    }
+    if (byte === OPEN_OBJECT || byte === OPEN_ARRAY) {
+      depth++;
+      if (depth === 2 && byte === OPEN_ARRAY && keyStart >= 0 && equalAt(bytes, keyStart, REVIEWS_KEY)) {
+        inReviews = true;
+        reviewsFrom = i;
+      } else if (depth === 3 && inReviews) starts.push(i);
+    } else if (byte === CLOSE_OBJECT || byte === CLOSE_ARRAY) {
+      if (depth === 3 && inReviews) ends.push(i + 1);
+      if (depth === 2 && inReviews) {
+        inReviews = false;
+        reviewsTo = i + 1;
+      }
+      depth--;
+    }
+  }
+  if (reviewsFrom < 0) throw new Error('the dataset has no reviews array');
+  // Everything but the records, parsed: business, aggregate_rating, updated.
+  const head = JSON.parse(`${decoder.decode(bytes.subarray(0, reviewsFrom))}[]${decoder.decode(bytes.subarray(reviewsTo))}`) as Omit<ReviewsDataset, 'reviews'>;
+
+  const n = starts.length;
+  const offsets = new Float64Array(n + 1);
+  const dates = new Int32Array(n);
+  const ratings = new Uint8Array(n);
+  const updates: string[] = new Array(n);
+  let ids: string[] | undefined = new Array(n);
+  const technicians = new Map<string, number[]>();
+  const services = new Map<string, number[]>();
+  const push = (map: Map<string, number[]>, key: string, position: number) => {
+    const list = map.get(key);
+    if (list) list.push(position);
+    else map.set(key, [position]);
+  };
+  for (let p = 0; p < n; p++) {
+    offsets[p] = starts[p]!;
+    const review = JSON.parse(decoder.decode(bytes.subarray(starts[p]!, ends[p]!))) as Review;
+    dates[p] = dayNumber(review.date);
+    ratings[p] = review.rating;
+    updates[p] = review.updated;
+    ids[p] = review.id;
+    // A name listed twice in one review is one posting.
+    for (const name of new Set(review.technicians)) push(technicians, name, p);
+    for (const service of new Set(review.services)) push(services, service, p);
+  }
+  offsets[n] = n > 0 ? ends[n - 1]! + 1 : 0;
+  const endOf = (p: number) => offsets[p + 1]! - 1;
+  const frozen = (map: Map<string, number[]>) => new Map([...map].map(([key, list]) => [key, Int32Array.from(list)]));
+
+  const records: ReviewRecords = {
+    business: head.business,
+    aggregate_rating: head.aggregate_rating,
+    updated: head.updated,
+    length: n,
+    dates,
+    ratings,
+    updates,
+    technicians: frozen(technicians),
+    services: frozen(services),
+    takeIds() {
+      let taken = ids;
+      if (!taken) {
+        const again: string[] = new Array(n);
+        records.forEach((review, p) => (again[p] = review.id));
+        taken = again;
+      }
+      ids = undefined;
+      return taken;
+    },
+    json: (p) => source.read(offsets[p]!, endOf(p)),
+    jsonAll(positions) {
+      const out: Uint8Array[] = new Array(positions.length);
+      let low = Infinity;
+      let high = -1;
+      let total = 0;
+      for (let i = 0; i < positions.length; i++) {
+        const p = positions[i]!;
+        if (p < low) low = p;
+        if (p > high) high = p;
+        total += endOf(p) - offsets[p]!;
+      }
+      // Positions close together (a since page: whole days, newest-first within the span) are one read.
+      if (high >= 0 && offsets[high + 1]! - offsets[low]! <= 2 * total + SPAN_SLACK_BYTES) {
+        const span = source.read(offsets[low]!, endOf(high));
+        const base = offsets[low]!;
+        for (let i = 0; i < positions.length; i++) out[i] = span.subarray(offsets[positions[i]!]! - base, endOf(positions[i]!) - base);
+        return out;
+      }
+      for (let i = 0; i < positions.length; ) {
+        // A run of consecutive positions (either direction) is one read.
+        let j = i + 1;
+        const step = j < positions.length ? positions[j]! - positions[i]! : 0;
+        if (step === 1 || step === -1) while (j < positions.length && positions[j]! - positions[j - 1]! === step) j++;
+        const low = Math.min(positions[i]!, positions[j - 1]!);
+        const high = Math.max(positions[i]!, positions[j - 1]!);
+        const span = source.read(offsets[low]!, endOf(high));
+        const base = offsets[low]!;
+        for (let k = i; k < j; k++) out[k] = span.subarray(offsets[positions[k]!]! - base, endOf(positions[k]!) - base);
+        i = j;
+      }
+      return out;
+    },
+    review: (p) => JSON.parse(decoder.decode(source.read(offsets[p]!, endOf(p)))) as Review,
+    forEach(visit) {
+      for (let from = 0; from < n; ) {
+        let to = from + 1;
+        while (to < n && offsets[to + 1]! - offsets[from]! <= SPAN_BYTES) to++;
+        const span = source.read(offsets[from]!, endOf(to - 1));
+        const base = offsets[from]!;
+        for (let p = from; p < to; p++) visit(JSON.parse(decoder.decode(span.subarray(offsets[p]! - base, endOf(p) - base))) as Review, p);
+        from = to;
+      }
+    },
+    datasetJson() {
+      const all = source.read(0, source.size);
+      // reviews.json ends with a newline (toJsonBody); the document is what precedes it.
+      return decoder.decode(all[all.length - 1] === 0x0a ? all.subarray(0, all.length - 1) : all);
+    },
+  };
+  return records;
+}
+
+function equalAt(bytes: Uint8Array, at: number, expected: Uint8Array): boolean {
+  for (let i = 0; i < expected.length; i++) if (bytes[at + i] !== expected[i]) return false;
+  return true;
+}
