@@ -167,6 +167,8 @@ try {
     await phase('after heap snapshot');
   }
 } finally {
+  // Node waits for an attached inspector to disconnect before it exits.
+  inspector?.close();
   await server.stop();
 }
 
@@ -196,10 +198,11 @@ async function openInspector(output: string) {
     if (message.id !== undefined) waiting.get(message.id)?.(message.result);
   };
   let next = 0;
-  return (method: string, params: object = {}) =>
+  const call = (method: string, params: object = {}) =>
     new Promise<any>((resolveCall) => {
       const id = ++next;
       waiting.set(id, resolveCall);
       socket.send(JSON.stringify({ id, method, params }));
     });
+  return Object.assign(call, { close: () => socket.close() });
 }

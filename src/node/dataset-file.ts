@@ -1,8 +1,8 @@
 /**
  * The Node server's reviews: reviews.json on disk, its records read by offset
- * (src/lib/reviews/records.ts). The file is read whole once, to find the
- * records and fill the columns, and not kept: the server already answers the
- * build's large files from disk. The descriptor stays open for the process, so
+ * (src/lib/reviews/records.ts). The file is read once, a span at a time, to
+ * find the records and fill the columns, and not kept: the server already
+ * answers the build's large files from disk. The descriptor stays open for the process, so
  * a file replaced by rename is still read as it was loaded.
  */
 import { fstatSync, openSync, readSync, closeSync } from 'node:fs';
@@ -24,7 +24,7 @@ export function recordsFromFile(path: string): ReviewRecords {
         return out;
       },
     };
-    return recordsFromSource(source, source.read(0, size));
+    return recordsFromSource(source);
   } catch (error) {
     closeSync(fd);
     throw error;

@@ -66,7 +66,7 @@ export function dayString(day: number): string {
 
 /** The records of a dataset's JSON bytes held in memory. */
 export function recordsFromBytes(bytes: Uint8Array): ReviewRecords {
-  return recordsFromSource({ read: (start, end) => bytes.subarray(start, end), size: bytes.byteLength }, bytes);
+  return recordsFromSource({ read: (start, end) => bytes.subarray(start, end), size: bytes.byteLength });
 }
 
 /** The records of a dataset object: its JSON serialised once (the Astro routes, tests). */
@@ -89,51 +89,26 @@ const SPAN_BYTES = 4 * 1024 * 1024;
 const SPAN_SLACK_BYTES = 64 * 1024;
 
 /**
- * The records of `source`, whose whole JSON is `bytes`: finds each record of
- * the top-level `reviews` array and fills the columns; `bytes` is not kept
- * unless the source keeps it.
+ * The records of `source`: finds each record of the top-level `reviews` array,
+ * a span of the JSON at a time (never the whole file at once), and fills the
+ * columns from each record parsed alone.
  */
-export function recordsFromSource(source: RecordSource, bytes: Uint8Array): ReviewRecords {
-  const starts: number[] = [];
-  const ends: number[] = [];
-  let depth = 0;
-  let keyStart = -1;
-  let inReviews = false;
-  let reviewsFrom = -1;
-  let reviewsTo = -1;
-  for (let i = 0; i < bytes.length; i++) {
-    const byte = bytes[i]!;
-    if (byte === QUOTE) {
-      const from = i;
-      for (i++; bytes[i] !== QUOTE; i++) if (bytes[i] === BACKSLASH) i++;
-      if (depth === 1) keyStart = from;
-      continue;
-    }
-    if (byte === OPEN_OBJECT || byte === OPEN_ARRAY) {
-      depth++;
-      if (depth === 2 && byte === OPEN_ARRAY && keyStart >= 0 && equalAt(bytes, keyStart, REVIEWS_KEY)) {
-        inReviews = true;
-        reviewsFrom = i;
-      } else if (depth === 3 && inReviews) starts.push(i);
-    } else if (byte === CLOSE_OBJECT || byte === CLOSE_ARRAY) {
-      if (depth === 3 && inReviews) ends.push(i + 1);
-      if (depth === 2 && inReviews) {
-        inReviews = false;
-        reviewsTo = i + 1;
-      }
-      depth--;
-    }
+export function recordsFromSource(source: RecordSource): ReviewRecords {
+  // The head (business, aggregate rating) comes before the reviews: read until the array opens.
+  let head = source.read(0, Math.min(source.size, SPAN_BYTES));
+  let reviewsFrom = reviewsArrayAt(head);
+  while (reviewsFrom < 0 && head.length < source.size) {
+    head = source.read(0, Math.min(source.size, head.length * 2));
+    reviewsFrom = reviewsArrayAt(head);
   }
   if (reviewsFrom < 0) throw new Error('the dataset has no reviews array');
-  // Everything but the records, parsed: business, aggregate_rating, updated.
-  const head = JSON.parse(`${decoder.decode(bytes.subarray(0, reviewsFrom))}[]${decoder.decode(bytes.subarray(reviewsTo))}`) as Omit<ReviewsDataset, 'reviews'>;
+  const headText = decoder.decode(head.subarray(0, reviewsFrom));
 
-  const n = starts.length;
-  const offsets = new Float64Array(n + 1);
-  const dates = new Int32Array(n);
-  const ratings = new Uint8Array(n);
-  const updates: string[] = new Array(n);
-  let ids: string[] | undefined = new Array(n);
+  const starts: number[] = [];
+  const dateList: number[] = [];
+  const ratingList: number[] = [];
+  const updates: string[] = [];
+  let ids: string[] | undefined = [];
   const technicians = new Map<string, number[]>();
   const services = new Map<string, number[]>();
   const push = (map: Map<string, number[]>, key: string, position: number) => {
@@ -141,25 +116,61 @@ export function recordsFromSource(source: RecordSource, bytes: Uint8Array): Revi
     if (list) list.push(position);
     else map.set(key, [position]);
   };
-  for (let p = 0; p < n; p++) {
-    offsets[p] = starts[p]!;
-    const review = JSON.parse(decoder.decode(bytes.subarray(starts[p]!, ends[p]!))) as Review;
-    dates[p] = dayNumber(review.date);
-    ratings[p] = review.rating;
-    updates[p] = review.updated;
-    ids[p] = review.id;
+  const add = (review: Review, start: number) => {
+    const p = starts.length;
+    starts.push(start);
+    dateList.push(dayNumber(review.date));
+    ratingList.push(review.rating);
+    updates.push(review.updated);
+    ids!.push(review.id);
     // A name listed twice in one review is one posting.
     for (const name of new Set(review.technicians)) push(technicians, name, p);
     for (const service of new Set(review.services)) push(services, service, p);
+  };
+
+  let reviewsTo = -1;
+  let lastEnd = reviewsFrom + 1;
+  let spanBytes = SPAN_BYTES;
+  // A span is used up to its last whole record; the next span starts there.
+  for (let at = reviewsFrom + 1; reviewsTo < 0; ) {
+    if (at >= source.size) throw new Error('the dataset ends inside its reviews array');
+    const span = source.read(at, Math.min(source.size, at + spanBytes));
+    let used = 0;
+    for (let i = 0; i < span.length; i++) {
+      const byte = span[i]!;
+      if (byte === OPEN_OBJECT) {
+        const end = valueEnd(span, i);
+        if (end < 0) break;
+        // Offsets hold starts only: a record ends one byte (a comma) before the next begins.
+        if (starts.length > 0 && at + i !== lastEnd + 1) throw new Error('the reviews must be compact JSON, one comma between records');
+        add(JSON.parse(decoder.decode(span.subarray(i, end))) as Review, at + i);
+        lastEnd = at + end;
+        i = end - 1;
+        used = end;
+      } else if (byte === CLOSE_ARRAY) {
+        reviewsTo = at + i + 1;
+        break;
+      } else used = i + 1; // a comma or white space between records
+    }
+    // One record larger than a span: a larger span.
+    if (used === 0 && reviewsTo < 0) spanBytes *= 2;
+    at += used;
   }
-  offsets[n] = n > 0 ? ends[n - 1]! + 1 : 0;
+  const tail = decoder.decode(source.read(reviewsTo, source.size));
+  // Everything but the records, parsed: business, aggregate_rating, updated.
+  const dataset = JSON.parse(`${headText}[]${tail}`) as Omit<ReviewsDataset, 'reviews'>;
+
+  const n = starts.length;
+  const offsets = Float64Array.from([...starts, lastEnd + 1]);
+  const dates = Int32Array.from(dateList);
+  const ratings = Uint8Array.from(ratingList);
   const endOf = (p: number) => offsets[p + 1]! - 1;
   const frozen = (map: Map<string, number[]>) => new Map([...map].map(([key, list]) => [key, Int32Array.from(list)]));
 
   const records: ReviewRecords = {
-    business: head.business,
-    aggregate_rating: head.aggregate_rating,
-    updated: head.updated,
+    business: dataset.business,
+    aggregate_rating: dataset.aggregate_rating,
+    updated: dataset.updated,
     length: n,
     dates,
     ratings,
@@ -227,6 +238,52 @@ export function recordsFromSource(source: RecordSource, bytes: Uint8Array): Revi
     },
   };
   return records;
+}
+
+/** Where the top-level `reviews` array opens in the JSON's first bytes, or -1 if not within them. */
+function reviewsArrayAt(bytes: Uint8Array): number {
+  let depth = 0;
+  let keyStart = -1;
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i]!;
+    if (byte === QUOTE) {
+      const end = stringEnd(bytes, i);
+      if (end < 0) return -1;
+      if (depth === 1) keyStart = i;
+      i = end - 1;
+    } else if (byte === OPEN_OBJECT || byte === OPEN_ARRAY) {
+      depth++;
+      if (depth === 2 && byte === OPEN_ARRAY && keyStart >= 0 && equalAt(bytes, keyStart, REVIEWS_KEY)) return i;
+    } else if (byte === CLOSE_OBJECT || byte === CLOSE_ARRAY) depth--;
+  }
+  return -1;
+}
+
+/** One past the closing quote of the string opening at `from`, or -1 if `bytes` ends first. */
+function stringEnd(bytes: Uint8Array, from: number): number {
+  for (let i = from + 1; i < bytes.length; i++) {
+    if (bytes[i] === BACKSLASH) i++;
+    else if (bytes[i] === QUOTE) return i + 1;
+  }
+  return -1;
+}
+
+/** One past the end of the object or array opening at `from`, or -1 if `bytes` ends first. */
+function valueEnd(bytes: Uint8Array, from: number): number {
+  let depth = 0;
+  for (let i = from; i < bytes.length; i++) {
+    const byte = bytes[i]!;
+    if (byte === QUOTE) {
+      const end = stringEnd(bytes, i);
+      if (end < 0) return -1;
+      i = end - 1;
+    } else if (byte === OPEN_OBJECT || byte === OPEN_ARRAY) depth++;
+    else if (byte === CLOSE_OBJECT || byte === CLOSE_ARRAY) {
+      depth--;
+      if (depth === 0) return i + 1;
+    }
+  }
+  return -1;
 }
 
 function equalAt(bytes: Uint8Array, at: number, expected: Uint8Array): boolean {
