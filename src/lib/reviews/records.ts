@@ -9,8 +9,8 @@
  *
  * Where the bytes live is a RecordSource: the dataset's bytes in memory (the
  * Astro routes, tests), or reviews.json on disk, read by offset (the Node
- * server, src/node/dataset-file.ts: it already serves the build's files from
- * disk, and 56 MB of records at 100k reviews would be a fifth of its memory).
+ * server, src/node/dataset-file.ts: it already serves the build's large files
+ * from disk, and the records are 56 MB at 100k reviews).
  *
  * Positions are newest-first: the order of reviews.json.
  */
@@ -40,16 +40,20 @@ export interface ReviewRecords {
   forEach(visit: (review: Review, position: number) => void): void;
   /** The whole dataset's JSON text (without the final newline), as reviews.json holds it. */
   datasetJson(): string;
-  /** Columns. */
+  /** Each review's date as YYYYMMDD (dayNumber), by position. */
   readonly dates: Int32Array;
+  /** Each review's stars, by position. */
   readonly ratings: Uint8Array;
+  /** Each review's `updated` instant, by position (Last-Modified of the answers that hold it). */
   readonly updates: readonly string[];
   /**
    * Review ids in newest-first order (the oldest-first sort's tie-break, the id table), handed over
    * and dropped by the records: a later call reads them again from the records.
    */
   takeIds(): readonly string[];
+  /** Positions (ascending) of the reviews naming each technician, by name as listed; each position once. */
   readonly technicians: ReadonlyMap<string, Int32Array>;
+  /** Positions (ascending) of the reviews of each service id; each position once. */
   readonly services: ReadonlyMap<string, Int32Array>;
 }
 
