@@ -41,21 +41,9 @@ import { ensureBuild, type BuildInfo } from './lib/builds.ts';
 import { measureHandlerCostsInChild, type HandlerCosts } from './lib/handler-costs.ts';
 import { runLoadInChild, summarize, type LoadRun, type LoadSummary } from './lib/load.ts';
 import { get, memoryOf, startBareServer, startRealServer, type Running } from './lib/processes.ts';
+import { SEARCH, SEARCH_PATHS } from './lib/search-mix.ts';
 import { textQueries, TEXT_QUERY_KINDS } from './lib/text-queries.ts';
 
-const SEARCH = '/api/reviews/search';
-
-/** The search mix, cycled: realistic client queries, from the cheapest to a full-text scan. */
-const SEARCH_PATHS = [
-  SEARCH,
-  `${SEARCH}?rating=5`,
-  `${SEARCH}?min_rating=4&mentions_service=gutters`,
-  `${SEARCH}?query=leak`,
-  `${SEARCH}?mentions_technician=Dave%20Kowalski&since=2024-01-01`,
-  `${SEARCH}?since=2024-01-01&until=2024-06-30`,
-  `${SEARCH}?since=2025-01-01&until=2025-12-31&min_rating=3`,
-  `${SEARCH}?limit=100`,
-];
 
 const { values: args } = parseArgs({
   options: {

@@ -4,6 +4,7 @@
  * the hot API routes go straight to the same src/lib handlers that the thin
  * Astro routes wrap; Astro's pipeline serves pages and everything else.
  */
+import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -11,12 +12,13 @@ import type { ApiContext } from './lib/api/context.ts';
 import { siteUrl } from './lib/config/site.ts';
 import { clientAddress, proxyTrustFromEnv, type ProxyTrust } from './lib/http/client-address.ts';
 import { jsonAnswer, methodNotAllowed } from './lib/http/json.ts';
+import { registerProcessDataset } from './lib/platform/process-dataset.ts';
 import { getReviewIndex } from './lib/reviews/index.ts';
-import type { ReviewsDataset } from './lib/reviews/schema.ts';
 import { BodyBudget } from './node/body-budget.ts';
 import { bodySettingsFromEnv, serverTimeouts, type BodySettings } from './node/body-settings.ts';
 import { answerClientError } from './node/client-errors.ts';
 import { FORBIDDEN_METHODS, nodeHeaderReader, normaliseTarget, requestTarget, requestUrl } from './node/request.ts';
+import { recordsFromFile } from './node/dataset-file.ts';
 import { createNodeServices } from './node/dynamic-routes.ts';
 import { loadStaticFiles } from './node/static-files.ts';
 import { reviewJsonFiles } from './lib/static/review-files.ts';
@@ -54,9 +56,12 @@ export async function startServer(options: ServerOptions) {
     handler: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
   };
   const staticFiles = loadStaticFiles(resolve(options.distDir, 'client'));
-  const datasetFile = staticFiles.read('/reviews.json');
-  if (!datasetFile) throw new Error(`no reviews.json in ${options.distDir}/client: run the build first`);
-  const api: ApiContext = { site: options.site, dataset: JSON.parse(datasetFile.body.toString('utf8')) as ReviewsDataset };
+  const datasetPath = resolve(options.distDir, 'client/reviews.json');
+  if (!existsSync(datasetPath)) throw new Error(`no reviews.json in ${options.distDir}/client: run the build first`);
+  // The reviews as compact records read from reviews.json by offset, not 100k parsed objects (src/node/dataset-file.ts).
+  const api: ApiContext = { site: options.site, dataset: recordsFromFile(datasetPath) };
+  // The review pages (Astro, same process) read the same records instead of the content collections.
+  registerProcessDataset(api.dataset);
   // /reviews/{id}.json: made from the dataset on request, not 100k files from the build.
   staticFiles.mount(reviewJsonFiles(api.dataset, true));
   const services = await createNodeServices({ site: options.site, host: options.host, staticFiles, api, env: process.env });

@@ -1,8 +1,8 @@
 /** The ApiContext for Astro's on-demand routes. */
 import type { ApiContext } from '../lib/api/context.ts';
-import { getDataset } from './dataset.ts';
+import { getDatasetSource } from './dataset.ts';
 import { astroSite } from './site.ts';
 
 export async function getApiContext(): Promise<ApiContext> {
-  return { site: astroSite(), dataset: await getDataset() };
+  return { site: astroSite(), dataset: await getDatasetSource() };
 }

@@ -7,7 +7,9 @@
 import { getCollection, getEntry } from 'astro:content';
 import { contentProblemInDev } from '../lib/content/live-content.ts';
 import { unpackReviews } from '../lib/content/stored-reviews.ts';
+import { processDataset } from '../lib/platform/process-dataset.ts';
 import { buildDataset } from '../lib/reviews/dataset.ts';
+import type { DatasetSource } from '../lib/reviews/index.ts';
 import type { ReviewsDataset } from '../lib/reviews/schema.ts';
 
 let cached: Promise<ReviewsDataset> | undefined;
@@ -23,6 +25,14 @@ export function getDataset(): Promise<ReviewsDataset> {
     return buildDataset(business.data, unpackReviews(entries));
   })();
   return cached;
+}
+
+/**
+ * The dataset for on-demand pages and routes: inside the Node server, the records
+ * it already holds (src/lib/platform/process-dataset.ts); elsewhere getDataset().
+ */
+export async function getDatasetSource(): Promise<DatasetSource> {
+  return processDataset() ?? getDataset();
 }
 
 /** In `astro dev`, the editor's current content mistake, thrown so the page shows it. */

@@ -17,7 +17,7 @@ import { BIND_HOST_ENV } from '../lib/mcp/config.ts';
 import type { McpEndpoint } from '../lib/mcp/http-handler.ts';
 import { createMcpService } from '../lib/mcp/service.ts';
 import { NEEDS } from '../lib/platform/requirements.ts';
-import { getDataset } from './dataset.ts';
+import { getDatasetSource } from './dataset.ts';
 import { missingSettings } from './host.ts';
 import { getInsights } from './insights.ts';
 import { astroSite, getStore } from './site.ts';
@@ -33,7 +33,7 @@ export function getMcpHandler(): Promise<McpEndpoint> {
     return createMcpService({
       content: {
         site: astroSite(),
-        dataset: await getDataset(),
+        dataset: await getDatasetSource(),
         insights: { schema: insightsDataset, data: (await getInsights()) as unknown as Record<string, unknown> },
       },
       // Only 2025-era sessions use the store, and on a serverless host only once their settings exist.

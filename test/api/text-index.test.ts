@@ -93,9 +93,9 @@ it('the background build yields to the event loop; meanwhile a scan answers, exa
   const ready = index.startTextIndex();
   const during = index.text();
   assert.equal(during.bytes, 0, 'a scan answers while the index is built');
-  assertExact(during, index.folded, ' — été.');
+  assertExact(during, index.folded(), ' — été.');
   await ready;
   const after = index.text();
   assert.ok(after.bytes > 0, 'the index answers once built');
-  assertExact(after, index.folded, ' — été.');
+  assertExact(after, index.folded(), ' — été.');
 });

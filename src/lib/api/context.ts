@@ -3,9 +3,10 @@
  * dataset (loaded once per process, never re-read from content files) and the
  * site's base URL. The Node server and the Astro routes both build one.
  */
-import type { ReviewsDataset } from '../reviews/schema.ts';
+import type { DatasetSource } from '../reviews/index.ts';
 
 export interface ApiContext {
   site: string;
-  dataset: ReviewsDataset;
+  /** The dataset object (Astro routes) or its compact records (the Node server). */
+  dataset: DatasetSource;
 }

@@ -5,31 +5,23 @@
  */
 import type { ApiAnswer, ApiRequest } from '../http/answer.ts';
 import { invalidRequest } from '../http/json.ts';
-import { newestUpdated } from '../reviews/dataset.ts';
-import { getReviewIndex } from '../reviews/index.ts';
+import { newestInstant } from '../reviews/dataset.ts';
+import { getReviewIndex, type ReviewIndex } from '../reviews/index.ts';
 import { validate } from '../http/issues.ts';
 import { fromSearchParams, sinceDate, type SearchQuery } from '../reviews/query.ts';
-import type { Review } from '../reviews/schema.ts';
-import { searchReviews } from '../reviews/search.ts';
-import { reviewsSince, sinceLastModified } from '../reviews/since.ts';
+import { searchPositions } from '../reviews/search.ts';
+import { sinceLastModified, sincePage } from '../reviews/since.ts';
 import { BodyCache, cachedBody, conditionalJsonAnswer, type CachedBody } from './cached-json.ts';
-import { ReviewJson } from './review-json.ts';
+import { bodyWithRecords } from './review-json.ts';
 import type { ApiContext } from './context.ts';
 
 const caches = new WeakMap<ApiContext['dataset'], BodyCache>();
-const reviewJson = new WeakMap<ApiContext['dataset'], ReviewJson>();
 
 /** The answers kept for one dataset (exported for tests, which check its budget: no HTTP route shows it). */
 export function cacheFor(context: ApiContext): BodyCache {
   let cache = caches.get(context.dataset);
   if (!cache) caches.set(context.dataset, (cache = new BodyCache()));
   return cache;
-}
-
-function reviewJsonFor(context: ApiContext): ReviewJson {
-  let json = reviewJson.get(context.dataset);
-  if (!json) reviewJson.set(context.dataset, (json = new ReviewJson()));
-  return json;
 }
 
 export function searchEndpoint(request: ApiRequest, context: ApiContext): ApiAnswer {
@@ -45,8 +37,10 @@ export function searchEndpoint(request: ApiRequest, context: ApiContext): ApiAns
     const key = `search:${canonicalKey(parsed.value)}`;
     cached = cache.get(key);
     if (!cached) {
-      const result = searchReviews(getReviewIndex(context.dataset), parsed.value);
-      cached = cachedBody(reviewJsonFor(context).body(result), lastModifiedOf(result.reviews, context));
+      const index = getReviewIndex(context.dataset);
+      const { positions, ...hits } = searchPositions(index, parsed.value);
+      const envelope = { total: hits.total, count: positions.length, limit: hits.limit };
+      cached = cachedBody(bodyWithRecords(envelope, index.records.jsonAll(positions)), lastModifiedOf(index, positions, context));
       cache.set(key, cached);
     }
     cache.alias(rawKey, key);
@@ -68,16 +62,16 @@ export function sinceEndpoint(request: ApiRequest, context: ApiContext, rawDate:
       }
     }
     const index = getReviewIndex(context.dataset);
-    const result = reviewsSince(index, parsed.value);
-    cached = cachedBody(reviewJsonFor(context).body(result), sinceLastModified(index, parsed.value) ?? context.dataset.updated);
+    const { positions, ...envelope } = sincePage(index, parsed.value);
+    cached = cachedBody(bodyWithRecords(envelope, index.records.jsonAll(positions)), sinceLastModified(index, parsed.value) ?? context.dataset.updated);
     if (request.search === '') cache.set(key, cached);
   }
   return conditionalJsonAnswer(request, cached);
 }
 
 /** The newest `updated` among the reviews served, or the dataset's when none are. */
-function lastModifiedOf(reviews: readonly Review[], context: ApiContext): string {
-  return reviews.length === 0 ? context.dataset.updated : newestUpdated(reviews);
+function lastModifiedOf(index: ReviewIndex, positions: readonly number[], context: ApiContext): string {
+  return positions.length === 0 ? context.dataset.updated : newestInstant(positions.map((position) => index.records.updates[position]!));
 }
 
 function canonicalKey(query: SearchQuery): string {

@@ -16,10 +16,10 @@
 import { z } from 'zod';
 import { siteLinks } from '../feeds/links.ts';
 import { boundIssues, validate } from '../http/issues.ts';
-import { getReviewIndex } from '../reviews/index.ts';
+import { getReviewIndex, recordsOf, type DatasetSource } from '../reviews/index.ts';
 import { searchQuery, sinceDate, type SearchQuery } from '../reviews/query.ts';
 import { searchResponse, sinceResponse } from '../reviews/responses.ts';
-import { aggregateRating, business, review, type ReviewsDataset } from '../reviews/schema.ts';
+import { aggregateRating, business, review } from '../reviews/schema.ts';
 import { searchReviews } from '../reviews/search.ts';
 import { reviewsSince, SINCE_PAGE_SIZE } from '../reviews/since.ts';
 import { toolJsonSchema } from './json-schema.ts';
@@ -27,7 +27,7 @@ import { ResultMemo } from './result-memo.ts';
 
 export interface McpContent {
   site: string;
-  dataset: ReviewsDataset;
+  dataset: DatasetSource;
   /**
    * The insights dataset once it is built; its tool and resource exist only then.
    * `schema`: its zod schema (the tool's output schema), when known.
@@ -105,7 +105,8 @@ interface ToolEntry {
 
 interface ResourceEntry {
   definition: ResourceDefinition;
-  read: () => unknown;
+  /** The resource's JSON text. */
+  text: () => string;
 }
 
 /** The catalog of one content build. Everything here runs once per process. */
@@ -175,9 +176,9 @@ export function createCatalog(content: McpContent): McpCatalog {
       output: REVIEW_OUTPUT,
     },
     ({ id }) => {
-      const found = index().byId(id);
-      if (!found) return errorResult({ error: 'not_found', message: `No review has the id ${JSON.stringify(id)}. Ids come from search_reviews or reviews_since results.` });
-      return result({ review: found });
+      const position = index().byId(id);
+      if (position === undefined) return errorResult({ error: 'not_found', message: `No review has the id ${JSON.stringify(id)}. Ids come from search_reviews or reviews_since results.` });
+      return result({ review: index().records.review(position) });
     },
   );
 
@@ -203,7 +204,8 @@ export function createCatalog(content: McpContent): McpCatalog {
       description: 'The full dataset: business, aggregate rating and every review, newest first.',
       mimeType: 'application/json',
     },
-    read: () => dataset,
+    // The text of reviews.json, from the records' bytes: no object of 100k reviews is made for it.
+    text: () => recordsOf(dataset).datasetJson(),
   });
 
   if (content.insights) addInsights(content.insights, links.insightsJson, tool, resources);
@@ -246,11 +248,11 @@ export function createCatalog(content: McpContent): McpCatalog {
     },
     readResource(uri) {
       const entry = resources.get(uri);
-      if (entry) return memo.get(`resource ${uri}`, () => contents(uri, entry.read()), resultSize) as ResourceContents;
+      if (entry) return memo.get(`resource ${uri}`, () => contents(uri, entry.text()), resultSize) as ResourceContents;
       const id = reviewIdOf(uri, reviewPrefix);
       if (id === undefined) return undefined;
-      const found = index().byId(id);
-      return found ? contents(uri, found) : undefined;
+      const position = index().byId(id);
+      return position === undefined ? undefined : contents(uri, new TextDecoder().decode(index().records.json(position)));
     },
   };
 }
@@ -279,7 +281,7 @@ function addInsights(insights: NonNullable<McpContent['insights']>, uri: string,
   );
   resources.set(uri, {
     definition: { name: 'insights.json', uri, title: 'Insights', description: 'Aspect sentiment, entities, topics, FAQ and summary.', mimeType: 'application/json' },
-    read: () => insights.data,
+    text: () => JSON.stringify(insights.data),
   });
 }
 
@@ -295,8 +297,8 @@ function reviewIdOf(uri: string, prefix: string): string | undefined {
   }
 }
 
-function contents(uri: string, value: unknown): ResourceContents {
-  return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(value) }] };
+function contents(uri: string, text: string): ResourceContents {
+  return { contents: [{ uri, mimeType: 'application/json', text }] };
 }
 
 function result(value: object): ToolResult {
@@ -307,7 +309,14 @@ function errorResult(value: object): ToolResult {
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(value) }] };
 }
 
-/** An answer's size for the memo's budget: its serialised text (structured content shares the dataset's objects). */
+/**
+ * An answer's size for the memo's budget: its serialised text, and for a tool's structured content the
+ * objects too. Reviews are parsed from their bytes for each answer (records.ts), so those objects are the
+ * answer's own: V8 holds about 1.6 bytes of objects per byte of their JSON (90 MB for the 57.6 MB of
+ * reviews.json at 100k), counted here as twice the text.
+ */
 function resultSize(value: ToolResult | ResourceContents): number {
-  return 'contents' in value ? value.contents.reduce((sum, part) => sum + part.text.length, 0) : value.content.reduce((sum, part) => sum + part.text.length, 0);
+  if ('contents' in value) return value.contents.reduce((sum, part) => sum + part.text.length, 0);
+  const text = value.content.reduce((sum, part) => sum + part.text.length, 0);
+  return value.structuredContent ? 3 * text : text;
 }

@@ -45,8 +45,13 @@ export function buildDataset(business: Business, reviews: readonly Review[]): Re
 
 /** The newest `updated` of any review; an empty dataset falls back to the epoch, never the clock. */
 export function newestUpdated(reviews: readonly Review[]): string {
+  return newestInstant(reviews.map((review) => review.updated));
+}
+
+/** The newest of some `updated` instants, with the same epoch floor. */
+export function newestInstant(instants: readonly string[]): string {
   let newest = '1970-01-01T00:00:00Z';
-  for (const review of reviews) if (review.updated > newest) newest = review.updated;
+  for (const instant of instants) if (instant > newest) newest = instant;
   return newest;
 }
 

@@ -1,25 +1,34 @@
 /**
- * The review index, built once per dataset (once per process): the reviews in
- * both orders for binary search on dates, posting lists by technician, service
- * and rating, the case- and Unicode-folded text that `query` searches and the
- * substring index over it (text-index.ts), built in the background once
- * startTextIndex is called, or else by the first text query.
- * Positions refer to the newest-first order of reviews.json.
+ * The review index, built once per dataset (once per process) over its compact
+ * records (records.ts): the oldest-first order for the since feed, binary
+ * search on the date column, posting lists by technician, service and rating,
+ * an id table, and the substring index over the folded texts (text-index.ts),
+ * built in the background once startTextIndex is called, or else by the first
+ * text query. Positions refer to the newest-first order of reviews.json;
+ * nothing here holds a review object.
  */
+import { dayNumber, dayString, recordsFromDataset, type ReviewRecords } from './records.ts';
+import { reviewById } from './dataset.ts';
 import type { Review, ReviewsDataset } from './schema.ts';
-import { compareOldestFirst } from './dataset.ts';
 import { buildTextIndex, buildTextIndexInSlices, scanningTextIndex, type TextIndex } from './text-index.ts';
 
+/** What the index can be made from: a dataset object (Astro routes, tests) or records already compact (the Node server). */
+export type DatasetSource = ReviewsDataset | ReviewRecords;
+
 export interface ReviewIndex {
-  /** Newest first (date desc, id asc): the order of reviews.json and search. */
-  readonly newest: readonly Review[];
-  /** Oldest first (date asc, id asc): the order of the since feed. */
-  readonly oldest: readonly Review[];
-  /** Folded `title + text` per newest-first position. */
-  readonly folded: readonly string[];
+  readonly records: ReviewRecords;
+  /** How many reviews. */
+  readonly length: number;
+  /** Oldest first (date asc, id asc): the newest-first position of each review in the order of the since feed. */
+  readonly oldest: Int32Array;
   /**
-   * The substring index over `folded`. Before startTextIndex, the first call
-   * builds it (seconds at 100k reviews, paid by that request); while a
+   * Folded `title + text` per newest-first position, made when first needed
+   * and let go once the substring index is built (it reads no text).
+   */
+  folded(): readonly string[];
+  /**
+   * The substring index over the folded texts. Before startTextIndex, the first
+   * call builds it (seconds at 100k reviews, paid by that request); while a
    * background build runs, a scan of the texts answers instead.
    */
   text(): TextIndex;
@@ -28,11 +37,14 @@ export interface ReviewIndex {
    * Node server calls it once listening); resolves when it is ready.
    */
   startTextIndex(): Promise<void>;
-  byId(id: string): Review | undefined;
+  /** The newest-first position of the review with this id. */
+  byId(id: string): number | undefined;
   /** Positions (ascending) of the reviews naming a technician, by lower-cased full name or id. */
-  technician(nameOrId: string): readonly number[];
-  service(id: string): readonly number[];
-  rating(stars: number): readonly number[];
+  technician(nameOrId: string): ArrayLike<number>;
+  service(id: string): ArrayLike<number>;
+  rating(stars: number): ArrayLike<number>;
+  /** YYYY-MM-DD of the review at a newest-first position. */
+  dateAt(position: number): string;
   /** First newest-first position whose date is <= `date` (the start of an `until` range). */
   firstOnOrBefore(date: string): number;
   /** One past the last newest-first position whose date is >= `date` (the end of a `since` range). */
@@ -50,66 +62,95 @@ export function fold(text: string): string {
   return text.normalize('NFKC').toLowerCase();
 }
 
-const cache = new WeakMap<ReviewsDataset, ReviewIndex>();
+const recordsCache = new WeakMap<ReviewsDataset, ReviewRecords>();
+/**
+ * The index is kept on its records under a global symbol, not in a module's map: the Node entry and
+ * Astro's bundle (the review pages) are separate module instances in one process, and must share
+ * one index over the one set of records.
+ */
+const INDEX = Symbol.for('roofing-reviews.review-index');
 
-export function getReviewIndex(dataset: ReviewsDataset): ReviewIndex {
-  let index = cache.get(dataset);
-  if (!index) {
-    index = buildIndex(dataset);
-    cache.set(dataset, index);
-  }
-  return index;
+/** The compact records of a source: a dataset object is serialised once (per object) and read from those bytes. */
+export function recordsOf(source: DatasetSource): ReviewRecords {
+  if (!('reviews' in source)) return source;
+  let records = recordsCache.get(source);
+  if (!records) recordsCache.set(source, (records = recordsFromDataset(source)));
+  return records;
 }
 
-function buildIndex(dataset: ReviewsDataset): ReviewIndex {
-  const newest = dataset.reviews;
-  const oldest = [...newest].sort(compareOldestFirst);
-  const ids = new Map<string, Review>();
-  const byTechnician = new Map<string, number[]>();
-  const byService = new Map<string, number[]>();
-  const byRating = new Map<number, number[]>();
+/** One review by id: from a dataset object's id map, or parsed from the records (no index of objects is made for it). */
+export function findReview(source: DatasetSource, id: string): Review | undefined {
+  if ('reviews' in source) return reviewById(source, id);
+  const position = getReviewIndex(source).byId(id);
+  return position === undefined ? undefined : source.review(position);
+}
+
+export function getReviewIndex(source: DatasetSource): ReviewIndex {
+  const records = recordsOf(source) as ReviewRecords & { [INDEX]?: ReviewIndex };
+  return (records[INDEX] ??= buildIndex(records));
+}
+
+function buildIndex(records: ReviewRecords): ReviewIndex {
+  const n = records.length;
+  const { dates, ratings, updates } = records;
+  const ids = records.takeIds();
+  const oldest = new Int32Array(n);
+  for (let i = 0; i < n; i++) oldest[i] = i;
+  oldest.sort((a, b) => dates[a]! - dates[b]! || (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0));
+  const byId = idTable(ids, (position) => records.review(position).id);
+
   const technicianKeys = new Map<string, string>();
-  for (const t of dataset.business.technicians) {
+  for (const t of records.business.technicians) {
     technicianKeys.set(t.name.toLowerCase(), t.name);
     technicianKeys.set(t.id.toLowerCase(), t.name);
   }
-  const push = <K>(map: Map<K, number[]>, key: K, position: number) => {
-    const list = map.get(key);
-    if (list) list.push(position);
-    else map.set(key, [position]);
-  };
-  const folded = newest.map((review, position) => {
-    ids.set(review.id, review);
-    for (const name of review.technicians) push(byTechnician, name, position);
-    for (const service of review.services) push(byService, service, position);
-    push(byRating, review.rating, position);
-    return fold(review.title ? `${review.title}\n${review.text}` : review.text);
-  });
-  const none: readonly number[] = [];
-  // newestUpdatedFrom in O(1): the running maximum of `updated` from the end of the oldest-first order.
-  const newestFrom: string[] = new Array(oldest.length);
-  for (let i = oldest.length - 1, newestSoFar = ''; i >= 0; i--) {
-    const updated = oldest[i]!.updated;
-    if (updated > newestSoFar) newestSoFar = updated;
-    newestFrom[i] = newestSoFar;
+  const byRating = new Map<number, Int32Array>();
+  for (let stars = 1; stars <= 5; stars++) {
+    let count = 0;
+    for (let p = 0; p < n; p++) if (ratings[p] === stars) count++;
+    const list = new Int32Array(count);
+    for (let p = 0, at = 0; p < n; p++) if (ratings[p] === stars) list[at++] = p;
+    byRating.set(stars, list);
+  }
+  const none = new Int32Array(0);
+  // newestUpdatedFrom in O(1): the position holding the running maximum of `updated` from the end of the oldest-first order.
+  const newestFrom = new Int32Array(n);
+  for (let i = n - 1, newest = -1; i >= 0; i--) {
+    const position = oldest[i]!;
+    if (newest < 0 || updates[position]! > updates[newest]!) newest = position;
+    newestFrom[i] = newest;
   }
 
   let text: TextIndex | undefined;
   let building: Promise<void> | undefined;
   let scanning: TextIndex | undefined;
+  let folded: string[] | undefined;
+  const getFolded = () => (folded ??= foldedTexts(records));
+  const built = (index: TextIndex) => {
+    text ??= index;
+    // The index answers from its own arrays: the texts (about 60 MB at 100k) can go.
+    folded = undefined;
+    scanning = undefined;
+    return text;
+  };
+  /** The first position where `reached(dates[at(i)], day)` holds, `day` the date's number. */
+  const bound = (date: string, length: number, reached: (i: number, day: number) => boolean) => {
+    const day = dayNumber(date);
+    return lowerBound(length, (i) => reached(i, day));
+  };
 
   return {
-    newest,
+    records,
+    length: n,
     oldest,
-    folded,
-    text: () => text ?? (building ? (scanning ??= scanningTextIndex(folded)) : (text = buildTextIndex(folded))),
+    folded: getFolded,
+    text: () => text ?? (building ? (scanning ??= scanningTextIndex(getFolded())) : built(buildTextIndex(getFolded()))),
     startTextIndex: () =>
       (building ??= text
         ? Promise.resolve()
-        : buildTextIndexInSlices(folded).then(
-            (built) => {
-              text ??= built;
-              scanning = undefined;
+        : buildTextIndexInSlices(getFolded()).then(
+            (index) => {
+              built(index);
             },
             (error: unknown) => {
               // Back to building on the first text query, rather than scanning for ever.
@@ -117,19 +158,64 @@ function buildIndex(dataset: ReviewsDataset): ReviewIndex {
               throw error;
             },
           )),
-    byId: (id) => ids.get(id),
+    byId,
     technician(nameOrId) {
       const name = technicianKeys.get(nameOrId.trim().toLowerCase());
-      return (name && byTechnician.get(name)) || none;
+      return (name && records.technicians.get(name)) || none;
     },
-    service: (id) => byService.get(id) ?? none,
+    service: (id) => records.services.get(id) ?? none,
     rating: (stars) => byRating.get(stars) ?? none,
-    firstOnOrBefore: (date) => lowerBound(newest.length, (i) => newest[i]!.date <= date),
-    endOnOrAfter: (date) => lowerBound(newest.length, (i) => newest[i]!.date < date),
-    oldestFrom: (date) => lowerBound(oldest.length, (i) => oldest[i]!.date >= date),
-    oldestAfter: (date) => lowerBound(oldest.length, (i) => oldest[i]!.date > date),
-    newestUpdatedFrom: (position) => newestFrom[position] ?? null,
+    dateAt: (position) => dayString(dates[position]!),
+    firstOnOrBefore: (date) => bound(date, n, (i, day) => dates[i]! <= day),
+    endOnOrAfter: (date) => bound(date, n, (i, day) => dates[i]! < day),
+    oldestFrom: (date) => bound(date, n, (i, day) => dates[oldest[i]!]! >= day),
+    oldestAfter: (date) => bound(date, n, (i, day) => dates[oldest[i]!]! > day),
+    newestUpdatedFrom: (position) => (position < n ? updates[newestFrom[position]!]! : null),
   };
+}
+
+/** Folded `title + text` per newest-first position: each record parsed once, only the folded text kept. */
+function foldedTexts(records: ReviewRecords): string[] {
+  const folded: string[] = new Array(records.length);
+  records.forEach((review, position) => {
+    folded[position] = fold(review.title ? `${review.title}\n${review.text}` : review.text);
+  });
+  return folded;
+}
+
+/**
+ * Ids to positions without keeping the ids: an open-addressing table of
+ * positions by a 32-bit hash of the id (8 bytes a slot, two slots a review),
+ * each hit confirmed by the record's own id. A Map of 100k id strings held
+ * about 9 MB; this holds 2 MB at 100k.
+ */
+function idTable(ids: readonly string[], idAt: (position: number) => string): (id: string) => number | undefined {
+  let size = 16;
+  while (size < ids.length * 2) size *= 2;
+  const mask = size - 1;
+  const positions = new Int32Array(size).fill(-1);
+  const hashes = new Int32Array(size);
+  ids.forEach((id, position) => {
+    const hash = hashOf(id);
+    let slot = hash & mask;
+    while (positions[slot] !== -1) slot = (slot + 1) & mask;
+    positions[slot] = position;
+    hashes[slot] = hash;
+  });
+  return (id) => {
+    const hash = hashOf(id);
+    for (let slot = hash & mask; positions[slot] !== -1; slot = (slot + 1) & mask) {
+      if (hashes[slot] === hash && idAt(positions[slot]!) === id) return positions[slot]!;
+    }
+    return undefined;
+  };
+}
+
+/** FNV-1a over UTF-16 code units. */
+function hashOf(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash | 0;
 }
 
 /** The first i in [0, n) where `reached(i)` holds, for a predicate that stays true once true. */

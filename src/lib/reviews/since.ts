@@ -19,30 +19,38 @@ export const SINCE_PAGE_SIZE = 1000;
 
 export const SINCE_PATH = '/api/reviews/since/';
 
+/** A page before its reviews are read: the envelope, and the newest-first positions of its reviews in page order. */
+export type SincePage = Omit<SinceResponse, 'reviews'> & { positions: number[] };
+
 /**
  * The page of since/{date}: the envelope the REST endpoint and the MCP tool
  * answer. `pageSize` exists for tests and benchmarks; both front doors use the default.
  */
 export function reviewsSince(index: ReviewIndex, date: string, pageSize = SINCE_PAGE_SIZE): SinceResponse {
+  const { positions, ...envelope } = sincePage(index, date, pageSize);
+  return { ...envelope, reviews: positions.map((position) => index.records.review(position)) };
+}
+
+export function sincePage(index: ReviewIndex, date: string, pageSize = SINCE_PAGE_SIZE): SincePage {
   const { oldest } = index;
   const start = index.oldestFrom(date);
   let end = Math.min(oldest.length, start + pageSize);
   if (end < oldest.length) {
     // The first review left out: its whole day goes to the next page.
-    const boundary = oldest[end]!.date;
+    const boundary = index.dateAt(oldest[end]!);
     const dayStart = index.oldestFrom(boundary);
     // One day alone fills the page: answer the whole day (see above).
     end = dayStart > start ? dayStart : index.oldestAfter(boundary);
   }
-  const reviews = oldest.slice(start, end);
-  const nextDate = end < oldest.length ? oldest[end]!.date : null;
+  const positions = Array.from(oldest.subarray(start, end));
+  const nextDate = end < oldest.length ? index.dateAt(oldest[end]!) : null;
   return {
     since: date,
-    count: reviews.length,
+    count: positions.length,
     has_more: nextDate !== null,
     next: nextDate === null ? null : `${SINCE_PATH}${nextDate}`,
     next_date: nextDate,
-    reviews,
+    positions,
   };
 }
 

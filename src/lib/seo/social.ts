@@ -37,7 +37,7 @@ export function ratingSentence(rating: AggregateRating): string {
 }
 
 /** The card of any page of the site: the page's title, and the business's rating first in the description. */
-export function siteCard(dataset: ReviewsDataset, page: { title: string; description?: string; url?: string }): SocialCard {
+export function siteCard(dataset: Pick<ReviewsDataset, 'business' | 'aggregate_rating'>, page: { title: string; description?: string; url?: string }): SocialCard {
   const { business, aggregate_rating: rating } = dataset;
   return {
     siteName: business.name,

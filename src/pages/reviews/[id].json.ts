@@ -9,7 +9,7 @@
  * whose CDNs compress and cache. At 100k reviews the build wrote 100k files.
  */
 import type { APIRoute } from 'astro';
-import { getDataset } from '../../data/dataset.ts';
+import { getDatasetSource } from '../../data/dataset.ts';
 import { toResponse } from '../../lib/http/answer.ts';
 import { preflightAnswer } from '../../lib/http/cors.ts';
 import { notFound } from '../../lib/http/json.ts';
@@ -19,7 +19,7 @@ import { reviewJsonFiles } from '../../lib/static/review-files.ts';
 export const prerender = false;
 
 export const GET: APIRoute = async ({ url, request }) => {
-  const file = reviewJsonFiles(await getDataset(), false).render(url.pathname);
+  const file = reviewJsonFiles(await getDatasetSource(), false).render(url.pathname);
   return toResponse(file ? answerRendered(file, request.headers) : notFound());
 };
 

@@ -1,0 +1,83 @@
+/**
+ * The compact records the server holds instead of review objects
+ * (src/lib/reviews/records.ts, src/node/dataset-file.ts): each record's bytes
+ * are exactly what `JSON.stringify(review)` gives, read from reviews.json in
+ * memory or on disk by offset, and the columns and postings agree with the
+ * records. In process, over the sample content's reviews.json: seconds.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, it } from 'node:test';
+import { recordsFromDataset, recordsFromBytes, dayNumber } from '../../src/lib/reviews/records.ts';
+import { findReview, getReviewIndex } from '../../src/lib/reviews/index.ts';
+import { searchReviews } from '../../src/lib/reviews/search.ts';
+import type { ReviewsDataset } from '../../src/lib/reviews/schema.ts';
+import { recordsFromFile } from '../../src/node/dataset-file.ts';
+import { BUILDS } from '../helpers/builds.ts';
+
+const file = resolve(BUILDS.content.outDir, 'client/reviews.json');
+const bytes = readFileSync(file);
+const dataset = JSON.parse(bytes.toString('utf8')) as ReviewsDataset;
+const decode = (part: Uint8Array) => Buffer.from(part).toString('utf8');
+
+describe('compact records', () => {
+  for (const [name, make] of [
+    ['reviews.json in memory', () => recordsFromBytes(bytes)],
+    ['reviews.json on disk, read by offset', () => recordsFromFile(file)],
+    ['a dataset object, serialised once', () => recordsFromDataset(dataset)],
+  ] as const) {
+    it(`${name}: each record's bytes are JSON.stringify(review), and the columns agree`, () => {
+      const records = make();
+      assert.equal(records.length, dataset.reviews.length);
+      assert.deepEqual(records.business, dataset.business);
+      assert.deepEqual(records.aggregate_rating, dataset.aggregate_rating);
+      assert.equal(records.updated, dataset.updated);
+      dataset.reviews.forEach((review, p) => {
+        assert.equal(decode(records.json(p)), JSON.stringify(review), review.id);
+        assert.deepEqual(records.review(p), review);
+        assert.equal(records.dates[p], dayNumber(review.date));
+        assert.equal(records.ratings[p], review.rating);
+        assert.equal(records.updates[p], review.updated);
+      });
+      // Runs of positions in both directions, scattered ones, and none.
+      const positions = [5, 6, 7, 3, 2, 1, 40, 0, records.length - 1];
+      assert.deepEqual(records.jsonAll(positions).map(decode), positions.map((p) => JSON.stringify(dataset.reviews[p])));
+      assert.deepEqual(records.jsonAll([]), []);
+      assert.equal(records.datasetJson(), JSON.stringify(dataset));
+    });
+  }
+
+  it('finds every review by id through the id table, and no other id', () => {
+    const records = recordsFromFile(file);
+    const index = getReviewIndex(records);
+    dataset.reviews.forEach((review, p) => {
+      assert.equal(index.byId(review.id), p);
+      assert.deepEqual(findReview(records, review.id), review);
+    });
+    assert.equal(index.byId('no-such-review'), undefined);
+    assert.equal(findReview(records, ''), undefined);
+  });
+
+  it('the posting lists agree with the records; a name listed twice in a review is one match', () => {
+    const twice = structuredClone(dataset);
+    const first = twice.reviews[0]!;
+    const name = twice.business.technicians[0]!.name;
+    first.technicians = [name, name];
+    const service = twice.business.services[0]!.id;
+    first.services = [service, service];
+    const naming = twice.reviews.filter((review) => review.technicians.includes(name));
+    const answer = searchReviews(getReviewIndex(twice), { mentions_technician: name, limit: 100 });
+    assert.equal(answer.total, naming.length);
+    assert.deepEqual(
+      answer.reviews.map((review) => review.id),
+      naming.slice(0, 100).map((review) => review.id),
+    );
+    const ofService = twice.reviews.filter((review) => review.services.includes(service));
+    assert.equal(searchReviews(getReviewIndex(twice), { mentions_service: service, limit: 1 }).total, ofService.length);
+  });
+
+  it('refuses a reviews array that is not compact JSON (offsets hold starts only)', () => {
+    assert.throws(() => recordsFromBytes(Buffer.from(JSON.stringify(dataset, null, 1))), /compact JSON/);
+  });
+});
