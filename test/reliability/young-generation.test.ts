@@ -27,9 +27,10 @@ for (let i = 0; i < 3e6; i++) {
 console.log(max);`;
   const result = spawnSync(NODE, [...flags, '-e', script], { encoding: 'utf8' });
   assert.equal(result.status, 0, result.stderr);
-  // The new space is two semi-spaces.
+  // The new space is two semi-spaces, plus a few pages V8 counts with it (35 MiB seen under a 32 MiB
+  // cap): the bound is half-way to the next doubling, far below the 128 MiB reached without the cap.
   const reached = Number(result.stdout.trim().split('\n').at(-1));
-  assert.ok(reached > 0 && reached <= 2 * cap * 2 ** 20, `new space reached ${reached / 2 ** 20} MiB (cap ${2 * cap} MiB); stdout: ${result.stdout.slice(0, 300)}`);
+  assert.ok(reached > 0 && reached < 3 * cap * 2 ** 20, `new space reached ${reached / 2 ** 20} MiB (cap ${2 * cap} MiB); stdout: ${result.stdout.slice(0, 300)}`);
 });
 
 test('a test server runs with the serve script’s Node flags', async (t) => {
