@@ -36,7 +36,7 @@ export interface ReviewIndex {
    * Starts building the substring index in the background (the Node server
    * calls it once listening); resolves when it is ready. By default in slices
    * between other work on this thread; `build` may make it elsewhere (the
-   * Node server: a worker thread, src/node/text-index-thread.ts), and then
+   * Node server: a child process, src/node/text-index-process.ts), and then
    * no folded text is made here. If the build fails, the first text query
    * builds it here.
    */

@@ -147,9 +147,9 @@ class TextIndexBuilder {
 
 /**
  * The index as data: typed arrays, strings, maps and arrays of numbers, what
- * structured clone copies (or, for the arrays' buffers, transfers). A worker
- * thread builds these (src/node/text-index-thread.ts) and the thread that
- * answers queries makes the index over them with textIndexFromParts.
+ * structured clone copies. A child process of the Node server builds these
+ * (src/node/text-index-process.ts) and the server makes the index over them
+ * with textIndexFromParts.
  */
 export interface TextIndexParts {
   n: number;
@@ -167,15 +167,29 @@ export function buildTextIndexParts(folded: readonly string[]): TextIndexParts {
 }
 
 /**
- * The distinct buffers of the parts' typed arrays of at least `minBytes`: what
- * posting the parts moves rather than copies (a buffer may be listed once).
+ * The parts with each typed array in a buffer of its own. Node deserialises a
+ * message's typed arrays as views into the message's one buffer, which would
+ * stay whole (strings and all) while any of them lives.
  */
-export function partsBuffers(parts: TextIndexParts, minBytes = 4096): ArrayBuffer[] {
+export function ownedParts(parts: TextIndexParts): TextIndexParts {
+  const own = <T extends PostingSet | Uint16Array>(array: T): T => array.slice() as T;
   const p = parts.positions;
-  const arrays = [p.suffixOrder, p.suffixKey, p.keys, p.suffixArray, p.rankStart, p.reviewStart, p.reviewTable, ...p.wordSets, ...p.gapSets, ...parts.gramSets.values()];
-  const buffers = new Set<ArrayBuffer>();
-  for (const array of arrays) if (array.byteLength >= minBytes) buffers.add(array.buffer as ArrayBuffer);
-  return [...buffers];
+  return {
+    ...parts,
+    gramSets: new Map([...parts.gramSets].map(([key, set]) => [key, own(set)])),
+    positions: {
+      ...p,
+      suffixOrder: own(p.suffixOrder),
+      suffixKey: own(p.suffixKey),
+      keys: own(p.keys),
+      suffixArray: own(p.suffixArray),
+      rankStart: own(p.rankStart),
+      reviewStart: own(p.reviewStart),
+      reviewTable: own(p.reviewTable),
+      wordSets: p.wordSets.map(own),
+      gapSets: p.gapSets.map(own),
+    },
+  };
 }
 
 export function textIndexFromParts(parts: TextIndexParts): TextIndex {
