@@ -12,7 +12,10 @@ import { descriptorSource } from './dataset-file.ts';
 import { CHILD_DESCRIPTOR } from './text-index-process.ts';
 
 const parts = buildTextIndexParts(foldedTexts(recordsFromSource(descriptorSource(CHILD_DESCRIPTOR, process.argv[2]!))));
-process.send!(parts, undefined, {}, (error) => {
-  if (error) console.error('text index process: sending the index failed:', error);
-  process.disconnect();
-});
+// A server that stopped meanwhile has closed the channel: nobody to send the index to.
+if (process.connected) {
+  process.send!(parts, undefined, {}, (error) => {
+    if (error && process.connected) console.error('text index process: sending the index failed:', error);
+    if (process.connected) process.disconnect();
+  });
+}
