@@ -4,6 +4,7 @@
  *
  *   node bench/server-memory.ts --dist /tmp/bench-builds/100000/dist [--server-root DIR]
  *        [--answers FILE] [--compare FILE] [--text-queries 3000] [--heap-snapshot]
+ *        [--inspect] [--settle SECONDS]
  *
  * Starts src/server.ts (of this checkout, or of --server-root: e.g. a copy of
  * the tree before a change) over the build and prints VmRSS / VmHWM after:
@@ -20,6 +21,10 @@
  * difference: run it once with --server-root on the old tree and once on the
  * new one, over the same build. --heap-snapshot asks the server for a V8 heap
  * snapshot (SIGUSR2, written in the server's working directory) at the end.
+ * --inspect adds each phase's V8 heap and external memory, before and after a
+ * forced full GC. --settle SECONDS waits that long after start before the
+ * first phase: the server's background text index is then built before any
+ * text query (else they are answered by a scan, over texts folded for it).
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -40,6 +45,7 @@ const { values: args } = parseArgs({
     'review-files': { type: 'string', default: '500' },
     'heap-snapshot': { type: 'boolean', default: false },
     inspect: { type: 'boolean', default: false },
+    settle: { type: 'string', default: '0' },
   },
 });
 if (!args.dist) throw new Error('--dist DIR: a build (dist/ with client/ and server/)');
@@ -106,7 +112,8 @@ async function phase(name: string) {
 }
 
 try {
-  await phase('listening');
+  if (Number(args.settle) > 0) await new Promise((r) => setTimeout(r, Number(args.settle) * 1000));
+  await phase(Number(args.settle) > 0 ? `listening, ${args.settle} s later` : 'listening');
   for (const path of SEARCH_PATHS) await call(path);
   await phase('search mix (review index built)');
   const dataset = JSON.parse(readFileSync(resolve(dist, 'client/reviews.json'), 'utf8')) as { reviews: Array<{ id: string; text: string }> };

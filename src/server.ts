@@ -18,7 +18,8 @@ import { BodyBudget } from './node/body-budget.ts';
 import { bodySettingsFromEnv, serverTimeouts, type BodySettings } from './node/body-settings.ts';
 import { answerClientError } from './node/client-errors.ts';
 import { FORBIDDEN_METHODS, nodeHeaderReader, normaliseTarget, requestTarget, requestUrl } from './node/request.ts';
-import { recordsFromFile } from './node/dataset-file.ts';
+import { openDatasetFile } from './node/dataset-file.ts';
+import { textIndexInChild } from './node/text-index-process.ts';
 import { createNodeServices } from './node/dynamic-routes.ts';
 import { loadStaticFiles } from './node/static-files.ts';
 import { reviewJsonFiles } from './lib/static/review-files.ts';
@@ -59,7 +60,8 @@ export async function startServer(options: ServerOptions) {
   const datasetPath = resolve(options.distDir, 'client/reviews.json');
   if (!existsSync(datasetPath)) throw new Error(`no reviews.json in ${options.distDir}/client: run the build first`);
   // The reviews as compact records read from reviews.json by offset, not 100k parsed objects (src/node/dataset-file.ts).
-  const api: ApiContext = { site: options.site, dataset: recordsFromFile(datasetPath) };
+  const datasetFile = openDatasetFile(datasetPath);
+  const api: ApiContext = { site: options.site, dataset: datasetFile.records };
   // The review pages (Astro, same process) read the same records instead of the content collections.
   registerProcessDataset(api.dataset);
   // /reviews/{id}.json: made from the dataset on request, not 100k files from the build.
@@ -118,10 +120,11 @@ export async function startServer(options: ServerOptions) {
   for (const task of services.onListening) {
     services.pending.track(task().catch((error: unknown) => console.error('start-up task failed:', error)));
   }
-  // The text index takes seconds at 100k reviews: built now, a slice at a time between requests,
-  // not by the first text query (text queries are answered by a scan until it is ready).
+  // The text index takes seconds at 100k reviews: built now, in a child process that takes
+  // the build's garbage with it (src/node/text-index-process.ts), not by the first text query (text
+  // queries are answered by a scan until it is ready; if the child fails, the first one builds it).
   getReviewIndex(api.dataset)
-    .startTextIndex()
+    .startTextIndex(() => textIndexInChild(datasetFile.descriptor, datasetPath))
     .catch((error: unknown) => console.error('text index build failed:', error));
   /**
    * Stops taking requests, lets the work the hub left running after its answers

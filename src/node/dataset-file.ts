@@ -8,25 +8,38 @@
 import { fstatSync, openSync, readSync, closeSync } from 'node:fs';
 import { recordsFromSource, type RecordSource, type ReviewRecords } from '../lib/reviews/records.ts';
 
+export interface DatasetFile {
+  records: ReviewRecords;
+  /** The open descriptor the records are read through (a worker thread of this process may read it too). */
+  descriptor: number;
+}
+
 export function recordsFromFile(path: string): ReviewRecords {
+  return openDatasetFile(path).records;
+}
+
+export function openDatasetFile(path: string): DatasetFile {
   const fd = openSync(path, 'r');
   try {
-    const size = fstatSync(fd).size;
-    const source: RecordSource = {
-      size,
-      read(start, end) {
-        const out = Buffer.allocUnsafeSlow(end - start);
-        for (let done = 0; done < out.length; ) {
-          const got = readSync(fd, out, done, out.length - done, start + done);
-          if (got === 0) throw new Error(`${path} is shorter than when it was loaded`);
-          done += got;
-        }
-        return out;
-      },
-    };
-    return recordsFromSource(source);
+    return { records: recordsFromSource(descriptorSource(fd, path)), descriptor: fd };
   } catch (error) {
     closeSync(fd);
     throw error;
   }
+}
+
+/** The bytes of an open file, by offset (positioned reads: threads may share the descriptor). */
+export function descriptorSource(fd: number, path: string): RecordSource {
+  return {
+    size: fstatSync(fd).size,
+    read(start, end) {
+      const out = Buffer.allocUnsafeSlow(end - start);
+      for (let done = 0; done < out.length; ) {
+        const got = readSync(fd, out, done, out.length - done, start + done);
+        if (got === 0) throw new Error(`${path} is shorter than when it was loaded`);
+        done += got;
+      }
+      return out;
+    },
+  };
 }

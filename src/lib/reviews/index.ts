@@ -33,10 +33,14 @@ export interface ReviewIndex {
    */
   text(): TextIndex;
   /**
-   * Starts building the substring index in slices between other work (the
-   * Node server calls it once listening); resolves when it is ready.
+   * Starts building the substring index in the background (the Node server
+   * calls it once listening); resolves when it is ready. By default in slices
+   * between other work on this thread; `build` may make it elsewhere (the
+   * Node server: a child process, src/node/text-index-process.ts), and then
+   * no folded text is made here. If the build fails, the first text query
+   * builds it here.
    */
-  startTextIndex(): Promise<void>;
+  startTextIndex(build?: () => Promise<TextIndex>): Promise<void>;
   /** The newest-first position of the review with this id. */
   byId(id: string): number | undefined;
   /** Positions (ascending) of the reviews naming a technician, by lower-cased full name or id. */
@@ -145,10 +149,10 @@ function buildIndex(records: ReviewRecords): ReviewIndex {
     oldest,
     folded: getFolded,
     text: () => text ?? (building ? (scanning ??= scanningTextIndex(getFolded())) : built(buildTextIndex(getFolded()))),
-    startTextIndex: () =>
+    startTextIndex: (build = () => buildTextIndexInSlices(getFolded())) =>
       (building ??= text
         ? Promise.resolve()
-        : buildTextIndexInSlices(getFolded()).then(
+        : build().then(
             (index) => {
               built(index);
             },
@@ -175,7 +179,7 @@ function buildIndex(records: ReviewRecords): ReviewIndex {
 }
 
 /** Folded `title + text` per newest-first position: each record parsed once, only the folded text kept. */
-function foldedTexts(records: ReviewRecords): string[] {
+export function foldedTexts(records: ReviewRecords): string[] {
   const folded: string[] = new Array(records.length);
   records.forEach((review, position) => {
     folded[position] = fold(review.title ? `${review.title}\n${review.text}` : review.text);

@@ -26,7 +26,7 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { emptyBits, orInto, PostingBuilder, toBits, type Bits, type PostingSet } from './postings.ts';
-import { WordPositionsBuilder, type WordPositions } from './word-positions.ts';
+import { WordPositionsBuilder, wordPositionsFrom, type WordPositions, type WordPositionsParts } from './word-positions.ts';
 import { isWordUnit, splitNeedle } from './word-units.ts';
 
 export interface TextIndex {
@@ -132,37 +132,93 @@ class TextIndexBuilder {
   }
 
   finish(): TextIndex {
-    const n = this.#n;
+    return textIndexFromParts(this.finishParts());
+  }
+
+  finishParts(): TextIndexParts {
     const gramSets = new Map<number, PostingSet>();
     this.#asciiUnits.forEach((builder, unit) => gramSets.set(unit, builder!.finish()));
     this.#asciiPairs.forEach((builder, key) => gramSets.set(0x10000 + (key >>> 7) * 0x10000 + (key & 0x7f), builder!.finish()));
     for (const [key, builder] of this.#grams) gramSets.set(key, builder.finish());
-    const positions: WordPositions = this.#positions.finish();
-    const vocabularyIndex = buildVocabularyIndex(positions.words);
-    let bytes = positions.bytes;
-    for (const set of gramSets.values()) bytes += set.byteLength;
-
-    /** Reviews with a word containing `word` (3 or more code units). */
-    const wordsContaining = (word: string): Bits => {
-      const bits = emptyBits(n);
-      for (const rank of vocabularyIndex.containing(word)) orInto(bits, positions.wordSets[rank]!);
-      return bits;
-    };
-
-    return {
-      bytes,
-      match(needle) {
-        if (needle.length <= 2) {
-          const key = needle.length === 1 ? needle.charCodeAt(0) : 0x10000 + needle.charCodeAt(0) * 0x10000 + needle.charCodeAt(1);
-          return toBits(gramSets.get(key), n);
-        }
-        const { words, gaps } = splitNeedle(needle);
-        if (words.length === 0) return positions.inGaps(needle);
-        if (words.length === 1 && gaps[0] === '' && gaps[1] === '') return wordsContaining(needle);
-        return positions.phrase(words, gaps);
-      },
-    };
+    const positions = this.#positions.finishParts();
+    return { n: this.#n, gramSets, positions, trigrams: vocabularyTrigrams(positions.words) };
   }
+}
+
+/**
+ * The index as data: typed arrays, strings, maps and arrays of numbers, what
+ * structured clone copies. A child process of the Node server builds these
+ * (src/node/text-index-process.ts) and the server makes the index over them
+ * with textIndexFromParts.
+ */
+export interface TextIndexParts {
+  n: number;
+  /** Posting sets by gram key: a unit alone is its code; a pair is 2^16 + first * 2^16 + second. */
+  gramSets: Map<number, PostingSet>;
+  positions: WordPositionsParts;
+  /** Vocabulary ranks by trigram (see vocabularyIndex). */
+  trigrams: Map<string, number[]>;
+}
+
+export function buildTextIndexParts(folded: readonly string[]): TextIndexParts {
+  const builder = new TextIndexBuilder(folded.length);
+  for (const text of folded) builder.add(text);
+  return builder.finishParts();
+}
+
+/**
+ * The parts with each typed array in a buffer of its own. Node deserialises a
+ * message's typed arrays as views into the message's one buffer, which would
+ * stay whole (strings and all) while any of them lives.
+ */
+export function ownedParts(parts: TextIndexParts): TextIndexParts {
+  const own = <T extends PostingSet | Uint16Array>(array: T): T => array.slice() as T;
+  const p = parts.positions;
+  return {
+    ...parts,
+    gramSets: new Map([...parts.gramSets].map(([key, set]) => [key, own(set)])),
+    positions: {
+      ...p,
+      suffixOrder: own(p.suffixOrder),
+      suffixKey: own(p.suffixKey),
+      keys: own(p.keys),
+      suffixArray: own(p.suffixArray),
+      rankStart: own(p.rankStart),
+      reviewStart: own(p.reviewStart),
+      reviewTable: own(p.reviewTable),
+      wordSets: p.wordSets.map(own),
+      gapSets: p.gapSets.map(own),
+    },
+  };
+}
+
+export function textIndexFromParts(parts: TextIndexParts): TextIndex {
+  const { n, gramSets } = parts;
+  const positions: WordPositions = wordPositionsFrom(parts.positions);
+  const vocabularyIndex = vocabularyIndexOf(positions.words, parts.trigrams);
+  let bytes = positions.bytes;
+  for (const set of gramSets.values()) bytes += set.byteLength;
+
+  /** Reviews with a word containing `word` (3 or more code units). */
+  const wordsContaining = (word: string): Bits => {
+    const bits = emptyBits(n);
+    for (const rank of vocabularyIndex.containing(word)) orInto(bits, positions.wordSets[rank]!);
+    return bits;
+  };
+
+  return {
+    bytes,
+    match(needle) {
+      if (needle.length <= 2) {
+        const key = needle.length === 1 ? needle.charCodeAt(0) : 0x10000 + needle.charCodeAt(0) * 0x10000 + needle.charCodeAt(1);
+        return toBits(gramSets.get(key), n);
+      }
+      const { words, gaps } = splitNeedle(needle);
+      if (words.length === 0) return positions.inGaps(needle);
+      if (words.length === 1 && gaps[0] === '' && gaps[1] === '') return wordsContaining(needle);
+      return positions.phrase(words, gaps);
+    },
+  };
 }
 
 function gramBuilder(grams: Map<number, PostingBuilder>, key: number): PostingBuilder {
@@ -171,8 +227,8 @@ function gramBuilder(grams: Map<number, PostingBuilder>, key: number): PostingBu
   return builder;
 }
 
-/** Finds the vocabulary words containing a string of 3+ code units: a trigram index over the words, then `includes`. */
-function buildVocabularyIndex(vocabulary: readonly string[]): { containing(run: string): number[] } {
+/** The ranks of the vocabulary words holding each trigram, ascending (what vocabularyIndexOf looks up). */
+function vocabularyTrigrams(vocabulary: readonly string[]): Map<string, number[]> {
   const trigrams = new Map<string, number[]>();
   vocabulary.forEach((word, id) => {
     const seen = new Set<string>();
@@ -185,6 +241,11 @@ function buildVocabularyIndex(vocabulary: readonly string[]): { containing(run: 
       ids.push(id);
     }
   });
+  return trigrams;
+}
+
+/** Finds the vocabulary words containing a string of 3+ code units: a trigram index over the words, then `includes`. */
+function vocabularyIndexOf(vocabulary: readonly string[], trigrams: ReadonlyMap<string, number[]>): { containing(run: string): number[] } {
   return {
     containing(run) {
       // The rarest of the run's trigrams gives the candidates; includes decides.

@@ -87,6 +87,11 @@ export class WordPositionsBuilder {
   }
 
   finish(): WordPositions {
+    return wordPositionsFrom(this.finishParts());
+  }
+
+  /** What finish makes the word positions of: plain arrays and strings, which a worker thread can post. */
+  finishParts(): WordPositionsParts {
     const n = this.#n;
     this.#sequence.push(NO_WORD);
     this.#gapAfter.push(0);
@@ -157,7 +162,7 @@ export class WordPositionsBuilder {
         suffixArray[q] = review * 2 ** offsetBits + (e - reviewStart[review]!);
       }
     }
-    return makeWordPositions({
+    return {
       n,
       words,
       reversedSorted: bySuffix.map((rank) => reversed[rank]!),
@@ -175,7 +180,7 @@ export class WordPositionsBuilder {
       gaps,
       wordSets,
       gapSets,
-    });
+    };
   }
 }
 
@@ -216,7 +221,8 @@ function wordSuffixArray(keys: Uint16Array | Uint32Array, count: number, gapBits
   return order;
 }
 
-interface Arrays {
+/** The word positions as data (typed arrays and strings): see wordPositionsFrom. */
+export interface WordPositionsParts {
   n: number;
   words: string[];
   reversedSorted: string[];
@@ -236,7 +242,8 @@ interface Arrays {
   gapSets: PostingSet[];
 }
 
-function makeWordPositions(a: Arrays): WordPositions {
+/** The word positions over their parts (made by finishParts, here or in a worker thread). */
+export function wordPositionsFrom(a: WordPositionsParts): WordPositions {
   const { n, words, keys, gapBits, endKey, suffixArray, packed, offsetBits, reviewStart, rankStart, reviewTable, suffixKey, suffixOrder } = a;
   const v = words.length;
   const gapMask = (1 << gapBits) - 1;

@@ -1,0 +1,48 @@
+/**
+ * The Node server's text index, built in a child process (text-index-worker.ts)
+ * rather than in slices on the main thread: what the build leaves behind goes
+ * back to the system when that process ends. Built on the main thread, it left
+ * V8's heap committed far above what is live (issue 11: the server's RSS at
+ * 100k reviews). A worker thread was tried first and measured worse: V8's heap
+ * went with it, but the native memory it freed (the builders' typed arrays)
+ * stayed in the server's RSS, in the malloc arena the thread had used, for
+ * minutes (docs/performance.md). The child reads reviews.json through the
+ * server's own descriptor, so the main thread never folds the texts unless a
+ * text query comes before the index.
+ */
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { ownedParts, textIndexFromParts, type TextIndex, type TextIndexParts } from '../lib/reviews/text-index.ts';
+
+// Beside this file (the server runs the sources: Node strips the types); Vite's module runner may add a query.
+const workerFile = () => fileURLToPath(new URL('./text-index-worker.ts', import.meta.url.replace(/\?.*$/, '')));
+/** Where the child finds the dataset's descriptor: stdin, stdout, stderr, the IPC channel, then it. */
+export const CHILD_DESCRIPTOR = 4;
+
+/** The text index over the records of the dataset file open as `descriptor` (src/node/dataset-file.ts). */
+export function textIndexInChild(descriptor: number, path: string): Promise<TextIndex> {
+  return new Promise((resolveIndex, reject) => {
+    // Not the server's debugger flags (a second inspector), nor its other flags: a plain Node.
+    const nodeOptions = (process.env.NODE_OPTIONS ?? '').split(/\s+/).filter((flag) => flag && !flag.startsWith('--inspect'));
+    const child = fork(workerFile(), [path], {
+      execArgv: [],
+      env: { ...process.env, NODE_OPTIONS: nodeOptions.join(' ') },
+      serialization: 'advanced',
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc', descriptor],
+    });
+    let index: TextIndex | undefined;
+    child.once('message', (parts: TextIndexParts) => {
+      try {
+        index = textIndexFromParts(ownedParts(parts));
+      } catch (error) {
+        reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    });
+    child.once('error', reject);
+    // Resolved on exit, not on the message: the child's memory is gone by then.
+    child.once('exit', (code, signal) => {
+      if (index) resolveIndex(index);
+      else reject(new Error(`the text index process stopped (${signal ?? `exit code ${code}`}) before sending the index`));
+    });
+  });
+}
