@@ -7,11 +7,14 @@
  * every hub POST and MCP DELETE was a 500; a fresh one crashed on `ENOENT mkdir …/mcp`.
  *
  * Permission bits do not bind root, so when the tests run as root the server
- * runs as `nobody` through setpriv (util-linux); as any other user (CI) the
- * folder's mode is enough.
+ * runs as root without the capabilities that override them (setpriv, from
+ * util-linux: CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH dropped), so a folder's
+ * mode binds it like any owner. Not as `nobody`: a clone in a folder only root
+ * may enter (mktemp -d) would then be out of its reach. As any other user (CI)
+ * the folder's mode is enough.
  */
 import assert from 'node:assert/strict';
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileStore } from '../../src/lib/store/file-store.ts';
@@ -22,14 +25,13 @@ import { initializeRequest, post } from '../mcp/helpers.ts';
 import { hubPost, TOPICS } from '../websub/helpers.ts';
 import { until } from './helpers.ts';
 
-const NOBODY = 65534;
 const AS_ROOT = process.getuid?.() === 0;
+const OVERRIDES = '-dac_override,-dac_read_search';
 /** How the server is run so that a folder's mode binds it. */
-const PREFIX = AS_ROOT ? ['setpriv', `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups'] : [];
+const PREFIX = AS_ROOT ? ['setpriv', `--inh-caps=${OVERRIDES}`, `--bounding-set=${OVERRIDES}`] : [];
 const SECRET = 'read-only-store-test-secret-0123456789abcdef';
 
 const work = mkdtempSync(join(TEST_BUILDS_DIR, 'read-only-store-'));
-chmodSync(work, 0o755); // the server may run as another user: it must reach the folders below
 const servers: RunningServer[] = [];
 after(async () => {
   await Promise.all(servers.map((server) => server.stop()));
@@ -52,7 +54,6 @@ function setWritable(dir: string, writable: boolean) {
 function ownedFolder(name: string): string {
   const dir = join(work, name);
   mkdirSync(dir);
-  if (AS_ROOT) chownSync(dir, NOBODY, NOBODY);
   return dir;
 }
 
