@@ -19,7 +19,7 @@ import { bodySettingsFromEnv, serverTimeouts, type BodySettings } from './node/b
 import { answerClientError } from './node/client-errors.ts';
 import { FORBIDDEN_METHODS, nodeHeaderReader, normaliseTarget, requestTarget, requestUrl } from './node/request.ts';
 import { openDatasetFile } from './node/dataset-file.ts';
-import { textIndexInChild } from './node/text-index-process.ts';
+import { CHILD_FROM_REVIEWS, textIndexInChild } from './node/text-index-process.ts';
 import { createNodeServices } from './node/dynamic-routes.ts';
 import { loadStaticFiles } from './node/static-files.ts';
 import { reviewJsonFiles } from './lib/static/review-files.ts';
@@ -120,11 +120,13 @@ export async function startServer(options: ServerOptions) {
   for (const task of services.onListening) {
     services.pending.track(task().catch((error: unknown) => console.error('start-up task failed:', error)));
   }
-  // The text index takes seconds at 100k reviews: built now, in a child process that takes
-  // the build's garbage with it (src/node/text-index-process.ts), not by the first text query (text
-  // queries are answered by a scan until it is ready; if the child fails, the first one builds it).
+  // The text index takes seconds at 100k reviews: built now, not by the first text query (text
+  // queries are answered by a scan until it is ready; if the build fails, the first one builds it);
+  // for a large dataset in a child process that takes the build's garbage with it
+  // (src/node/text-index-process.ts), for a small one in slices on this thread.
+  const inChild = datasetFile.records.length >= CHILD_FROM_REVIEWS;
   getReviewIndex(api.dataset)
-    .startTextIndex(() => textIndexInChild(datasetFile.descriptor, datasetPath))
+    .startTextIndex(inChild ? () => textIndexInChild(datasetFile.descriptor, datasetPath) : undefined)
     .catch((error: unknown) => console.error('text index build failed:', error));
   /**
    * Stops taking requests, lets the work the hub left running after its answers

@@ -16,6 +16,12 @@ import { ownedParts, textIndexFromParts, type TextIndex, type TextIndexParts } f
 
 // Beside this file (the server runs the sources: Node strips the types); Vite's module runner may add a query.
 const workerFile = () => fileURLToPath(new URL('./text-index-worker.ts', import.meta.url.replace(/\?.*$/, '')));
+/**
+ * From how many reviews the index is built in a child. Below, its build is small
+ * (about a second of CPU and tens of MB at 10k reviews) and a process start would
+ * cost more than it saves: the server builds it in slices on its own thread.
+ */
+export const CHILD_FROM_REVIEWS = 50_000;
 /** Where the child finds the dataset's descriptor: stdin, stdout, stderr, the IPC channel, then it. */
 export const CHILD_DESCRIPTOR = 4;
 
