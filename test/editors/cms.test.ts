@@ -24,6 +24,7 @@ import { parseMarkdown } from '../../src/lib/content/frontmatter.ts';
 import { loadContent } from '../../src/lib/content/load.ts';
 import { launchChromium } from '../helpers/browser.ts';
 import { ASTRO_BIN, buildEnv, NODE, ROOT, TEST_BUILDS_DIR } from '../helpers/builds.ts';
+import { projectCopy } from '../helpers/project-copy.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
 
 let work: string;
@@ -133,10 +134,13 @@ describe('the web form at /admin', () => {
 
   it('is served by astro dev the same way', async () => {
     const devPort = await freePort();
-    const dev = spawnChild(NODE, [ASTRO_BIN, 'dev', '--port', String(devPort), '--host', '127.0.0.1'], {
-      ...buildEnv(content, join(work, 'dev-out')),
-      CMS_LOCAL_BACKEND: localBackend,
-    });
+    // In its own copy of the project: dev servers in one checkout share .astro/ (project-copy.ts).
+    const dev = spawnChild(
+      NODE,
+      [ASTRO_BIN, 'dev', '--port', String(devPort), '--host', '127.0.0.1', '--ignore-lock'],
+      { ...buildEnv(content, join(work, 'dev-out')), CMS_LOCAL_BACKEND: localBackend },
+      projectCopy(join(work, 'dev-project')),
+    );
     try {
       await waitForOutput(dev, /ready in/, 'astro dev', 240_000);
       const url = `http://127.0.0.1:${devPort}`;
@@ -312,8 +316,8 @@ function freePort(): Promise<number> {
   });
 }
 
-function spawnChild(command: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess & { log: () => string } {
-  const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function spawnChild(command: string, args: string[], env: NodeJS.ProcessEnv, cwd = ROOT): ChildProcess & { log: () => string } {
+  const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));

@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { after, before, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../helpers/browser.ts';
-import { ASTRO_BIN, BUILDS, NODE, ROOT, TEST_BUILDS_DIR } from '../helpers/builds.ts';
+import { ASTRO_BIN, BUILDS, NODE, TEST_BUILDS_DIR } from '../helpers/builds.ts';
+import { projectCopy } from '../helpers/project-copy.ts';
 import { freePort, until } from '../websub/helpers.ts';
 
 let work: string;
@@ -40,8 +41,10 @@ before(async () => {
   content = join(work, 'content');
   cpSync(BUILDS.content.contentDir, content, { recursive: true });
   const port = await freePort();
+  // Its own copy of the project: another test's dev server in this checkout would share .astro/
+  // (project-copy.ts). --ignore-lock: in the foreground, even where Astro thinks an agent runs it.
   dev = spawn(NODE, [ASTRO_BIN, 'dev', '--host', '127.0.0.1', '--port', String(port), '--ignore-lock'], {
-    cwd: ROOT,
+    cwd: projectCopy(join(work, 'project')),
     env: { ...process.env, CONTENT_DIR: content, ASTRO_TELEMETRY_DISABLED: '1', ASTRO_CACHE_DIR: join(work, 'cache') },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -49,9 +52,8 @@ before(async () => {
   dev.stderr!.on('data', (chunk) => (output += chunk));
   base = `http://127.0.0.1:${port}`;
   browser = await launchChromium();
-  await until(async () => (await fetch(base).catch(() => null))?.status === 200, 'astro dev to answer', 60_000).catch((error: Error) => {
-    throw new Error(`${error.message}:\n${output}`);
-  });
+  // The first answer compiles every page's modules: a minute or more on a busy 2-core machine.
+  await withOutput(until(async () => (await fetch(base).catch(() => null))?.status === 200, 'astro dev to answer', 120_000));
 });
 after(async () => {
   await browser?.close();
@@ -63,6 +65,12 @@ after(async () => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
+/** A failure says what the dev server printed (its reads of the folder, content problems). */
+const withOutput = (waiting: Promise<void>) =>
+  waiting.catch((error: Error) => {
+    throw new Error(`${error.message}; astro dev printed:\n${output.slice(-8_000)}`);
+  });
+
 const home = async () => {
   const response = await fetch(`${base}/`);
   return { status: response.status, html: await response.text() };
@@ -70,10 +78,12 @@ const home = async () => {
 const edit = (file: string, change: (source: string) => string) => writeFileSync(join(content, file), change(readFileSync(join(content, file), 'utf8')));
 /** The dev server reads the folder again shortly after a save; the next load shows it. */
 const shows = (what: RegExp | string, label: string) =>
-  until(async () => {
-    const page = await home();
-    return page.status === 200 && (typeof what === 'string' ? page.html.includes(what) : what.test(page.html));
-  }, label, 15_000);
+  withOutput(
+    until(async () => {
+      const page = await home();
+      return page.status === 200 && (typeof what === 'string' ? page.html.includes(what) : what.test(page.html));
+    }, label, 15_000),
+  );
 
 it('an added review shows on the next load, with the summary figures updated', async () => {
   assert.match((await home()).html, /Customers have left 165 verified reviews/);
@@ -85,7 +95,7 @@ it('an added review shows on the next load, with the summary figures updated', a
 
 it('a changed review and a mistake: the dev overlay names the file and field; fixing it recovers', async () => {
   edit(REVIEW, (s) => s.replace('rating: 5', 'rating: 7'));
-  await until(async () => (await home()).status === 500, 'the page to fail on the mistake', 15_000);
+  await withOutput(until(async () => (await home()).status === 500, 'the page to fail on the mistake', 15_000));
   const page = await browser.newPage();
   await page.goto(`${base}/`);
   // Vite's overlay is a custom element with a shadow root; Playwright's locators pierce it.
