@@ -12,7 +12,7 @@
  * through a scratch file, read straight into the arrays the index keeps
  * (typed-arrays-file.ts); only the rest is in the IPC message.
  */
-import { fork } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { textIndexFromParts, type TextIndex, type TextIndexParts } from '../lib/reviews/text-index.ts';
 import { openScratchFile, ownedTypedArrays, restoreTypedArrays } from './typed-arrays-file.ts';
@@ -39,7 +39,7 @@ export function textIndexInChild(descriptor: number, path: string): Promise<Text
     const scratch = openScratchFile('text-index-');
     // Not the server's debugger flags (a second inspector), nor its other flags: a plain Node.
     const nodeOptions = (process.env.NODE_OPTIONS ?? '').split(/\s+/).filter((flag) => flag && !flag.startsWith('--inspect'));
-    let child;
+    let child: ChildProcess;
     try {
       child = fork(workerFile(), scratch ? [path, ARRAYS_IN_FILE] : [path], {
         execArgv: [],
