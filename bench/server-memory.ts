@@ -7,7 +7,7 @@
  *        [--inspect] [--settle SECONDS]
  *
  * Starts src/server.ts (of this checkout, or of --server-root: e.g. a copy of
- * the tree before a change) over the build and prints VmRSS / VmHWM after:
+ * the tree before a change; with that checkout's `npm run serve` flags) over the build and prints VmRSS / VmHWM after:
  * start; the search mix of bench/rest.ts; N distinct text queries
  * (bench/lib/text-queries.ts, which also fill the answers' LRU); the walk of
  * since from 1970-01-01; a sample of /reviews/{id}.json; MCP tools/call
@@ -34,6 +34,7 @@ import { parseArgs } from 'node:util';
 import { memoryOf, ROOT, startProcess } from './lib/processes.ts';
 import { SEARCH, SEARCH_PATHS as REST_MIX } from './lib/search-mix.ts';
 import { textQueries } from './lib/text-queries.ts';
+import { serveArgs } from '../test/helpers/serve-command.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -55,7 +56,8 @@ const root = resolve(args['server-root'] ?? ROOT);
 const SEARCH_PATHS = [...REST_MIX, `${SEARCH}?query=the%20roof&min_rating=4`, `${SEARCH}?query=zzzzqx`, `${SEARCH}?until=2019-01-01&limit=100`];
 const DROPPED_HEADERS = new Set(['date', 'connection', 'keep-alive']);
 
-const server = await startProcess([resolve(root, 'src/server.ts')], {
+// With the Node flags of that checkout's `npm run serve` (its young generation cap, ...), as production runs it.
+const server = await startProcess(serveArgs(root), {
   ASTRO_OUT_DIR: dist,
   PORT: '0',
   HOST: '127.0.0.1',

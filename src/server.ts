@@ -20,6 +20,7 @@ import { answerClientError } from './node/client-errors.ts';
 import { FORBIDDEN_METHODS, nodeHeaderReader, normaliseTarget, requestTarget, requestUrl } from './node/request.ts';
 import { openDatasetFile } from './node/dataset-file.ts';
 import { CHILD_FROM_REVIEWS, textIndexInChild } from './node/text-index-process.ts';
+import { releaseStartupGarbage } from './node/release-memory.ts';
 import { createNodeServices } from './node/dynamic-routes.ts';
 import { loadStaticFiles } from './node/static-files.ts';
 import { reviewJsonFiles } from './lib/static/review-files.ts';
@@ -127,6 +128,8 @@ export async function startServer(options: ServerOptions) {
   const inChild = datasetFile.records.length >= CHILD_FROM_REVIEWS;
   getReviewIndex(api.dataset)
     .startTextIndex(inChild ? () => textIndexInChild(datasetFile.descriptor, datasetPath) : undefined)
+    // Start-up is over: what it left behind goes back to the system now, not when V8 next needs room.
+    .then(releaseStartupGarbage)
     .catch((error: unknown) => console.error('text index build failed:', error));
   /**
    * Stops taking requests, lets the work the hub left running after its answers

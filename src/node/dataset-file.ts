@@ -41,5 +41,12 @@ export function descriptorSource(fd: number, path: string): RecordSource {
       }
       return out;
     },
+    readInto(start, end, target, at) {
+      for (let done = 0; done < end - start; ) {
+        const got = readSync(fd, target, at + done, end - start - done, start + done);
+        if (got === 0) throw new Error(`${path} is shorter than when it was loaded`);
+        done += got;
+      }
+    },
   };
 }

@@ -29,8 +29,12 @@ export interface StaticFiles {
    * (a 301 to the canonical path) or a build artefact (404); false when it is not ours.
    */
   serve(req: IncomingMessage, res: ServerResponse, pathname: string, search?: string): boolean;
-  /** The bytes and content type of a file as served (identity encoding). */
-  read(pathname: string): { body: Buffer; contentType: string } | undefined;
+  /**
+   * A file as served (identity encoding): its content type, the hex SHA-256 of its bytes when the
+   * manifest has it (its ETag), and its bytes, read when `body` is first used: the hub hashes its
+   * topics at every start, and reviews.json is 57 MB at 100k reviews.
+   */
+  read(pathname: string): { body: Buffer; contentType: string; sha256?: string } | undefined;
   /** Adds files rendered on request (after the build's files, which win on the same path). */
   mount(source: RenderedFiles): void;
 }
@@ -167,7 +171,15 @@ export function loadStaticFiles(clientDir: string): StaticFiles {
     },
     read(pathname) {
       const file = find(pathname);
-      return file ? { body: identity(file), contentType: file.entry.contentType } : undefined;
+      if (!file) return undefined;
+      let body: Buffer | undefined;
+      return {
+        get body() {
+          return (body ??= identity(file));
+        },
+        contentType: file.entry.contentType,
+        sha256: byPath.get(pathname) === file.entry ? sha256OfEtag(file.entry.etag) : undefined,
+      };
     },
     mount(source) {
       sources.push(source);
@@ -186,6 +198,12 @@ function stream(res: ServerResponse, path: string, headers: Record<string, strin
     return;
   }
   sendFile(res, fd, size);
+}
+
+/** The build's ETags are the base64url SHA-256 of the bytes, quoted (src/lib/static/manifest.ts): that hash in hex. */
+function sha256OfEtag(etag: string): string | undefined {
+  const match = /^"([A-Za-z0-9_-]{43})"$/.exec(etag);
+  return match ? Buffer.from(match[1]!, 'base64url').toString('hex') : undefined;
 }
 
 function decodedPath(pathname: string): string {

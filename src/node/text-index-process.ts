@@ -8,11 +8,14 @@
  * stayed in the server's RSS, in the malloc arena the thread had used, for
  * minutes (docs/performance.md). The child reads reviews.json through the
  * server's own descriptor, so the main thread never folds the texts unless a
- * text query comes before the index.
+ * text query comes before the index. The index's typed arrays come back
+ * through a scratch file, read straight into the arrays the index keeps
+ * (typed-arrays-file.ts); only the rest is in the IPC message.
  */
-import { fork } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { ownedParts, textIndexFromParts, type TextIndex, type TextIndexParts } from '../lib/reviews/text-index.ts';
+import { textIndexFromParts, type TextIndex, type TextIndexParts } from '../lib/reviews/text-index.ts';
+import { openScratchFile, ownedTypedArrays, restoreTypedArrays } from './typed-arrays-file.ts';
 
 // Beside this file (the server runs the sources: Node strips the types); Vite's module runner may add a query.
 const workerFile = () => fileURLToPath(new URL('./text-index-worker.ts', import.meta.url.replace(/\?.*$/, '')));
@@ -24,22 +27,34 @@ const workerFile = () => fileURLToPath(new URL('./text-index-worker.ts', import.
 export const CHILD_FROM_REVIEWS = 50_000;
 /** Where the child finds the dataset's descriptor: stdin, stdout, stderr, the IPC channel, then it. */
 export const CHILD_DESCRIPTOR = 4;
+/** Where the child writes the index's typed arrays, when the server could make a scratch file (else they come in the message). */
+export const CHILD_ARRAYS_DESCRIPTOR = 5;
+/** The child's argument saying that CHILD_ARRAYS_DESCRIPTOR is open. */
+export const ARRAYS_IN_FILE = 'arrays-in-file';
 
 /** The text index over the records of the dataset file open as `descriptor` (src/node/dataset-file.ts). */
 export function textIndexInChild(descriptor: number, path: string): Promise<TextIndex> {
   return new Promise((resolveIndex, reject) => {
+    // A system without a writable temporary folder: the arrays come in the message (copied out of its buffer).
+    const scratch = openScratchFile('text-index-');
     // Not the server's debugger flags (a second inspector), nor its other flags: a plain Node.
     const nodeOptions = (process.env.NODE_OPTIONS ?? '').split(/\s+/).filter((flag) => flag && !flag.startsWith('--inspect'));
-    const child = fork(workerFile(), [path], {
-      execArgv: [],
-      env: { ...process.env, NODE_OPTIONS: nodeOptions.join(' ') },
-      serialization: 'advanced',
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc', descriptor],
-    });
+    let child: ChildProcess;
+    try {
+      child = fork(workerFile(), scratch ? [path, ARRAYS_IN_FILE] : [path], {
+        execArgv: [],
+        env: { ...process.env, NODE_OPTIONS: nodeOptions.join(' ') },
+        serialization: 'advanced',
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc', descriptor, scratch?.fd ?? 'ignore'],
+      });
+    } catch (error) {
+      scratch?.close();
+      throw error;
+    }
     let index: TextIndex | undefined;
     child.once('message', (parts: TextIndexParts) => {
       try {
-        index = textIndexFromParts(ownedParts(parts));
+        index = textIndexFromParts(scratch ? restoreTypedArrays(parts, scratch.fd) : ownedTypedArrays(parts));
       } catch (error) {
         reject(error instanceof Error ? error : new Error(String(error)));
       }
@@ -47,6 +62,7 @@ export function textIndexInChild(descriptor: number, path: string): Promise<Text
     child.once('error', reject);
     // Resolved on exit, not on the message: the child's memory is gone by then.
     child.once('exit', (code, signal) => {
+      scratch?.close();
       if (index) resolveIndex(index);
       else reject(new Error(`the text index process stopped (${signal ?? `exit code ${code}`}) before sending the index`));
     });

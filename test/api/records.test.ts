@@ -6,8 +6,9 @@
  * records. In process, over the sample content's reviews.json: seconds.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { recordsFromDataset, recordsFromBytes, dayNumber } from '../../src/lib/reviews/records.ts';
 import { findReview, getReviewIndex } from '../../src/lib/reviews/index.ts';
@@ -42,8 +43,21 @@ describe('compact records', () => {
       });
       // Runs of positions in both directions, scattered ones, and none.
       const positions = [5, 6, 7, 3, 2, 1, 40, 0, records.length - 1];
-      assert.deepEqual(records.jsonAll(positions).map(decode), positions.map((p) => JSON.stringify(dataset.reviews[p])));
-      assert.deepEqual(records.jsonAll([]), []);
+      const joined = (list: number[]) => {
+        // Written into a larger buffer at an offset, the bytes around it untouched.
+        const out = new Uint8Array(records.joinedLength(list) + 3).fill(0x7e);
+        records.copyJoined(list, out, 1);
+        assert.deepEqual([out[0], out[out.length - 2], out[out.length - 1]], [0x7e, 0x7e, 0x7e]);
+        return decode(out.subarray(1, out.length - 2));
+      };
+      const expected = (list: number[]) => JSON.stringify(list.map((p) => dataset.reviews[p])).slice(1, -1);
+      assert.equal(joined(positions), expected(positions));
+      // Close together (one span, in any order) and far apart (runs read straight into the answer).
+      const near = [4, 5, 6, 2, 3, 0, 1];
+      const far = [0, 1, 2, records.length - 3, records.length - 2, records.length - 1, 9];
+      assert.equal(joined(near), expected(near));
+      assert.equal(joined(far), expected(far));
+      assert.equal(joined([]), '');
       assert.equal(records.datasetJson(), JSON.stringify(dataset));
     });
   }
@@ -79,5 +93,26 @@ describe('compact records', () => {
 
   it('refuses a reviews array that is not compact JSON (offsets hold starts only)', () => {
     assert.throws(() => recordsFromBytes(Buffer.from(JSON.stringify(dataset, null, 1))), /compact JSON/);
+  });
+
+  it('records far apart in the file: each run read straight into the answer, joined by commas', () => {
+    // 300 records of ~2 KB: positions at both ends lie much further apart than they weigh.
+    const big: ReviewsDataset = structuredClone(dataset);
+    const model = dataset.reviews[0]!;
+    big.reviews = Array.from({ length: 300 }, (_, i) => ({ ...model, id: `r${String(i).padStart(3, '0')}`, text: `${'roof '.repeat(400)}${i}` }));
+    const dir = mkdtempSync(join(tmpdir(), 'records-far-'));
+    try {
+      const path = join(dir, 'reviews.json');
+      writeFileSync(path, JSON.stringify(big));
+      const positions = [0, 1, 2, 299, 150, 151, 3];
+      const expected = JSON.stringify(positions.map((p) => big.reviews[p])).slice(1, -1);
+      for (const records of [recordsFromFile(path), recordsFromDataset(big)]) {
+        const out = new Uint8Array(records.joinedLength(positions));
+        records.copyJoined(positions, out, 0);
+        assert.equal(decode(out), expected);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

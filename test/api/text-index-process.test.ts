@@ -55,6 +55,20 @@ it('the index sent by the child process answers every needle as buildTextIndex d
   for (const needle of needles) assert.deepEqual(got.match(needle), expected.match(needle), JSON.stringify(needle));
 });
 
+it('without a writable temporary folder, the index comes whole in the message', async () => {
+  const { records, descriptor } = openDatasetFile(path);
+  const before = process.env.TMPDIR;
+  process.env.TMPDIR = join(dir, 'missing');
+  try {
+    const got = await textIndexInChild(descriptor, path);
+    assert.equal(got.bytes, buildTextIndex(foldedTexts(records)).bytes);
+    assert.deepEqual(got.match('the roof'), buildTextIndex(foldedTexts(records)).match('the roof'));
+  } finally {
+    if (before === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = before;
+  }
+});
+
 it('a child that fails leaves the first text query to build the index in process', async () => {
   const { records } = openDatasetFile(path);
   const index = getReviewIndex(records);

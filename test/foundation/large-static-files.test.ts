@@ -6,6 +6,7 @@
  * (docs/reliability.md, mixed load: that churn was RSS growth).
  */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, get, request, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -13,7 +14,8 @@ import { join } from 'node:path';
 import { after, before, it } from 'node:test';
 import { MANIFEST_FILE, type StaticManifest } from '../../src/lib/static/manifest.ts';
 import { CHUNK_BYTES } from '../../src/node/send-file.ts';
-import { loadStaticFiles } from '../../src/node/static-files.ts';
+import { loadStaticFiles, type StaticFiles } from '../../src/node/static-files.ts';
+import { strongEtag } from '../../src/lib/http/etag.ts';
 
 /** 3 MiB and a partial chunk: well above what is kept in memory. */
 const SIZE = 3 * 1024 * 1024 + 12_345;
@@ -23,15 +25,18 @@ for (let i = 0; i < SIZE; i++) body[i] = (i * 31 + (i >> 16)) & 0xff;
 let dir: string;
 let server: Server;
 let origin: string;
+let files: StaticFiles;
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'large-static-'));
   writeFileSync(join(dir, 'big.json'), body);
+  writeFileSync(join(dir, 'hashed.json'), body);
   const manifest: StaticManifest = {
     '/big.json': { file: 'big.json', contentType: 'application/json', etag: '"big"', size: SIZE, cacheControl: 'no-cache', encodings: [] },
+    '/hashed.json': { file: 'hashed.json', contentType: 'application/json', etag: strongEtag(body), size: SIZE, cacheControl: 'no-cache', encodings: [] },
   };
   writeFileSync(join(dir, MANIFEST_FILE), JSON.stringify(manifest));
-  const files = loadStaticFiles(dir);
+  files = loadStaticFiles(dir);
   server = createServer((req, res) => {
     if (!files.serve(req, res, new URL(req.url ?? '/', 'http://x').pathname)) res.writeHead(404).end();
   });
@@ -104,4 +109,13 @@ it('closes the file when the client goes away mid-body', { skip: !existsSync('/p
   assert.ok(openFiles() <= before, `${openFiles() - before} more open files: every file opened for an abandoned answer is closed`);
   // And the server still answers whole files afterwards.
   assert.ok((await fetchWhole('/big.json')).body.equals(body));
+});
+
+it("read: a file's SHA-256 from the manifest's ETag, its bytes read only when asked for (the hub's start-up hash of reviews.json)", () => {
+  const got = files.read('/hashed.json')!;
+  assert.equal(got.sha256, createHash('sha256').update(body).digest('hex'));
+  rmSync(join(dir, 'hashed.json'));
+  // Gone from disk before its bytes were asked for: nothing was read.
+  assert.throws(() => got.body, { code: 'ENOENT' });
+  assert.equal(files.read('/big.json')!.sha256, undefined, 'an ETag that is not a SHA-256: none');
 });

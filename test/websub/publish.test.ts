@@ -93,3 +93,23 @@ it('the start-up publish queues every topic first: a hanging subscriber of one t
   assert.ok(hung?.closedAt !== undefined && ok !== undefined);
   assert.ok(ok.at < hung.closedAt, 'the other topic was delivered while the hanging delivery was still open');
 });
+
+it('a source that knows its hash (the Node server, from the manifest): no topic is read to decide whether it changed', async () => {
+  const store = newStore();
+  let reads = 0;
+  let body = Buffer.from('A');
+  const hub = newHub(store, async () => ({
+    get body() {
+      reads += 1;
+      return body;
+    },
+    contentType: 'text/plain',
+    sha256: contentHash(body),
+  }));
+  assert.equal(await atomResult(hub), 'recorded');
+  assert.equal(await atomResult(hub), 'unchanged');
+  body = Buffer.from('B');
+  assert.equal(await atomResult(hub), 'distributed');
+  assert.equal((await new HubState(store, Date.now).lastHash('atom'))?.hash, contentHash(body));
+  assert.equal(reads, 0, 'no subscriber: the bytes were never needed');
+});

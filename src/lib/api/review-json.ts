@@ -9,25 +9,19 @@
  * array is its elements joined by commas inside brackets.
  */
 import { textBytes } from '../http/answer.ts';
+import type { ReviewRecords } from '../reviews/records.ts';
 
-const COMMA = textBytes(',');
 const TAIL = textBytes(']}\n');
 
-/** The bytes of `JSON.stringify({ ...envelope, reviews }) + "\n"`, `records` being the reviews' JSON bytes. */
-export function bodyWithRecords(envelope: object, records: readonly Uint8Array[]): Uint8Array {
+/** The bytes of `JSON.stringify({ ...envelope, reviews }) + "\n"`, `reviews` being the records at `positions`, in that order. */
+export function bodyWithRecords(envelope: object, records: ReviewRecords, positions: ArrayLike<number>): Uint8Array {
   const head = JSON.stringify({ ...envelope, reviews: [] });
   if (!head.endsWith('"reviews":[]}')) throw new Error('the envelope must end with its reviews');
-  const parts: Uint8Array[] = [textBytes(head.slice(0, -2))];
-  records.forEach((record, i) => {
-    if (i > 0) parts.push(COMMA);
-    parts.push(record);
-  });
-  parts.push(TAIL);
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.byteLength;
-  }
+  const headBytes = textBytes(head.slice(0, -2));
+  // One buffer of the answer's size; the records are read into it where they go.
+  const out = new Uint8Array(headBytes.byteLength + records.joinedLength(positions) + TAIL.byteLength);
+  out.set(headBytes, 0);
+  records.copyJoined(positions, out, headBytes.byteLength);
+  out.set(TAIL, out.byteLength - TAIL.byteLength);
   return out;
 }

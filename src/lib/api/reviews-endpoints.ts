@@ -40,7 +40,7 @@ export function searchEndpoint(request: ApiRequest, context: ApiContext): ApiAns
       const index = getReviewIndex(context.dataset);
       const { positions, ...hits } = searchPositions(index, parsed.value);
       const envelope = { total: hits.total, count: positions.length, limit: hits.limit };
-      cached = cachedBody(bodyWithRecords(envelope, index.records.jsonAll(positions)), lastModifiedOf(index, positions, context));
+      cached = cachedBody(bodyWithRecords(envelope, index.records, positions), lastModifiedOf(index, positions, context));
       cache.set(key, cached);
     }
     cache.alias(rawKey, key);
@@ -63,7 +63,7 @@ export function sinceEndpoint(request: ApiRequest, context: ApiContext, rawDate:
     }
     const index = getReviewIndex(context.dataset);
     const { positions, ...envelope } = sincePage(index, parsed.value);
-    cached = cachedBody(bodyWithRecords(envelope, index.records.jsonAll(positions)), sinceLastModified(index, parsed.value) ?? context.dataset.updated);
+    cached = cachedBody(bodyWithRecords(envelope, index.records, positions), sinceLastModified(index, parsed.value) ?? context.dataset.updated);
     if (request.search === '') cache.set(key, cached);
   }
   return conditionalJsonAnswer(request, cached);

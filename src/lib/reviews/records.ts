@@ -21,6 +21,11 @@ import type { AggregateRating, Business, Review, ReviewsDataset } from './schema
 export interface RecordSource {
   /** Bytes [start, end); may be a view into memory the source keeps, never to be written to. */
   read(start: number, end: number): Uint8Array;
+  /**
+   * Bytes [start, end) copied into `target` from `at`, without a buffer of their own: a
+   * source on disk (the Node server) reads straight there. Without it, `read` and a copy.
+   */
+  readInto?(start: number, end: number, target: Uint8Array, at: number): void;
   readonly size: number;
 }
 
@@ -32,8 +37,15 @@ export interface ReviewRecords {
   readonly length: number;
   /** The record at a position as bytes: `JSON.stringify(review)`. */
   json(position: number): Uint8Array;
-  /** The records at many positions, reading each contiguous run of positions at once. */
-  jsonAll(positions: ArrayLike<number>): Uint8Array[];
+  /** The bytes of the records at these positions joined by commas (what a JSON array of them holds between its brackets). */
+  joinedLength(positions: ArrayLike<number>): number;
+  /**
+   * Writes the records at these positions, joined by commas, into `target` from `at`: each
+   * run of positions next to each other in the file read at once, straight into `target`, or,
+   * when they lie close together (a since page: whole days), one span through a buffer the
+   * records keep. An answer made of records costs its own bytes and no others.
+   */
+  copyJoined(positions: ArrayLike<number>, target: Uint8Array, at: number): void;
   /** The review object at a position (parsed from its bytes). */
   review(position: number): Review;
   /** Every review, newest first, parsed a span at a time: `visit` gets each in turn. */
@@ -79,6 +91,7 @@ export function recordsFromDataset(dataset: ReviewsDataset): ReviewRecords {
 }
 
 const QUOTE = 0x22;
+const COMMA = 0x2c;
 const BACKSLASH = 0x5c;
 const OPEN_OBJECT = 0x7b;
 const CLOSE_OBJECT = 0x7d;
@@ -93,16 +106,39 @@ const SPAN_BYTES = 4 * 1024 * 1024;
 const SPAN_SLACK_BYTES = 64 * 1024;
 
 /**
+ * Spans of a source, one at a time, each valid until the next: from a source in memory, views
+ * of it; from a file, read into one buffer that grows to the largest span and is reused. A
+ * new buffer per span (4 MiB each while loading, a since page's span per answer) was freed
+ * native memory the process kept (docs/performance.md).
+ */
+function spanReader(source: RecordSource): (start: number, end: number) => Uint8Array {
+  let buffer: Uint8Array | undefined;
+  return (start, end) => {
+    if (!source.readInto) return source.read(start, end);
+    if (!buffer || buffer.length < end - start) buffer = new Uint8Array(Math.max(end - start, (buffer?.length ?? 0) * 2, 64 * 1024));
+    source.readInto(start, end, buffer, 0);
+    return buffer.subarray(0, end - start);
+  };
+}
+
+function readInto(source: RecordSource, start: number, end: number, target: Uint8Array, at: number): void {
+  if (source.readInto) source.readInto(start, end, target, at);
+  else target.set(source.read(start, end), at);
+}
+
+/**
  * The records of `source`: finds each record of the top-level `reviews` array,
  * a span of the JSON at a time (never the whole file at once), and fills the
  * columns from each record parsed alone.
  */
 export function recordsFromSource(source: RecordSource): ReviewRecords {
+  // One buffer for every span read while loading, dropped once loaded.
+  const loading = spanReader(source);
   // The head (business, aggregate rating) comes before the reviews: read until the array opens.
-  let head = source.read(0, Math.min(source.size, SPAN_BYTES));
+  let head = loading(0, Math.min(source.size, SPAN_BYTES));
   let reviewsFrom = reviewsArrayAt(head);
   while (reviewsFrom < 0 && head.length < source.size) {
-    head = source.read(0, Math.min(source.size, head.length * 2));
+    head = loading(0, Math.min(source.size, head.length * 2));
     reviewsFrom = reviewsArrayAt(head);
   }
   if (reviewsFrom < 0) throw new Error('the dataset has no reviews array');
@@ -138,7 +174,7 @@ export function recordsFromSource(source: RecordSource): ReviewRecords {
   // A span is used up to its last whole record; the next span starts there.
   for (let at = reviewsFrom + 1; reviewsTo < 0; ) {
     if (at >= source.size) throw new Error('the dataset ends inside its reviews array');
-    const span = source.read(at, Math.min(source.size, at + spanBytes));
+    const span = loading(at, Math.min(source.size, at + spanBytes));
     let used = 0;
     for (let i = 0; i < span.length; i++) {
       const byte = span[i]!;
@@ -170,6 +206,8 @@ export function recordsFromSource(source: RecordSource): ReviewRecords {
   const ratings = Uint8Array.from(ratingList);
   const endOf = (p: number) => offsets[p + 1]! - 1;
   const frozen = (map: Map<string, number[]>) => new Map([...map].map(([key, list]) => [key, Int32Array.from(list)]));
+  // The spans of answers (copyJoined), read into one buffer kept with the records.
+  const answerSpan = spanReader(source);
 
   const records: ReviewRecords = {
     business: dataset.business,
@@ -192,8 +230,12 @@ export function recordsFromSource(source: RecordSource): ReviewRecords {
       return taken;
     },
     json: (p) => source.read(offsets[p]!, endOf(p)),
-    jsonAll(positions) {
-      const out: Uint8Array[] = new Array(positions.length);
+    joinedLength(positions) {
+      let total = Math.max(0, positions.length - 1);
+      for (let i = 0; i < positions.length; i++) total += endOf(positions[i]!) - offsets[positions[i]!]!;
+      return total;
+    },
+    copyJoined(positions, target, at) {
       let low = Infinity;
       let high = -1;
       let total = 0;
@@ -203,33 +245,40 @@ export function recordsFromSource(source: RecordSource): ReviewRecords {
         if (p > high) high = p;
         total += endOf(p) - offsets[p]!;
       }
-      // Positions close together (a since page: whole days, newest-first within the span) are one read.
-      if (high >= 0 && offsets[high + 1]! - offsets[low]! <= 2 * total + SPAN_SLACK_BYTES) {
-        const span = source.read(offsets[low]!, endOf(high));
+      if (high < 0) return;
+      const spanBytes = offsets[high + 1]! - offsets[low]!;
+      // Positions close together (a since page: whole days, newest-first within the span): one read, then in order.
+      if (spanBytes <= 2 * total + SPAN_SLACK_BYTES && spanBytes <= SPAN_BYTES) {
+        const span = answerSpan(offsets[low]!, endOf(high));
         const base = offsets[low]!;
-        for (let i = 0; i < positions.length; i++) out[i] = span.subarray(offsets[positions[i]!]! - base, endOf(positions[i]!) - base);
-        return out;
+        for (let i = 0; i < positions.length; i++) {
+          if (i > 0) target[at++] = COMMA;
+          const p = positions[i]!;
+          target.set(span.subarray(offsets[p]! - base, endOf(p) - base), at);
+          at += endOf(p) - offsets[p]!;
+        }
+        return;
       }
       for (let i = 0; i < positions.length; ) {
-        // A run of consecutive positions (either direction) is one read.
+        // A run of consecutive ascending positions is consecutive in the file, one comma apart: one read.
         let j = i + 1;
-        const step = j < positions.length ? positions[j]! - positions[i]! : 0;
-        if (step === 1 || step === -1) while (j < positions.length && positions[j]! - positions[j - 1]! === step) j++;
-        const low = Math.min(positions[i]!, positions[j - 1]!);
-        const high = Math.max(positions[i]!, positions[j - 1]!);
-        const span = source.read(offsets[low]!, endOf(high));
-        const base = offsets[low]!;
-        for (let k = i; k < j; k++) out[k] = span.subarray(offsets[positions[k]!]! - base, endOf(positions[k]!) - base);
+        while (j < positions.length && positions[j]! === positions[j - 1]! + 1) j++;
+        if (i > 0) target[at++] = COMMA;
+        const first = positions[i]!;
+        readInto(source, offsets[first]!, endOf(positions[j - 1]!), target, at);
+        // What lies between two records of the run (a comma, as loading checked its length).
+        for (let k = i; k < j - 1; k++) target[at + endOf(positions[k]!) - offsets[first]!] = COMMA;
+        at += endOf(positions[j - 1]!) - offsets[first]!;
         i = j;
       }
-      return out;
     },
     review: (p) => JSON.parse(decoder.decode(source.read(offsets[p]!, endOf(p)))) as Review,
     forEach(visit) {
+      const spans = spanReader(source);
       for (let from = 0; from < n; ) {
         let to = from + 1;
         while (to < n && offsets[to + 1]! - offsets[from]! <= SPAN_BYTES) to++;
-        const span = source.read(offsets[from]!, endOf(to - 1));
+        const span = spans(offsets[from]!, endOf(to - 1));
         const base = offsets[from]!;
         for (let p = from; p < to; p++) visit(JSON.parse(decoder.decode(span.subarray(offsets[p]! - base, endOf(p) - base))) as Review, p);
         from = to;

@@ -166,32 +166,6 @@ export function buildTextIndexParts(folded: readonly string[]): TextIndexParts {
   return builder.finishParts();
 }
 
-/**
- * The parts with each typed array in a buffer of its own. Node deserialises a
- * message's typed arrays as views into the message's one buffer, which would
- * stay whole (strings and all) while any of them lives.
- */
-export function ownedParts(parts: TextIndexParts): TextIndexParts {
-  const own = <T extends PostingSet | Uint16Array>(array: T): T => array.slice() as T;
-  const p = parts.positions;
-  return {
-    ...parts,
-    gramSets: new Map([...parts.gramSets].map(([key, set]) => [key, own(set)])),
-    positions: {
-      ...p,
-      suffixOrder: own(p.suffixOrder),
-      suffixKey: own(p.suffixKey),
-      keys: own(p.keys),
-      suffixArray: own(p.suffixArray),
-      rankStart: own(p.rankStart),
-      reviewStart: own(p.reviewStart),
-      reviewTable: own(p.reviewTable),
-      wordSets: p.wordSets.map(own),
-      gapSets: p.gapSets.map(own),
-    },
-  };
-}
-
 export function textIndexFromParts(parts: TextIndexParts): TextIndex {
   const { n, gramSets } = parts;
   const positions: WordPositions = wordPositionsFrom(parts.positions);

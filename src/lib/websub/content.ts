@@ -6,6 +6,8 @@
 export interface TopicContent {
   body: Buffer;
   contentType: string;
+  /** The hex SHA-256 of `body`, when the source knows it without reading it (the Node server: the build's manifest). */
+  sha256?: string;
 }
 
 export type ContentSource = (path: string) => Promise<TopicContent | undefined>;
