@@ -183,6 +183,7 @@ export function ownedParts(parts: TextIndexParts): TextIndexParts {
       suffixKey: own(p.suffixKey),
       keys: own(p.keys),
       suffixArray: own(p.suffixArray),
+      before: own(p.before),
       rankStart: own(p.rankStart),
       reviewStart: own(p.reviewStart),
       reviewTable: own(p.reviewTable),
