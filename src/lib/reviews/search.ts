@@ -8,7 +8,7 @@
  * REST endpoint splices the records' bytes, MCP parses them (searchReviews).
  */
 import { fold, type ReviewIndex } from './index.ts';
-import { emptyBits, has, popcount, type Bits } from './postings.ts';
+import { countBits, emptyBits, forEachBit, has, popcount, type Bits } from './postings.ts';
 import type { SearchQuery } from './query.ts';
 import type { SearchResponse } from './responses.ts';
 
@@ -38,21 +38,9 @@ export function searchPositions(index: ReviewIndex, query: SearchQuery): SearchH
   if (query.mentions_technician !== undefined) lists.push(index.technician(query.mentions_technician));
   if (query.mentions_service !== undefined) lists.push(index.service(query.mentions_service));
   const text: Bits | undefined = query.query === undefined ? undefined : index.text().match(fold(query.query));
-  const ratings = index.records.ratings;
   if (lists.length > 0) {
     lists.sort((a, b) => a.length - b.length);
-    const [driver, other] = lists as [ArrayLike<number>, ArrayLike<number> | undefined];
-    let total = 0;
-    for (let i = lowerBoundIn(driver, start); i < driver.length && (driver[i] as number) < end; i++) {
-      const position = driver[i] as number;
-      if (query.rating !== undefined && ratings[position] !== query.rating) continue;
-      if (query.min_rating !== undefined && ratings[position]! < query.min_rating) continue;
-      if (text !== undefined && !has(text, position)) continue;
-      if (other !== undefined && !includesSorted(other, position)) continue;
-      total += 1;
-      if (positions.length < query.limit) positions.push(position);
-    }
-    return hits(total);
+    return hits(scanList(lists[0]!, lists[1], { start, end, text, ratings: index.records.ratings, query, positions }));
   }
 
   // Otherwise the text and the ratings are bitsets, ANDed 32 positions at a time over the range:
@@ -63,6 +51,11 @@ export function searchPositions(index: ReviewIndex, query: SearchQuery): SearchH
     for (let position = start; position < Math.min(end, start + query.limit); position++) positions.push(position);
     return hits(end - start);
   }
+  if (query.rating === undefined && query.min_rating === undefined) {
+    // The text alone: a population count of the range, and its first `limit` bits.
+    forEachBit(text!, start, end, (position) => positions.push(position) < query.limit);
+    return hits(countBits(text!, start, end));
+  }
   const atLeast = ratingBits(index);
   const exactly = query.rating;
   // Ratings are whole stars: rating >= 3.5 is rating >= 4.
@@ -71,6 +64,7 @@ export function searchPositions(index: ReviewIndex, query: SearchQuery): SearchH
   const last = (end - 1) >>> 5;
   for (let i = start >>> 5; i <= last; i++) {
     let word = text === undefined ? ~0 : text[i]!;
+    if (word === 0) continue;
     if (exactly !== undefined) word &= atLeast[exactly]![i]! & ~atLeast[exactly + 1]![i]!;
     if (least !== undefined) word &= atLeast[least]![i]!;
     if (i === start >>> 5) word &= ~0 << (start & 31);
@@ -84,6 +78,25 @@ export function searchPositions(index: ReviewIndex, query: SearchQuery): SearchH
     }
   }
   return hits(total);
+}
+
+/** The matches among `driver`'s positions in [start, end): their number, the first `limit` pushed to `positions`. */
+function scanList(
+  driver: ArrayLike<number>,
+  other: ArrayLike<number> | undefined,
+  { start, end, text, ratings, query, positions }: { start: number; end: number; text: Bits | undefined; ratings: Uint8Array; query: SearchQuery; positions: number[] },
+): number {
+  let total = 0;
+  for (let i = lowerBoundIn(driver, start); i < driver.length && (driver[i] as number) < end; i++) {
+    const position = driver[i] as number;
+    if (query.rating !== undefined && ratings[position] !== query.rating) continue;
+    if (query.min_rating !== undefined && ratings[position]! < query.min_rating) continue;
+    if (text !== undefined && !has(text, position)) continue;
+    if (other !== undefined && !includesSorted(other, position)) continue;
+    total += 1;
+    if (positions.length < query.limit) positions.push(position);
+  }
+  return total;
 }
 
 /**
