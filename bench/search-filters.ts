@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
-import { TEXT_QUERY_KINDS, textQueries } from './lib/text-queries.ts';
+import { seededRandom, TEXT_QUERY_KINDS, textQueries } from './lib/text-queries.ts';
 
 const { values: args, positionals } = parseArgs({
   allowPositionals: true,
@@ -33,15 +33,8 @@ type Search = (query: Query) => { total: number; positions: number[] };
 
 const dataset = JSON.parse(readFileSync(file, 'utf8')) as Dataset;
 
-// Deterministic filters to add to the text queries (mulberry32, as the text queries).
-let state = 11;
-const random = () => {
-  state = (state + 0x6d2b79f5) >>> 0;
-  let t = state;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
+// Deterministic filters to add to the text queries.
+const random = seededRandom(11);
 const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)]!;
 const services = [...new Set(dataset.reviews.slice(0, 1000).flatMap((review) => review.services))];
 const technicians = dataset.business.technicians.map((t) => t.name);

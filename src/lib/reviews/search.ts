@@ -1,10 +1,12 @@
 /**
  * Search: every filter combines with AND. Dates narrow the newest-first order
  * to one contiguous range by binary search; `query` becomes the bitset of the
- * reviews containing it (text-index.ts, no text scanned); the smallest posting
- * list among technician, service and rating drives the scan, and the remaining
- * tests are O(1) per candidate. With the text alone, the bitset is walked
- * directly and `total` is a population count. The answer is positions: the
+ * reviews containing it (text-index.ts, no text scanned). With a technician
+ * or a service, the smaller of their posting lists drives the scan, the other
+ * tests O(1) or O(log) per candidate. Otherwise the text and the ratings are
+ * bitsets ANDed a word (32 positions) at a time and `total` is a population
+ * count: the cost follows n / 32, never the number of matches (a 1-character
+ * `query` matches nearly every review). The answer is positions: the
  * REST endpoint splices the records' bytes, MCP parses them (searchReviews).
  */
 import { fold, type ReviewIndex } from './index.ts';

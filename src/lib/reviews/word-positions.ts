@@ -22,7 +22,10 @@
  * each element (the one after the no-word element is the text's leading gap).
  * Ranks are indexes into the sorted vocabulary, so the words starting with a
  * string are one range of ranks; a second order, by reversed word, makes the
- * words ending with a string one range too.
+ * words ending with a string one range too. Beside the suffix array, in its
+ * order, the key of the element before each entry's (`before`): what a phrase
+ * needs of the word before its candidates, read along the range instead of at
+ * random (a cache miss per candidate at 100k reviews; 2 bytes a word).
  */
 import { emptyBits, orInto, popcount, PostingBuilder, type Bits, type PostingSet } from './postings.ts';
 
