@@ -407,7 +407,7 @@ function markdown(sizes: SizeResult[]): string {
     ]);
   }
 
-  lines.push('', 'Text queries in-process (no HTTP), each distinct query once, µs: query = searchReviews alone; uncached = with JSON and the SHA-256 ETag. Text index: its build, paid by the first text query of a process.', '');
+  lines.push('', 'Text queries in-process (no HTTP), each distinct query once, µs: query = searchPositions alone (no JSON); uncached = answerApi on a URL not answered before (parse, query, the records’ bytes spliced into the body, SHA-256 ETag). Text index: its build, paid by the first text query of a process.', '');
   row(['reviews', 'kind', 'queries', 'median matches', 'query p50 / p90 / p99 / max', 'uncached p50 / p99', 'text index build ms']);
   row(['---:', '---', '---:', '---:', '---:', '---:', '---:']);
   for (const s of sizes) {

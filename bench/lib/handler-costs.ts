@@ -10,7 +10,9 @@
  *   parsing and validation, LRU lookup, headers), i.e. the steady state.
  * - parse: fromSearchParams alone (zod validation of the query).
  * - text: per kind of text query (bench/lib/text-queries.ts), each distinct
- *   query run once, percentiles; and the text index's build.
+ *   query run once, percentiles: searchPositions alone, and the endpoint's
+ *   whole uncached work (answerApi on a URL not answered before: the records'
+ *   bytes spliced, as the server does); and the text index's build.
  *
  * `node bench/lib/handler-costs.ts DIST_DIR '<paths JSON>'` prints HandlerCosts
  * as JSON. Run in a child so the dataset's memory stays out of the runner.
@@ -24,7 +26,7 @@ import { answerApi } from '../../src/lib/api/routes.ts';
 import { getReviewIndex } from '../../src/lib/reviews/index.ts';
 import { fromSearchParams } from '../../src/lib/reviews/query.ts';
 import type { ReviewsDataset } from '../../src/lib/reviews/schema.ts';
-import { searchReviews } from '../../src/lib/reviews/search.ts';
+import { searchPositions, searchReviews } from '../../src/lib/reviews/search.ts';
 import { reviewsSince } from '../../src/lib/reviews/since.ts';
 import { TEXT_QUERY_KINDS, textQueries, type TextQueryKind } from './text-queries.ts';
 
@@ -60,9 +62,9 @@ export interface HandlerCosts {
 export interface TextCost {
   kind: TextQueryKind;
   queries: number;
-  /** Microseconds of searchReviews alone: median, 90th, 99th percentile, max. */
+  /** Microseconds of searchPositions alone (the index query, no JSON): median, 90th, 99th percentile, max. */
   query: { p50: number; p90: number; p99: number; max: number };
-  /** Microseconds with JSON and the ETag, i.e. an uncached request's handler work: median and 99th percentile. */
+  /** Microseconds of answerApi for a URL not answered before (parse, query, body, ETag), i.e. an uncached request's handler work: median and 99th percentile. */
   uncached: { p50: number; p99: number };
   /** Median matches (total) of the kind's queries. */
   medianTotal: number;
@@ -112,29 +114,33 @@ export function measureHandlerCosts(distDir: string, paths: string[], textPerKin
     const parseUs = since === null ? perCall(() => fromSearchParams(url.searchParams), 200) * 1000 : null;
     return { path, uncachedUs, queryUs, linearScanUs, cachedUs, parseUs, count: once.count, total: once.total, bodyBytes: once.body.body.byteLength };
   });
-  return { reviews: dataset.reviews.length, parseDatasetMs, buildIndexMs, paths: results, textIndexMs, text: measureTextCosts(dataset, index, textPerKind) };
+  return { reviews: dataset.reviews.length, parseDatasetMs, buildIndexMs, paths: results, textIndexMs, text: measureTextCosts(dataset, context, index, textPerKind) };
 }
 
-function measureTextCosts(dataset: ReviewsDataset, index: ReturnType<typeof getReviewIndex>, perKind: number): TextCost[] {
+function measureTextCosts(dataset: ReviewsDataset, context: ApiContext, index: ReturnType<typeof getReviewIndex>, perKind: number): TextCost[] {
   const all = textQueries(dataset.reviews, perKind * TEXT_QUERY_KINDS.length);
+  const noHeaders = { get: () => null };
   return TEXT_QUERY_KINDS.map((kind): TextCost => {
     const queries = all.filter((q) => q.kind === kind).map((q) => {
-      const parsed = fromSearchParams(new URL(q.path, 'http://localhost').searchParams);
+      const url = new URL(q.path, 'http://localhost');
+      const parsed = fromSearchParams(url.searchParams);
       if (!parsed.ok) throw new Error(`${q.path}: ${JSON.stringify(parsed.issues)}`);
-      return parsed.value;
+      return { query: parsed.value, request: { method: 'GET', path: url.pathname, search: url.search, headers: noHeaders } };
     });
-    // Warm the code paths on the first few, then time each query once.
-    for (const query of queries.slice(0, 20)) searchReviews(index, query);
+    // Warm the code paths on the first few (their answers are then in the LRU: not timed), then time each query once.
+    for (const { query } of queries.slice(0, 20)) searchPositions(index, query);
     const queryUs: number[] = [];
     const uncachedUs: number[] = [];
     const totals: number[] = [];
-    for (const query of queries) {
+    for (const { query, request } of queries) {
       let started = performance.now();
-      const result = searchReviews(index, query);
+      const hits = searchPositions(index, query);
       queryUs.push((performance.now() - started) * 1000);
-      totals.push(result.total);
+      totals.push(hits.total);
+      // The endpoint's whole work for a URL it has not answered before: parse, query, the records'
+      // bytes spliced into the body, SHA-256 ETag, headers, into the LRU.
       started = performance.now();
-      jsonBody(searchReviews(index, query), dataset.updated);
+      answerApi(request, context);
       uncachedUs.push((performance.now() - started) * 1000);
     }
     const q = sorted(queryUs);

@@ -20,16 +20,20 @@ export interface TextQuery {
   path: string;
 }
 
-export function textQueries(reviews: ReadonlyArray<{ text: string }>, count: number, seed = 7): TextQuery[] {
+/** A seeded generator of numbers in [0, 1): mulberry32, as scripts/generate-reviews.ts. */
+export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
-  const random = () => {
-    // mulberry32, as scripts/generate-reviews.ts
+  return () => {
     state = (state + 0x6d2b79f5) >>> 0;
     let t = state;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+export function textQueries(reviews: ReadonlyArray<{ text: string }>, count: number, seed = 7): TextQuery[] {
+  const random = seededRandom(seed);
   const int = (n: number) => Math.floor(random() * n);
   const seen = new Set<string>();
   const out: TextQuery[] = [];

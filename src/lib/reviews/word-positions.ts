@@ -22,7 +22,10 @@
  * each element (the one after the no-word element is the text's leading gap).
  * Ranks are indexes into the sorted vocabulary, so the words starting with a
  * string are one range of ranks; a second order, by reversed word, makes the
- * words ending with a string one range too.
+ * words ending with a string one range too. Beside the suffix array, in its
+ * order, the key of the element before each entry's (`before`): what a phrase
+ * needs of the word before its candidates, read along the range instead of at
+ * random (a cache miss per candidate at 100k reviews; 2 bytes a word).
  */
 import { emptyBits, orInto, popcount, PostingBuilder, type Bits, type PostingSet } from './postings.ts';
 
@@ -155,6 +158,11 @@ export class WordPositionsBuilder {
     const offsetBits = 32 - Math.max(1, Math.ceil(Math.log2(n + 1)));
     const packed = this.#pack && longest < 2 ** offsetBits;
     const suffixArray = wordSuffixArray(keys, length - (n + 1), gapBits, endKey);
+    // The key before each entry's element (its review's no-word element for a first word), in
+    // suffix array order: a phrase's word before the range's first word, or its leading gap, is
+    // then checked by reading along the range, not the keys at random.
+    const before = keys instanceof Uint16Array ? new Uint16Array(suffixArray.length) : new Uint32Array(suffixArray.length);
+    for (let q = 0; q < suffixArray.length; q++) before[q] = keys[suffixArray[q]! - 1]!;
     if (packed) {
       for (let q = 0; q < suffixArray.length; q++) {
         const e = suffixArray[q]!;
@@ -172,6 +180,7 @@ export class WordPositionsBuilder {
       gapBits,
       endKey,
       suffixArray,
+      before,
       packed,
       offsetBits,
       reviewStart,
@@ -189,7 +198,7 @@ export class WordPositionsBuilder {
  * needle's run of words longer than this is found by its first SORT_DEPTH
  * words, the rest checked on each candidate.
  */
-const SORT_DEPTH = 4;
+const SORT_DEPTH = 6;
 
 /**
  * The word elements, sorted by their key and the keys of the SORT_DEPTH - 1
@@ -232,6 +241,8 @@ export interface WordPositionsParts {
   gapBits: number;
   endKey: number;
   suffixArray: Uint32Array;
+  /** keys[element - 1] for each suffix array entry, in the same order. */
+  before: Uint16Array | Uint32Array;
   rankStart: Uint32Array;
   packed: boolean;
   offsetBits: number;
@@ -244,7 +255,7 @@ export interface WordPositionsParts {
 
 /** The word positions over their parts (made by finishParts, here or in a worker thread). */
 export function wordPositionsFrom(a: WordPositionsParts): WordPositions {
-  const { n, words, keys, gapBits, endKey, suffixArray, packed, offsetBits, reviewStart, rankStart, reviewTable, suffixKey, suffixOrder } = a;
+  const { n, words, keys, gapBits, endKey, suffixArray, before, packed, offsetBits, reviewStart, rankStart, reviewTable, suffixKey, suffixOrder } = a;
   const v = words.length;
   const gapMask = (1 << gapBits) - 1;
   const gapRank = new Map(a.gaps.map((gap, rank) => [gap, rank]));
@@ -276,7 +287,7 @@ export function wordPositionsFrom(a: WordPositionsParts): WordPositions {
   return {
     words,
     wordSets: a.wordSets,
-    bytes: [keys, suffixArray, reviewStart, rankStart, reviewTable, suffixKey, suffixOrder, ...a.wordSets, ...a.gapSets].reduce((sum, array) => sum + array.byteLength, 0),
+    bytes: [keys, suffixArray, before, reviewStart, rankStart, reviewTable, suffixKey, suffixOrder, ...a.wordSets, ...a.gapSets].reduce((sum, array) => sum + array.byteLength, 0),
 
     inGaps(needle) {
       const bits = emptyBits(n);
@@ -345,16 +356,19 @@ export function wordPositionsFrom(a: WordPositionsParts): WordPositions {
       };
 
       // Candidates: the range from the second word, or the ranges from the first (one per word it
-      // may be, when it only has to end with a string), whichever costs less. An entry whose
-      // range ensures everything but a leading gap costs a read of the suffix array; any other
-      // costs a read of the words around it too, a cache miss at 100k reviews (RANGE_COST is in
-      // such reads).
+      // may be, when it only has to end with a string), whichever costs less. An entry whose range
+      // and `before` (the word before it, or the leading gap) settle everything costs reads along
+      // the range; any other costs a read of the words around it too, a cache miss at 100k reviews
+      // (RANGE_COST is in such reads).
+      const readsKeys = (first: number, through: number): boolean => through < k || (first === 1 && lead !== undefined);
       const cost = (option: Option): number =>
-        option.ranges.reduce((sum, { from, to, through }) => sum + RANGE_COST + (to - from) * (option.first > 0 || through < k || lead ? 1 : 0.2), 0);
+        option.ranges.reduce((sum, { from, to, through }) => sum + RANGE_COST + (to - from) * (readsKeys(option.first, through) ? 1 : ALONG_COST), 0);
       const options: Option[] = [];
       if (k > 1) options.push({ first: 1, ranges: [rangeFrom(1, lo[1]!, hi[1]!)] });
       if (!bySuffix[0]) options.push({ first: 0, ranges: [rangeFrom(0, lo[0]!, hi[0]!)] });
-      else if (k === 1 || (hi[0]! - lo[0]!) * RANGE_COST < cost(options[0]!)) {
+      else if (k === 1 || 2 * (hi[0]! - lo[0]!) * RANGE_COST < cost(options[0]!)) {
+        // (Finding those ranges is most of what they cost, and their candidates are known only once
+        // found: only when they would cost at most half the other option is it worth finding them.)
         options.push({ first: 0, ranges: Array.from(suffixOrder.subarray(lo[0], hi[0]), (rank) => rangeFrom(0, rank, rank + 1)) });
       }
       const { first, ranges } = options.reduce((best, candidate) => (cost(candidate) < cost(best) ? candidate : best));
@@ -363,23 +377,30 @@ export function wordPositionsFrom(a: WordPositionsParts): WordPositions {
         const key = bySuffix[j] ? suffixKey[rank]! : rank;
         return key >= lo[j]! && key < hi[j]!;
       };
+      // With first = 1, which ranks word 0 may be, by rank (the no-word rank v never).
+      const firstWord = new Uint8Array(first === 1 ? v + 1 : 0);
+      if (first === 1) for (let rank = 0; rank < v; rank++) firstWord[rank] = fits(0, rank) ? 1 : 0;
+      const gap0 = inner[0]!;
       for (const { from, to, through } of ranges) {
-        // The conditions the range does not ensure, at the needle's first word s. Words are checked
-        // forwards from the range's, then backwards, so the no-word element between reviews stops
-        // the walk inside its review.
+        // The conditions neither the range nor `before` ensure, at the needle's first word s: the
+        // words past the range's, the gaps after them, a leading gap two elements back.
         const occursAt = (s: number): boolean => {
           for (let j = through; j < k; j++) if (!fits(j, keys[s + j]! >>> gapBits)) return false;
-          for (let j = first - 1; j >= 0; j--) if (!fits(j, keys[s + j]! >>> gapBits)) return false;
-          for (let j = 0; j + 1 < k; j++) if ((j < first || j >= through) && (keys[s + j]! & gapMask) !== inner[j]) return false;
-          if (lead && lead[keys[s - 1]! & gapMask] === 0) return false;
+          for (let j = through; j + 1 < k; j++) if ((keys[s + j]! & gapMask) !== inner[j]) return false;
+          if (first === 1 && lead && lead[keys[s - 1]! & gapMask] === 0) return false;
           if (trail && through < k && trail[keys[s + k - 1]! & gapMask] === 0) return false;
           return true;
         };
-        const ensured = first === 0 && through === k && !lead;
+        const reads = readsKeys(first, through);
         for (let q = from; q < to; q++) {
+          // `before` first: it also stops a walk back past the review's first word (the no-word key fits no word).
+          if (first === 1) {
+            const key = before[q]!;
+            if ((key & gapMask) !== gap0 || firstWord[key >>> gapBits] === 0) continue;
+          } else if (lead !== undefined && lead[before[q]! & gapMask] === 0) continue;
           const entry = suffixArray[q]!;
-          if (!ensured && !occursAt(elementOf(entry) - first)) continue;
-          const review = reviewOf(entry);
+          if (reads && !occursAt(elementOf(entry) - first)) continue;
+          const review = packed ? entry >>> offsetBits : reviewInTable(reviewTable, entry);
           bits[review >>> 5]! |= 1 << (review & 31);
         }
       }
@@ -409,6 +430,9 @@ interface Option {
 
 /** What finding one range costs (binary searches), in reads of a candidate's words. */
 const RANGE_COST = 40;
+
+/** What a candidate settled by its range and `before` costs: reads along two arrays, no cache miss. */
+const ALONG_COST = 0.2;
 
 /** The range of `sorted` (by code unit) that starts with `part`, or with `exact`, equals it. */
 function prefixRange(sorted: readonly string[], part: string, exact: boolean): [number, number] {
