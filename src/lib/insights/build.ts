@@ -42,11 +42,14 @@ function ratingDirection(rating: number): number {
   return rating >= 4 ? 1 : rating <= 2 ? -1 : 0;
 }
 
+/** What the document reads of a sentence: the sentences that name an aspect, with their text for the examples. */
+type AspectSentence = Pick<SentenceAnalysis, 'text' | 'aspects'>;
+
 interface ReviewAnalysis {
   id: string;
   date: string;
   rating: number;
-  sentences: SentenceAnalysis[];
+  sentences: AspectSentence[];
   sentiment: number;
   technicians: string[];
   services: string[];
@@ -76,7 +79,12 @@ function tally(t: AspectTally, score: number): void {
  * then assembled in the dataset's order, the same whichever way it was made.
  */
 export interface ReviewInsight {
-  sentences: SentenceAnalysis[];
+  /**
+   * The sentences that name an aspect, in order, with their text and aspects: all the document
+   * reads of them (the review's sentiment below is the mean over every sentence). Leaving the
+   * rest out keeps what worker threads send back, and what the build holds, small.
+   */
+  sentences: AspectSentence[];
   sentiment: number;
   /** Technician ids: the frontmatter's, then those named in the text. */
   technicians: string[];
@@ -86,7 +94,7 @@ export interface ReviewInsight {
   candidates: Array<{ name: string; sentence: string }>;
   /** Distinct normal forms of the words written in lower case. */
   lowercase: string[];
-  /** Keyphrases of every sentence, in order (repeats kept). */
+  /** The distinct keyphrases of the review's sentences, in order of first use. */
   phrases: string[];
 }
 
@@ -108,7 +116,7 @@ export function createReviewAnalyser(business: ReviewsDataset['business']): Revi
       if (id) technicians.add(id);
     }
     const areas = new Set<string>(review.service_area ? [review.service_area] : []);
-    const phrases: string[] = [];
+    const phrases = new Set<string>();
     const analyses: SentenceAnalysis[] = [];
     const candidates: ReviewInsight['candidates'] = [];
     const lowercase = new Set<string>();
@@ -118,10 +126,18 @@ export function createReviewAnalyser(business: ReviewsDataset['business']): Revi
       for (const id of linker.areas(sentence)) areas.add(id);
       for (const name of linker.unknownNames(sentence)) candidates.push({ name, sentence: sentence.text });
       for (const token of sentence.tokens) if (token.lowerInitial) lowercase.add(token.normal);
-      for (const phrase of keyphrases(sentence, excluded)) phrases.push(phrase);
+      for (const phrase of keyphrases(sentence, excluded)) phrases.add(phrase);
     }
     const sentiment = analyses.length === 0 ? 0 : analyses.reduce((s, a) => s + a.score, 0) / analyses.length;
-    return { sentences: analyses, sentiment, technicians: [...technicians], areas: [...areas], candidates, lowercase: [...lowercase], phrases };
+    return {
+      sentences: analyses.filter((a) => a.aspects.length > 0).map(({ text, aspects }) => ({ text, aspects })),
+      sentiment,
+      technicians: [...technicians],
+      areas: [...areas],
+      candidates,
+      lowercase: [...lowercase],
+      phrases: [...phrases],
+    };
   };
 }
 
