@@ -10,7 +10,9 @@ import { loadContent } from '../../src/lib/content/load.ts';
 import { ContentError } from '../../src/lib/content/problems.ts';
 import { analyseText } from '../../src/lib/insights/aspects.ts';
 import { createLinker } from '../../src/lib/insights/entities.ts';
+import { firstInOrder } from '../../src/lib/insights/build.ts';
 import { analyseInsights, buildInsights, EMPTY_EDITORIAL, insightsDataset, loadEditorial } from '../../src/lib/insights/index.ts';
+import { PhraseTrie } from '../../src/lib/insights/phrases.ts';
 import { fillPlaceholders } from '../../src/lib/insights/figures.ts';
 import { splitSentences } from '../../src/lib/insights/sentences.ts';
 import { buildTopics, keyphrases } from '../../src/lib/insights/topics.ts';
@@ -309,5 +311,26 @@ describe('editorial content', () => {
         return true;
       },
     );
+  });
+});
+
+describe('shortcuts of the per-review analysis', () => {
+  it('firstInOrder keeps what a stable sort puts first, ties in input order', () => {
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    for (let round = 0; round < 200; round += 1) {
+      const items = Array.from({ length: Math.floor(random() * 30) }, (_v, i) => ({ key: Math.floor(random() * 5), i }));
+      const compare = (a: { key: number }, b: { key: number }) => a.key - b.key;
+      for (const k of [0, 1, 2, 3, 40]) assert.deepEqual(firstInOrder(items, k, compare), [...items].sort(compare).slice(0, k));
+    }
+  });
+
+  it('a phrase trie finds a phrase added after the tokens were first scanned', () => {
+    const trie = new PhraseTrie<string>();
+    trie.add('gutter guard', 'a');
+    const [sentence] = splitSentences('The flashing and the gutter guard look great.');
+    assert.deepEqual(trie.scan(sentence.tokens).map((m) => m.value), ['a']);
+    trie.add('flashing', 'b');
+    assert.deepEqual(trie.scan(sentence.tokens).map((m) => m.value), ['b', 'a']);
   });
 });

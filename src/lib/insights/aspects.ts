@@ -67,6 +67,7 @@ export function detectAspects(scored: ScoredSentence): AspectMention[] {
     const matches = termTrie
       .scan(tokens, clause.start, clause.end)
       .filter((m) => m.value.aspects.length > 0 && (!m.value.noun || tokens[m.end - 1].pos === 'NOUN'));
+    if (matches.length === 0) continue;
     const segmentOf = (start: number) => clause.segments.find((s) => start >= s.start && start < s.end);
     // A weak term counts only when no strong term shares its segment.
     const strongSegments = new Set(matches.filter((m) => !m.value.weak).map((m) => segmentOf(m.start)));

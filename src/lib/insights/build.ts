@@ -42,11 +42,14 @@ function ratingDirection(rating: number): number {
   return rating >= 4 ? 1 : rating <= 2 ? -1 : 0;
 }
 
+/** What the document reads of a sentence: the sentences that name an aspect, with their text for the examples. */
+type AspectSentence = Pick<SentenceAnalysis, 'text' | 'aspects'>;
+
 interface ReviewAnalysis {
   id: string;
   date: string;
   rating: number;
-  sentences: SentenceAnalysis[];
+  sentences: AspectSentence[];
   sentiment: number;
   technicians: string[];
   services: string[];
@@ -76,7 +79,12 @@ function tally(t: AspectTally, score: number): void {
  * then assembled in the dataset's order, the same whichever way it was made.
  */
 export interface ReviewInsight {
-  sentences: SentenceAnalysis[];
+  /**
+   * The sentences that name an aspect, in order, with their text and aspects: all the document
+   * reads of them (the review's sentiment below is the mean over every sentence). Leaving the
+   * rest out keeps what worker threads send back, and what the build holds, small.
+   */
+  sentences: AspectSentence[];
   sentiment: number;
   /** Technician ids: the frontmatter's, then those named in the text. */
   technicians: string[];
@@ -86,7 +94,7 @@ export interface ReviewInsight {
   candidates: Array<{ name: string; sentence: string }>;
   /** Distinct normal forms of the words written in lower case. */
   lowercase: string[];
-  /** Keyphrases of every sentence, in order (repeats kept). */
+  /** The distinct keyphrases of the review's sentences, in order of first use. */
   phrases: string[];
 }
 
@@ -108,7 +116,7 @@ export function createReviewAnalyser(business: ReviewsDataset['business']): Revi
       if (id) technicians.add(id);
     }
     const areas = new Set<string>(review.service_area ? [review.service_area] : []);
-    const phrases: string[] = [];
+    const phrases = new Set<string>();
     const analyses: SentenceAnalysis[] = [];
     const candidates: ReviewInsight['candidates'] = [];
     const lowercase = new Set<string>();
@@ -117,11 +125,19 @@ export function createReviewAnalyser(business: ReviewsDataset['business']): Revi
       for (const id of linker.technicians(sentence)) technicians.add(id);
       for (const id of linker.areas(sentence)) areas.add(id);
       for (const name of linker.unknownNames(sentence)) candidates.push({ name, sentence: sentence.text });
-      for (const token of sentence.tokens) if (/^\p{Ll}/u.test(token.text)) lowercase.add(token.normal);
-      phrases.push(...keyphrases(sentence, excluded));
+      for (const token of sentence.tokens) if (token.lowerInitial) lowercase.add(token.normal);
+      for (const phrase of keyphrases(sentence, excluded)) phrases.add(phrase);
     }
     const sentiment = analyses.length === 0 ? 0 : analyses.reduce((s, a) => s + a.score, 0) / analyses.length;
-    return { sentences: analyses, sentiment, technicians: [...technicians], areas: [...areas], candidates, lowercase: [...lowercase], phrases };
+    return {
+      sentences: analyses.filter((a) => a.aspects.length > 0).map(({ text, aspects }) => ({ text, aspects })),
+      sentiment,
+      technicians: [...technicians],
+      areas: [...areas],
+      candidates,
+      lowercase: [...lowercase],
+      phrases: [...phrases],
+    };
   };
 }
 
@@ -164,8 +180,17 @@ export function analyseInsights(dataset: ReviewsDataset, editorial: Editorial, i
   }
 
   const aspects = summariseAspects(reviews);
-  const entityOf = (ids: Array<{ id: string; name: string }>, pick: (r: ReviewAnalysis) => readonly string[]) =>
-    ids.map(({ id, name }) => summariseEntity(id, name, reviews.filter((r) => pick(r).includes(id))));
+  const entityOf = (ids: Array<{ id: string; name: string }>, pick: (r: ReviewAnalysis) => readonly string[]) => {
+    // Each entity's reviews in dataset order, from one pass over the reviews (not one per entity).
+    const reviewsOf = new Map<string, ReviewAnalysis[]>(ids.map(({ id }) => [id, []]));
+    for (const r of reviews) {
+      for (const id of pick(r)) {
+        const list = reviewsOf.get(id);
+        if (list && list.at(-1) !== r) list.push(r);
+      }
+    }
+    return ids.map(({ id, name }) => summariseEntity(id, name, reviewsOf.get(id)!));
+  };
 
   const figures = computeFigures(dataset, aspects);
   const summary = editorial.summary ? fillSummary(editorial.summary, figures) : generatedSummary(dataset, figures);
@@ -238,8 +263,8 @@ function summariseAspects(reviews: readonly ReviewAnalysis[]): AspectSummary[] {
       -sign * c.score - (ratingDirection(c.rating) === sign ? RATING_DISAGREEMENT_PENALTY : 0);
     const order = (a: { score: number; rating: number; date: string; review_id: string; sentence: string }, b: typeof a, sign: number) =>
       strength(b, sign) - strength(a, sign) || (a.date < b.date ? 1 : a.date > b.date ? -1 : 0) || cmp(a.review_id, b.review_id) || cmp(a.sentence, b.sentence);
-    const positive = all.filter((c) => c.polarity === 'positive').sort((a, b) => order(a, b, -1)).slice(0, EXAMPLES_PER_POLARITY);
-    const negative = all.filter((c) => c.polarity === 'negative').sort((a, b) => order(a, b, 1)).slice(0, EXAMPLES_PER_POLARITY);
+    const positive = firstInOrder(all.filter((c) => c.polarity === 'positive'), EXAMPLES_PER_POLARITY, (a, b) => order(a, b, -1));
+    const negative = firstInOrder(all.filter((c) => c.polarity === 'negative'), EXAMPLES_PER_POLARITY, (a, b) => order(a, b, 1));
     return {
       id: definition.id,
       label: definition.label,
@@ -251,6 +276,23 @@ function summariseAspects(reviews: readonly ReviewAnalysis[]): AspectSummary[] {
       examples: [...positive, ...negative].map(({ date: _date, rating: _rating, ...example }) => example),
     };
   });
+}
+
+/**
+ * The first `k` items of `items` sorted by `compare` with a stable sort (`[...items].sort(compare).slice(0, k)`),
+ * in one pass: at 100k reviews an aspect has tens of thousands of candidate examples, of which two are kept.
+ */
+export function firstInOrder<T>(items: readonly T[], k: number, compare: (a: T, b: T) => number): T[] {
+  const best: T[] = [];
+  for (const item of items) {
+    // After every kept item that sorts before it or ties with it (a stable sort keeps ties in input order).
+    let at = best.length;
+    while (at > 0 && compare(best[at - 1], item) > 0) at -= 1;
+    if (at >= k) continue;
+    best.splice(at, 0, item);
+    if (best.length > k) best.pop();
+  }
+  return best;
 }
 
 function summariseEntity(id: string, name: string, reviews: readonly ReviewAnalysis[]): Entity {

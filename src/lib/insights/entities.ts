@@ -7,7 +7,7 @@
  * so an editor can add the technician or fix a typo.
  */
 import type { Business } from '../reviews/schema.ts';
-import type { Sentence } from './sentences.ts';
+import type { Sentence, Token } from './sentences.ts';
 
 /** Common short forms of first names, both ways: "Dave" ↔ "David", "Tommy" ↔ "Tom", "Thomas". */
 const NICKNAMES: Readonly<Record<string, readonly string[]>> = {
@@ -80,28 +80,32 @@ export function createLinker(business: Business): Linker {
       .filter(Boolean),
   );
 
-  const words = (sentence: Sentence) =>
-    sentence.tokens.map((t) => ({ raw: t.text, lower: t.normal.replace(/[.']/g, ''), capital: /^\p{Lu}/u.test(t.text), punct: t.punct }));
+  // A word as the aliases spell it: "Mr." → "mr", "Tommy's" → "tommys".
+  const aliasKey = (t: Token) => t.normal.replace(/[.']/g, '');
 
   function technicians(sentence: Sentence): string[] {
     const found: string[] = [];
-    const w = words(sentence);
+    const w = sentence.tokens;
     for (let i = 0; i < w.length; i += 1) {
+      // Only capitalised words start a name: the others are not looked at (most words, so no key is made for them).
       if (!w[i].capital) continue;
+      const lower = aliasKey(w[i]);
       // Two-word forms first: "Dave Kowalski", "Maria S", "Mr Olsen"; then a unique first name or a last name.
-      const next = w[i + 1]?.lower === '.' ? w[i + 2] : w[i + 1];
-      const two = next && !next.punct ? byAlias.get(`${w[i].lower} ${next.lower}`) : undefined;
-      const id = two ?? (firstNames.get(w[i].lower)?.length === 1 ? firstNames.get(w[i].lower)![0] : byAlias.get(w[i].lower));
+      const next = w[i + 1] && aliasKey(w[i + 1]) === '.' ? w[i + 2] : w[i + 1];
+      const two = next && !next.punct ? byAlias.get(`${lower} ${aliasKey(next)}`) : undefined;
+      const id = two ?? (firstNames.get(lower)?.length === 1 ? firstNames.get(lower)![0] : byAlias.get(lower));
       if (id && !found.includes(id)) found.push(id);
       if (two) i += 1;
     }
     return found;
   }
 
+  const areaNeedles = [...areaNames].map(([name, id]) => [` ${name} `, id] as const);
   function areas(sentence: Sentence): string[] {
-    const text = ` ${sentence.tokens.map((t) => t.normal).join(' ')} `;
+    let text = ' ';
+    for (const t of sentence.tokens) text += `${t.normal} `;
     const found: string[] = [];
-    for (const [name, id] of areaNames) if (text.includes(` ${name} `) && !found.includes(id)) found.push(id);
+    for (const [needle, id] of areaNeedles) if (text.includes(needle) && !found.includes(id)) found.push(id);
     return found;
   }
 
@@ -113,10 +117,10 @@ export function createLinker(business: Business): Linker {
       if (NOT_PEOPLE.has(lower) || businessWords.has(lower) || byAlias.has(lower) || firstNames.has(lower)) return;
       // A capitalised word after another capitalised word is part of a longer name ("Cedar Ridge", "Home Depot").
       const previous = sentence.tokens[i - 1];
-      if (previous && /^\p{Lu}/u.test(previous.text) && previous.pos === 'PROPN') return;
+      if (previous && previous.capital && previous.pos === 'PROPN') return;
       // Followed by a capitalised word: a place or a brand ("Lake Oswego", "State Farm").
       const next = sentence.tokens[i + 1];
-      if (next && /^\p{Lu}/u.test(next.text) && next.pos === 'PROPN') return;
+      if (next && next.capital && next.pos === 'PROPN') return;
       // "in Hillsdale", "near Tanasbourne", "our Japanese maple", "a Gatorade bottle": places and things.
       if (previous && (PLACE_WORDS.has(previous.normal) || previous.pos === 'DET' || POSSESSIVES.has(previous.normal))) return;
       // At the start of a sentence every word is capitalised: a name there is followed by a verb,

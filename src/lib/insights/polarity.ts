@@ -278,8 +278,18 @@ export function scoreSentence(sentence: Sentence): ScoredSentence {
   // multi-word patterns ("would not go back") the word-by-word pass does not.
   if (weighted === 0 && !neutralised && sentence.winkScore !== 0) weighted = sentence.winkScore * 2.5;
   const score = normalise(weighted);
-  const strong = clauses.flatMap((c) => c.segments.map((s) => s.score)).concat(clauses.map((c) => c.score));
-  const mixed = strong.some((s) => s >= MIXED_THRESHOLD) && strong.some((s) => s <= -MIXED_THRESHOLD);
+  // Mixed: some segment or clause at least MIXED_THRESHOLD each way.
+  let strongPositive = false;
+  let strongNegative = false;
+  for (const c of clauses) {
+    for (const s of c.segments) {
+      if (s.score >= MIXED_THRESHOLD) strongPositive = true;
+      if (s.score <= -MIXED_THRESHOLD) strongNegative = true;
+    }
+    if (c.score >= MIXED_THRESHOLD) strongPositive = true;
+    if (c.score <= -MIXED_THRESHOLD) strongNegative = true;
+  }
+  const mixed = strongPositive && strongNegative;
   return { sentence, valences, clauses, score, mixed, polarity: mixed ? 'neutral' : polarityOf(score) };
 }
 

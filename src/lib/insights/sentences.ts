@@ -21,6 +21,15 @@ export interface Token {
   punct: boolean;
   /** A function word (auxiliary, determiner, pronoun, preposition, ...): never given a general valence. */
   stop: boolean;
+  /** `text` lowercased (JavaScript's toLowerCase), made once here rather than by every phrase lookup. */
+  lower: string;
+  /** `text` starts with an uppercase letter (`/^\p{Lu}/u`). */
+  capital: boolean;
+  /** `text` starts with a lowercase letter (`/^\p{Ll}/u`). */
+  lowerInitial: boolean;
+  /** The phrase tries a phrase of which starts with this word (phrases.ts fills it in, for its `generation`). */
+  starts: number;
+  startsGeneration: number;
 }
 
 export interface Sentence {
@@ -52,11 +61,25 @@ export function getNlp(): Nlp {
   return nlp;
 }
 
+/** Only characters every Unicode normalisation form leaves as they are. */
+const ASCII = /^[\x00-\x7f]*$/;
+
+/** `/^\p{Lu}/u` and `/^\p{Ll}/u` of a token, without a Unicode regex for the ASCII ones (nearly all). */
+function initialCase(text: string): { capital: boolean; lowerInitial: boolean } {
+  const c = text.charCodeAt(0);
+  if (c < 128) return c >= 97 && c <= 122 ? LOWER : c >= 65 && c <= 90 ? UPPER : NEITHER;
+  return { capital: /^\p{Lu}/u.test(text), lowerInitial: /^\p{Ll}/u.test(text) };
+}
+const LOWER = { capital: false, lowerInitial: true };
+const UPPER = { capital: true, lowerInitial: false };
+const NEITHER = { capital: false, lowerInitial: false };
+
 /** Splits review text into sentences of tokens. Deterministic: same text, same output. */
 export function splitSentences(text: string): Sentence[] {
   const engine = getNlp();
   const its = engine.its;
-  const doc = engine.readDoc(text.normalize('NFKC'));
+  // NFKC leaves ASCII text as it is; normalize() costs about as much as the rest of this function.
+  const doc = engine.readDoc(ASCII.test(text) ? text : text.normalize('NFKC'));
   const all = doc.tokens();
   const raw = all.out() as string[];
   const normals = all.out(its.normal) as string[];
@@ -68,22 +91,33 @@ export function splitSentences(text: string): Sentence[] {
   const spans = doc.sentences().out(its.span) as unknown as Array<[number, number]>;
   const winkScores = doc.sentences().out(its.sentiment) as unknown as number[];
   const sentences: Sentence[] = [];
-  for (const [index, [start, end]] of spans.entries()) {
+  for (let index = 0; index < spans.length; index += 1) {
+    const [start, end] = spans[index];
     const tokens: Token[] = [];
     let sentenceText = '';
+    let words = false;
     for (let i = start; i <= end; i += 1) {
       const type = types[i];
+      const written = raw[i];
+      const { capital, lowerInitial } = initialCase(written);
+      const punct = type === 'punctuation' || type === 'symbol' || pos[i] === 'PUNCT';
+      if (!punct) words = true;
       tokens.push({
-        text: raw[i],
+        text: written,
         normal: normals[i],
         lemma: (lemmas[i] ?? normals[i]).toLowerCase(),
         pos: pos[i],
-        punct: type === 'punctuation' || type === 'symbol' || pos[i] === 'PUNCT',
+        punct,
         stop: FUNCTION_POS.has(pos[i]),
+        lower: written.toLowerCase(),
+        capital,
+        lowerInitial,
+        starts: 0,
+        startsGeneration: -1,
       });
-      sentenceText += (i === start || spaces[i] === '' ? '' : ' ') + raw[i];
+      sentenceText += (i === start || spaces[i] === '' ? '' : ' ') + written;
     }
-    if (tokens.some((t) => !t.punct)) sentences.push({ text: sentenceText.trim(), tokens, winkScore: winkScores[index] ?? 0 });
+    if (words) sentences.push({ text: sentenceText.trim(), tokens, winkScore: winkScores[index] ?? 0 });
   }
   return sentences;
 }

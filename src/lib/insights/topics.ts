@@ -61,41 +61,48 @@ export function keyphrases(sentence: Sentence, exclude: ReadonlySet<string>): st
     }
     run = [];
   };
-  for (const token of sentence.tokens) {
-    const word = token.lemma.replace(/[^a-z-]/g, '');
+  const tokens = sentence.tokens;
+  // Each token's word, made once: the runs, the noun test and the patterns below all read it.
+  const words = tokens.map((t) => wordOf(t.lemma));
+  let nounWords: Set<string> | undefined;
+  // Is the word some noun's of this sentence (the last word of a phrase must be)?
+  const isNounLike = (word: string) => (nounWords ??= new Set(words.filter((_w, i) => tokens[i].pos === 'NOUN'))).has(word);
+  for (let i = 0; i < tokens.length; i += 1) {
+    const token = tokens[i];
+    const word = words[i];
     const usable = word.length > 2 && !exclude.has(word) && (token.pos === 'NOUN' || (token.pos === 'ADJ' && run.length === 0) || (token.pos === 'ADJ' && run.length > 0));
     if (usable && !token.punct) {
       run.push(word);
       if (token.pos !== 'NOUN') continue;
     } else {
       // A phrase must end with a noun: drop trailing adjectives.
-      while (run.length > 0 && !isNounLike(run.at(-1)!, sentence)) run.pop();
+      while (run.length > 0 && !isNounLike(run.at(-1)!)) run.pop();
       flush();
       continue;
     }
   }
-  while (run.length > 0 && !isNounLike(run.at(-1)!, sentence)) run.pop();
+  while (run.length > 0 && !isNounLike(run.at(-1)!)) run.pop();
   flush();
-  for (const phrase of patternPhrases(sentence, exclude)) out.add(phrase);
+  for (const phrase of patternPhrases(sentence, exclude, words)) out.add(phrase);
   return [...out];
 }
 
 const wordOf = (lemma: string) => lemma.replace(/[^a-z-]/g, '');
 
 /** "ice and water shield" (noun and noun noun) and "nail in the driveway" (noun in [the] noun). */
-function patternPhrases(sentence: Sentence, exclude: ReadonlySet<string>): string[] {
+function patternPhrases(sentence: Sentence, exclude: ReadonlySet<string>, words: readonly string[]): string[] {
   const out: string[] = [];
   const t = sentence.tokens;
-  const noun = (i: number) => i < t.length && t[i].pos === 'NOUN' && wordOf(t[i].lemma).length > 2 && !exclude.has(wordOf(t[i].lemma));
+  const noun = (i: number) => i < t.length && t[i].pos === 'NOUN' && words[i].length > 2 && !exclude.has(words[i]);
   for (let i = 0; i + 2 < t.length; i += 1) {
     if (!noun(i)) continue;
-    const a = wordOf(t[i].lemma);
+    const a = words[i];
     if (COORDINATION.has(t[i + 1].normal) && noun(i + 2) && noun(i + 3)) {
-      out.push(`${a} and ${wordOf(t[i + 2].lemma)} ${wordOf(t[i + 3].lemma)}`);
+      out.push(`${a} and ${words[i + 2]} ${words[i + 3]}`);
     }
     if (PLACE.has(t[i + 1].normal)) {
       const j = DETERMINERS.has(t[i + 2].normal) ? i + 3 : i + 2;
-      const b = j < t.length ? wordOf(t[j].lemma) : '';
+      const b = j < t.length ? words[j] : '';
       // Only the concrete problem words: "nail in the driveway", not "man in the truck".
       if (PLACED.has(a) && noun(j) && !(j + 1 < t.length && t[j + 1].pos === 'NOUN') && !GENERIC.has(b)) out.push(`${a} in the ${b}`);
     }
@@ -106,9 +113,6 @@ function patternPhrases(sentence: Sentence, exclude: ReadonlySet<string>): strin
 /** Things reviews place somewhere ("nails in the lawn", "debris on the patio"). */
 const PLACED = new Set(['nail', 'debris', 'scrap', 'granule', 'trash', 'shingle', 'tarp', 'dumpster', 'leak', 'stain', 'moss', 'hole', 'crack']);
 
-function isNounLike(word: string, sentence: Sentence): boolean {
-  return sentence.tokens.some((t) => t.pos === 'NOUN' && t.lemma.replace(/[^a-z-]/g, '') === word);
-}
 
 export interface TopicInput {
   reviewId: string;
