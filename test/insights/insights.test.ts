@@ -182,6 +182,16 @@ describe('entity linker', () => {
     buildInsights(edited, EMPTY_EDITORIAL, (m) => logged.push(m));
     assert.match(logged.join('\n'), /Kevin/);
   });
+  it('quotes at most three mentions of one unknown name and counts the rest', () => {
+    const dataset = datasetOf(fixture('content-small'));
+    const edited = { ...dataset, reviews: dataset.reviews.map((r) => ({ ...r, text: `${r.text} Kevin was a big help too.` })) };
+    assert.ok(edited.reviews.length >= 5);
+    const logged: string[] = [];
+    buildInsights(edited, EMPTY_EDITORIAL, (m) => logged.push(m));
+    const log = logged.join('\n');
+    assert.equal(log.match(/"Kevin" in: /g)?.length, 3, log);
+    assert.match(log, new RegExp(`"Kevin": ${edited.reviews.length - 3} more mentions? not quoted`), log);
+  });
 });
 
 describe('insights document', () => {
