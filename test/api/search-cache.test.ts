@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { BODY_CACHE_BYTES, MAX_ALIAS_KEY_LENGTH } from '../../src/lib/api/cached-json.ts';
+import { BODY_CACHE_BYTES, BodyCache, cachedBody, MAX_ALIAS_KEY_LENGTH, MAX_KEPT_BODY_BYTES } from '../../src/lib/api/cached-json.ts';
 import type { ApiContext } from '../../src/lib/api/context.ts';
 import { cacheFor, searchEndpoint } from '../../src/lib/api/reviews-endpoints.ts';
 import { BUILDS } from '../helpers/builds.ts';
@@ -67,6 +67,20 @@ describe('search cache budget, in process', () => {
     assert.ok([...cache.keys()].length < spellings, 'the oldest spellings were evicted');
     assert.ok(cache.bytes <= BODY_CACHE_BYTES, `cache counts ${cache.bytes} bytes`);
     assert.ok(keyBytes(context) <= BODY_CACHE_BYTES, `keys hold ${keyBytes(context)} bytes`);
+  });
+});
+
+describe('answers too large to keep', () => {
+  it('a since page of 1,000 records (~570 KB at 100k reviews) is made again, not kept; a full search answer is kept', () => {
+    // Kept, a walk's large pages replaced thousands of small answers and left their memory scattered (docs/performance.md).
+    const cache = new BodyCache();
+    const large = cachedBody(new Uint8Array(MAX_KEPT_BODY_BYTES + 1), '2026-01-01T00:00:00Z');
+    const small = cachedBody(new Uint8Array(64 * 1024), '2026-01-01T00:00:00Z');
+    cache.set('since:1970-01-01', large);
+    cache.set('search:[]', small);
+    assert.ok(cache.get('since:1970-01-01') === undefined, 'the large answer is kept');
+    assert.ok(cache.get('search:[]') === small, 'the search answer is not kept');
+    assert.ok(MAX_KEPT_BODY_BYTES < 570_000);
   });
 });
 

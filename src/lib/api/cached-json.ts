@@ -28,6 +28,17 @@ export interface CachedBody {
 export const BODY_CACHE_BYTES = 32 * 1024 * 1024;
 
 /**
+ * Largest answer kept. A search answer is at most 100 records (~57 KB at 100k
+ * reviews); a since page of 1,000 records is ~570 KB and is made again when
+ * asked again (one read of its records, one SHA-256: about a millisecond).
+ * Kept, the few hundred of them a walk from an old date makes replaced
+ * thousands of small answers, and the freed small bodies' memory, too
+ * scattered for the large ones, stayed in the process: +30 MB of RSS over a
+ * 100k walk with no more bytes held (docs/performance.md, "Large answers").
+ */
+export const MAX_KEPT_BODY_BYTES = 256 * 1024;
+
+/**
  * Longest key kept as an alias. A raw query string longer than this (a
  * padded spelling: `limit=%20%20…5`) is parsed on every request and its answer
  * found under its canonical key: the longest valid queries a client writes
@@ -63,8 +74,9 @@ export class BodyCache {
 
   constructor(maxBytes = BODY_CACHE_BYTES) {
     this.maxBytes = maxBytes;
-    // Nothing bigger than a quarter of the budget (a since of everything at 100k reviews) is kept.
-    this.#entries = new LRUCache({ maxSize: maxBytes, maxEntrySize: maxBytes / 4, sizeCalculation: (value, key) => costOf(key, value) });
+    // A smaller budget (tests) keeps nothing bigger than a quarter of it.
+    const maxEntrySize = Math.min(MAX_KEPT_BODY_BYTES, maxBytes / 4);
+    this.#entries = new LRUCache({ maxSize: maxBytes, maxEntrySize, sizeCalculation: (value, key) => costOf(key, value) });
   }
 
   /** Bytes held, by the same count the budget is checked against. */
