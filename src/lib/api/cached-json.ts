@@ -24,8 +24,13 @@ export interface CachedBody {
   bytes: number;
 }
 
-/** The search and since answers of one process, at most this many bytes, keys included. */
-export const BODY_CACHE_BYTES = 32 * 1024 * 1024;
+/**
+ * The search and since answers of one process, at most this many bytes, keys
+ * included: about 1,400 answers of 20 reviews (12 KB) at 100k. It was 32 MiB; filled
+ * under load, that half took the 100k server past its 300 MB
+ * (docs/performance.md, "Large answers not kept, a 16 MiB budget").
+ */
+export const BODY_CACHE_BYTES = 16 * 1024 * 1024;
 
 /**
  * Largest answer kept. A search answer is at most 100 records (~57 KB at 100k
@@ -34,7 +39,7 @@ export const BODY_CACHE_BYTES = 32 * 1024 * 1024;
  * Kept, the few hundred of them a walk from an old date makes replaced
  * thousands of small answers, and the freed small bodies' memory, too
  * scattered for the large ones, stayed in the process: +30 MB of RSS over a
- * 100k walk with no more bytes held (docs/performance.md, "Large answers").
+ * 100k walk with no more bytes held (docs/performance.md, "Large answers not kept, a 16 MiB budget").
  */
 export const MAX_KEPT_BODY_BYTES = 256 * 1024;
 
