@@ -12,7 +12,7 @@
  *
  * Must hold: RSS after the flood − RSS before it ≤ --max-growth-mb (200 MB) and
  * every answer a 200 (the padded query is valid). The bound is not the
- * cache's 32 MiB: each request is a new text query, and that garbage alone
+ * cache's budget (16 MiB): each request is a new text query, and that garbage alone
  * makes V8 keep a heap of ~150–190 MB more than at rest, whatever the cache
  * budget (docs/reliability.md, item 1). Before the fix the same 25 s grew RSS
  * by ~290–440 MB. Exits 1 on too much growth, 2 on an error answer (4xx/5xx).
