@@ -14,7 +14,7 @@
  * a profile (`--cpu-prof`, see docs/performance.md).
  */
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { linkNodeModules } from './lib/builds.ts';
@@ -31,6 +31,7 @@ if (!args.content) throw new Error('pass --content DIR (a content folder: busine
 const out = resolve(args.out);
 rmSync(out, { recursive: true, force: true });
 rmSync(`${out}.cache`, { recursive: true, force: true });
+mkdirSync(resolve(out, '..'), { recursive: true });
 linkNodeModules(resolve(out, '..'));
 
 const extraEnv = Object.fromEntries(args.env.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
