@@ -175,8 +175,10 @@ export function buildTopics(reviews: readonly TopicInput[], options: TopicOption
   }
   const total = reviews.length;
   return chosen.map(({ phrase, ids, keywords }) => {
+    // A count per year does not depend on the reviews' order (sorting each topic's ids, up to
+    // 100k strings for each of 12 topics, was most of this function's time at 100k reviews).
     const byYear: Record<string, number> = {};
-    for (const id of [...ids].sort()) {
+    for (const id of ids) {
       const year = yearOf.get(id)!;
       byYear[year] = (byYear[year] ?? 0) + 1;
     }
