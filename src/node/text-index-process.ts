@@ -52,19 +52,32 @@ export function textIndexInChild(descriptor: number, path: string): Promise<Text
       throw error;
     }
     let index: TextIndex | undefined;
+    let settled = false;
+    // Once, whichever comes first: the scratch file closed once, and never read after.
+    const settle = (error?: Error) => {
+      if (settled) return;
+      settled = true;
+      scratch?.close();
+      if (index && !error) resolveIndex(index);
+      else reject(error ?? new Error('the text index process stopped before sending the index'));
+    };
     child.once('message', (parts: TextIndexParts) => {
+      if (settled) return;
       try {
         index = textIndexFromParts(scratch ? restoreTypedArrays(parts, scratch.fd) : ownedTypedArrays(parts));
       } catch (error) {
-        reject(error instanceof Error ? error : new Error(String(error)));
+        settle(error instanceof Error ? error : new Error(String(error)));
       }
     });
-    child.once('error', reject);
-    // Resolved on exit, not on the message: the child's memory is gone by then.
-    child.once('exit', (code, signal) => {
-      scratch?.close();
-      if (index) resolveIndex(index);
-      else reject(new Error(`the text index process stopped (${signal ?? `exit code ${code}`}) before sending the index`));
+    // A process that could not start emits 'error' and no 'exit' or 'close'.
+    child.once('error', (error) => {
+      settle(error);
+      child.kill();
+    });
+    // Resolved on 'close', not on the message: the child's memory is gone by then, and 'close' comes
+    // after the IPC channel has closed, so no message can follow it ('exit' may come before one).
+    child.once('close', (code, signal) => {
+      settle(index ? undefined : new Error(`the text index process stopped (${signal ?? `exit code ${code}`}) before sending the index`));
     });
   });
 }

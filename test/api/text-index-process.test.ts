@@ -6,7 +6,7 @@
  * build the index in process. In process, a few hundred made-up reviews: about a second.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, it } from 'node:test';
@@ -77,4 +77,27 @@ it('a child that fails leaves the first text query to build the index in process
   const built = index.text();
   assert.ok(built.bytes > 0, 'built in process, not a scan');
   assert.deepEqual(built.match('the roof'), buildTextIndex(foldedTexts(records)).match('the roof'));
+});
+
+it('a child process that cannot start: the promise rejects and the scratch file is closed', async () => {
+  const { descriptor } = openDatasetFile(path);
+  // This process's descriptors open on a text index scratch file (unlinked: "…/data (deleted)").
+  const openFiles = () =>
+    readdirSync('/proc/self/fd').filter((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`).includes('/text-index-');
+      } catch {
+        return false; // the descriptor readdir itself used, closed since
+      }
+    }).length;
+  const execPath = process.execPath;
+  const before = openFiles();
+  // fork() runs process.execPath: a missing one is an 'error' event with no 'exit'.
+  process.execPath = join(dir, 'no-such-node');
+  try {
+    for (let i = 0; i < 3; i++) await assert.rejects(textIndexInChild(descriptor, path), /ENOENT/);
+  } finally {
+    process.execPath = execPath;
+  }
+  assert.equal(openFiles(), before, 'no scratch file left open');
 });
