@@ -46,7 +46,6 @@ export interface ReviewIndex {
   /** Positions (ascending) of the reviews naming a technician, by lower-cased full name or id. */
   technician(nameOrId: string): ArrayLike<number>;
   service(id: string): ArrayLike<number>;
-  rating(stars: number): ArrayLike<number>;
   /** YYYY-MM-DD of the review at a newest-first position. */
   dateAt(position: number): string;
   /** First newest-first position whose date is <= `date` (the start of an `until` range). */
@@ -96,7 +95,7 @@ export function getReviewIndex(source: DatasetSource): ReviewIndex {
 
 function buildIndex(records: ReviewRecords): ReviewIndex {
   const n = records.length;
-  const { dates, ratings, updates } = records;
+  const { dates, updates } = records;
   const ids = records.takeIds();
   const oldest = new Int32Array(n);
   for (let i = 0; i < n; i++) oldest[i] = i;
@@ -107,14 +106,6 @@ function buildIndex(records: ReviewRecords): ReviewIndex {
   for (const t of records.business.technicians) {
     technicianKeys.set(t.name.toLowerCase(), t.name);
     technicianKeys.set(t.id.toLowerCase(), t.name);
-  }
-  const byRating = new Map<number, Int32Array>();
-  for (let stars = 1; stars <= 5; stars++) {
-    let count = 0;
-    for (let p = 0; p < n; p++) if (ratings[p] === stars) count++;
-    const list = new Int32Array(count);
-    for (let p = 0, at = 0; p < n; p++) if (ratings[p] === stars) list[at++] = p;
-    byRating.set(stars, list);
   }
   const none = new Int32Array(0);
   // newestUpdatedFrom in O(1): the position holding the running maximum of `updated` from the end of the oldest-first order.
@@ -168,7 +159,6 @@ function buildIndex(records: ReviewRecords): ReviewIndex {
       return (name && records.technicians.get(name)) || none;
     },
     service: (id) => records.services.get(id) ?? none,
-    rating: (stars) => byRating.get(stars) ?? none,
     dateAt: (position) => dayString(dates[position]!),
     firstOnOrBefore: (date) => bound(date, n, (i, day) => dates[i]! <= day),
     endOnOrAfter: (date) => bound(date, n, (i, day) => dates[i]! < day),
