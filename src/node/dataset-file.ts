@@ -30,23 +30,20 @@ export function openDatasetFile(path: string): DatasetFile {
 
 /** The bytes of an open file, by offset (positioned reads: threads may share the descriptor). */
 export function descriptorSource(fd: number, path: string): RecordSource {
+  const readInto = (start: number, end: number, target: Uint8Array, at: number) => {
+    for (let done = 0; done < end - start; ) {
+      const got = readSync(fd, target, at + done, end - start - done, start + done);
+      if (got === 0) throw new Error(`${path} is shorter than when it was loaded`);
+      done += got;
+    }
+  };
   return {
     size: fstatSync(fd).size,
     read(start, end) {
       const out = Buffer.allocUnsafeSlow(end - start);
-      for (let done = 0; done < out.length; ) {
-        const got = readSync(fd, out, done, out.length - done, start + done);
-        if (got === 0) throw new Error(`${path} is shorter than when it was loaded`);
-        done += got;
-      }
+      readInto(start, end, out, 0);
       return out;
     },
-    readInto(start, end, target, at) {
-      for (let done = 0; done < end - start; ) {
-        const got = readSync(fd, target, at + done, end - start - done, start + done);
-        if (got === 0) throw new Error(`${path} is shorter than when it was loaded`);
-        done += got;
-      }
-    },
+    readInto,
   };
 }
