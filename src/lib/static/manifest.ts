@@ -108,7 +108,7 @@ export async function writeStaticManifest(clientDir: string, { site, precompress
       cacheControl: file.startsWith('_astro/') ? IMMUTABLE_CACHE : CONTENT_CACHE,
       encodings,
       ...(onRequest ? { compressOnRequest: true as const } : {}),
-      // reviews.json was parsed above already (56 MB at 100k reviews).
+      // reviews.json's was read above already.
       ...(DATA_PATHS.includes(`/${file}`) ? lastModifiedOf(file === 'reviews.json' ? reviewsUpdated : ownUpdated(bytes), reviewsUpdated) : {}),
       ...(links[`/${file}`] ? { link: links[`/${file}`] } : {}),
     };
@@ -152,7 +152,16 @@ function lastModifiedOf(own: string | undefined, reviewsUpdated: string | undefi
   return updated ? { lastModified: new Date(updated).toUTCString() } : {};
 }
 
+/**
+ * The root object's `updated` as the file's last member (`…,"updated":"…"}`, how our data
+ * files are written): a match at the very end of valid JSON can only be the root's own member.
+ * Read from the tail, so reviews.json (56 MB at 100k reviews) is not parsed for one field.
+ */
+const TRAILING_UPDATED = /"updated":"([^"\\]*)"\}\s*$/;
+
 function ownUpdated(bytes: Buffer): string | undefined {
+  const tail = TRAILING_UPDATED.exec(bytes.subarray(Math.max(0, bytes.length - 256)).toString('utf8'))?.[1];
+  if (tail !== undefined) return Number.isNaN(Date.parse(tail)) ? undefined : tail;
   try {
     const { updated } = JSON.parse(bytes.toString('utf8')) as { updated?: unknown };
     return typeof updated === 'string' && !Number.isNaN(Date.parse(updated)) ? updated : undefined;
