@@ -50,11 +50,16 @@ interface ReviewAnalysis {
   date: string;
   rating: number;
   sentences: AspectSentence[];
+  /** Each aspect mention of the sentences in order: its aspect's position in ASPECTS, and its score. */
+  mentionAspects: number[];
+  mentionScores: number[];
   sentiment: number;
   technicians: string[];
   services: string[];
   areas: string[];
 }
+
+const ASPECT_INDEX = new Map<AspectId, number>(ASPECTS.map((a, i) => [a.id, i]));
 
 interface AspectTally {
   mentions: number;
@@ -153,17 +158,27 @@ export function analyseInsights(dataset: ReviewsDataset, editorial: Editorial, i
 
   const reviews: ReviewAnalysis[] = [];
   const candidates: InsightsWarning[] = [];
-  const lowercaseWords = new Set<string>();
+  const lowercaseLists: string[][] = [];
   const topicInput: Array<{ reviewId: string; year: string; phrases: string[] }> = [];
   for (const review of dataset.reviews) {
     const insight = insightOf?.(review.id) ?? (analyse ??= createReviewAnalyser(business))(review);
     for (const c of insight.candidates) candidates.push({ review_id: review.id, name: c.name, sentence: c.sentence });
-    for (const word of insight.lowercase) lowercaseWords.add(word);
+    lowercaseLists.push(insight.lowercase);
+    const mentionAspects: number[] = [];
+    const mentionScores: number[] = [];
+    for (const sentence of insight.sentences) {
+      for (const mention of sentence.aspects) {
+        mentionAspects.push(ASPECT_INDEX.get(mention.aspect)!);
+        mentionScores.push(mention.score);
+      }
+    }
     reviews.push({
       id: review.id,
       date: review.date,
       rating: review.rating,
       sentences: insight.sentences,
+      mentionAspects,
+      mentionScores,
       sentiment: insight.sentiment,
       technicians: insight.technicians,
       services: review.services,
@@ -173,10 +188,16 @@ export function analyseInsights(dataset: ReviewsDataset, editorial: Editorial, i
   }
 
   // A capitalised word that the corpus also uses in lower case ("Solid new roof", "Happy with it")
-  // or that carries sentiment is an ordinary word at the start of a sentence, not a name.
+  // or that carries sentiment is an ordinary word at the start of a sentence, not a name. Only
+  // the candidates' words are looked for in the reviews' lower-case words (a set of all of those
+  // took millions of insertions at 100k reviews), and the search stops when all are found.
+  const unseen = new Set(candidates.map((c) => c.name.toLowerCase()));
+  for (let i = 0; i < lowercaseLists.length && unseen.size > 0; i += 1) {
+    for (const word of lowercaseLists[i]) if (unseen.has(word)) unseen.delete(word);
+  }
   for (const c of candidates) {
     const lower = c.name.toLowerCase();
-    if (!lowercaseWords.has(lower) && winkValence(lower) === 0) warnings.push(c);
+    if (unseen.has(lower) && winkValence(lower) === 0) warnings.push(c);
   }
 
   const aspects = summariseAspects(reviews);
@@ -248,35 +269,51 @@ export function formatWarnings(warnings: readonly InsightsWarning[]): string {
   return `insights: ${warnings.length} name mention${warnings.length === 1 ? '' : 's'} matched no technician (${names.join(', ')}); add them to business.yaml if they are technicians:\n${lines.join('\n')}`;
 }
 
+type Candidate = AspectSummary['examples'][number] & { date: string; rating: number };
+
+// Strength of a candidate as an example of its polarity (sign: -1 for positive, 1 for negative), less the rating penalty.
+const strength = (c: { score: number; rating: number }, sign: number) => -sign * c.score - (ratingDirection(c.rating) === sign ? RATING_DISAGREEMENT_PENALTY : 0);
+const order = (a: Candidate, b: Candidate, sign: number) =>
+  strength(b, sign) - strength(a, sign) || (a.date < b.date ? 1 : a.date > b.date ? -1 : 0) || cmp(a.review_id, b.review_id) || cmp(a.sentence, b.sentence);
+const POSITIVE_ORDER = (a: Candidate, b: Candidate) => order(a, b, -1);
+const NEGATIVE_ORDER = (a: Candidate, b: Candidate) => order(a, b, 1);
+
 function summariseAspects(reviews: readonly ReviewAnalysis[]): AspectSummary[] {
-  const tallies = new Map<AspectId, AspectTally>(ASPECTS.map((a) => [a.id, emptyTally()]));
-  const candidates = new Map<AspectId, Array<AspectSummary['examples'][number] & { date: string; rating: number }>>(ASPECTS.map((a) => [a.id, []]));
+  const tallies = ASPECTS.map(() => emptyTally());
+  // Each aspect's best examples so far, chosen as the mentions come (firstInOrder over the
+  // mentions of each polarity in order, without holding every mention: tens of thousands each).
+  const positives = ASPECTS.map((): Candidate[] => []);
+  const negatives = ASPECTS.map((): Candidate[] => []);
   for (const review of reviews) {
+    let m = 0;
     for (const sentence of review.sentences) {
       for (const mention of sentence.aspects) {
-        tally(tallies.get(mention.aspect)!, mention.score);
-        candidates.get(mention.aspect)!.push({
-          review_id: review.id,
-          sentence: sentence.text,
-          polarity: mention.polarity,
-          score: mention.score,
-          terms: mention.terms,
-          date: review.date,
-          rating: review.rating,
-        });
+        const aspect = review.mentionAspects[m];
+        m += 1;
+        tally(tallies[aspect], mention.score);
+        const kept = mention.polarity === 'positive' ? positives[aspect] : mention.polarity === 'negative' ? negatives[aspect] : undefined;
+        if (!kept) continue;
+        keepFirst(
+          kept,
+          {
+            review_id: review.id,
+            sentence: sentence.text,
+            polarity: mention.polarity,
+            score: mention.score,
+            terms: mention.terms,
+            date: review.date,
+            rating: review.rating,
+          },
+          EXAMPLES_PER_POLARITY,
+          mention.polarity === 'positive' ? POSITIVE_ORDER : NEGATIVE_ORDER,
+        );
       }
     }
   }
-  return ASPECTS.map((definition) => {
-    const t = tallies.get(definition.id)!;
-    const all = candidates.get(definition.id)!;
-    // Strength of a candidate as an example of its polarity (sign: -1 for positive, 1 for negative), less the rating penalty.
-    const strength = (c: { score: number; rating: number }, sign: number) =>
-      -sign * c.score - (ratingDirection(c.rating) === sign ? RATING_DISAGREEMENT_PENALTY : 0);
-    const order = (a: { score: number; rating: number; date: string; review_id: string; sentence: string }, b: typeof a, sign: number) =>
-      strength(b, sign) - strength(a, sign) || (a.date < b.date ? 1 : a.date > b.date ? -1 : 0) || cmp(a.review_id, b.review_id) || cmp(a.sentence, b.sentence);
-    const positive = firstInOrder(all.filter((c) => c.polarity === 'positive'), EXAMPLES_PER_POLARITY, (a, b) => order(a, b, -1));
-    const negative = firstInOrder(all.filter((c) => c.polarity === 'negative'), EXAMPLES_PER_POLARITY, (a, b) => order(a, b, 1));
+  return ASPECTS.map((definition, index) => {
+    const t = tallies[index];
+    const positive = positives[index];
+    const negative = negatives[index];
     return {
       id: definition.id,
       label: definition.label,
@@ -296,26 +333,29 @@ function summariseAspects(reviews: readonly ReviewAnalysis[]): AspectSummary[] {
  */
 export function firstInOrder<T>(items: readonly T[], k: number, compare: (a: T, b: T) => number): T[] {
   const best: T[] = [];
-  for (const item of items) {
-    // After every kept item that sorts before it or ties with it (a stable sort keeps ties in input order).
-    let at = best.length;
-    while (at > 0 && compare(best[at - 1], item) > 0) at -= 1;
-    if (at >= k) continue;
-    best.splice(at, 0, item);
-    if (best.length > k) best.pop();
-  }
+  for (const item of items) keepFirst(best, item, k, compare);
   return best;
 }
 
+/** One step of firstInOrder: `best` (the first `k` so far) with the next item. */
+function keepFirst<T>(best: T[], item: T, k: number, compare: (a: T, b: T) => number): void {
+  // After every kept item that sorts before it or ties with it (a stable sort keeps ties in input order).
+  let at = best.length;
+  while (at > 0 && compare(best[at - 1], item) > 0) at -= 1;
+  if (at >= k) return;
+  best.splice(at, 0, item);
+  if (best.length > k) best.pop();
+}
+
 function summariseEntity(id: string, name: string, reviews: readonly ReviewAnalysis[]): Entity {
-  const tallies = new Map<AspectId, AspectTally>();
+  // Per aspect (its position in ASPECTS): mentions, and their scores summed in the same order as ever.
+  const mentions = new Array<number>(ASPECTS.length).fill(0);
+  const sums = new Array<number>(ASPECTS.length).fill(0);
   for (const review of reviews) {
-    for (const sentence of review.sentences) {
-      for (const mention of sentence.aspects) {
-        let t = tallies.get(mention.aspect);
-        if (!t) tallies.set(mention.aspect, (t = emptyTally()));
-        tally(t, mention.score);
-      }
+    const { mentionAspects, mentionScores } = review;
+    for (let m = 0; m < mentionAspects.length; m += 1) {
+      mentions[mentionAspects[m]] += 1;
+      sums[mentionAspects[m]] += mentionScores[m];
     }
   }
   const ratingSum = reviews.reduce((s, r) => s + r.rating, 0);
@@ -326,10 +366,7 @@ function summariseEntity(id: string, name: string, reviews: readonly ReviewAnaly
     review_count: reviews.length,
     average_rating: reviews.length === 0 ? 0 : roundTo(ratingSum / reviews.length, 2),
     sentiment: reviews.length === 0 ? 0 : round3(sentimentSum / reviews.length),
-    aspects: ASPECTS.filter((a) => tallies.has(a.id)).map((a) => {
-      const t = tallies.get(a.id)!;
-      return { id: a.id, mentions: t.mentions, score: round3(t.sum / t.mentions) };
-    }),
+    aspects: ASPECTS.flatMap((a, i) => (mentions[i] === 0 ? [] : [{ id: a.id, mentions: mentions[i], score: round3(sums[i] / mentions[i]) }])),
   };
 }
 

@@ -141,30 +141,38 @@ export function buildTopics(reviews: readonly TopicInput[], options: TopicOption
   // A single word must recur in 2% of reviews; a longer keyphrase, being specific, in 1% (at least 2 either way).
   const minReviews = options.minReviews ?? Math.max(2, Math.ceil(reviews.length * 0.02));
   const minPhraseReviews = options.minReviews ?? Math.max(2, Math.ceil(reviews.length * 0.01));
-  const reviewsOf = new Map<string, Set<string>>();
-  const yearOf = new Map<string, string>();
-  for (const review of reviews) {
-    yearOf.set(review.reviewId, review.year);
-    for (const phrase of new Set(review.phrases)) {
-      let set = reviewsOf.get(phrase);
-      if (!set) reviewsOf.set(phrase, (set = new Set()));
-      set.add(review.reviewId);
+  // Each phrase's reviews, as their positions in `reviews` (ids are unique in a dataset): a
+  // review appends itself once, so a list is its phrase's distinct reviews in order. At 100k
+  // reviews, a Set of ids per phrase (and one per review to drop its repeated phrases) was most
+  // of this function's time, for millions of (phrase, review) pairs.
+  const reviewsOf = new Map<string, number[]>();
+  for (let index = 0; index < reviews.length; index += 1) {
+    for (const phrase of reviews[index].phrases) {
+      let list = reviewsOf.get(phrase);
+      if (!list) reviewsOf.set(phrase, (list = []));
+      if (list[list.length - 1] !== index) list.push(index);
     }
   }
   const lengthOf = (phrase: string) => phrase.split(' ').filter((w) => !COORDINATION.has(w) && !PLACE.has(w) && w !== 'the').length;
-  const qualifying = [...reviewsOf.entries()].filter(([phrase, ids]) =>
-    lengthOf(phrase) === 1 ? ids.size >= minReviews && !GENERIC_ALONE.has(phrase) && !GENERIC.has(phrase) : ids.size >= minPhraseReviews,
-  );
+  // No phrase with fewer reviews than both thresholds qualifies: most phrases are rare, and are not measured.
+  const fewest = Math.min(minReviews, minPhraseReviews);
+  const qualifying: Array<[string, number[]]> = [];
+  for (const [phrase, ids] of reviewsOf) {
+    if (ids.length < fewest) continue;
+    if (lengthOf(phrase) === 1 ? ids.length >= minReviews && !GENERIC_ALONE.has(phrase) && !GENERIC.has(phrase) : ids.length >= minPhraseReviews) {
+      qualifying.push([phrase, ids]);
+    }
+  }
   // Words that some qualifying longer phrase contains: "gutter" when "gutter guard" qualifies.
   const insidePhrase = new Set<string>();
   for (const [phrase] of qualifying) if (lengthOf(phrase) > 1) for (const word of phrase.split(' ')) insidePhrase.add(word);
-  const weight = (phrase: string, ids: Set<string>) => ids.size * (2 * Math.min(3, lengthOf(phrase)) - 1);
+  const weight = (phrase: string, ids: readonly number[]) => ids.length * (2 * Math.min(3, lengthOf(phrase)) - 1);
   const ranked = qualifying
     .filter(([phrase]) => lengthOf(phrase) > 1 || !insidePhrase.has(phrase))
     // Weighted count first; then longer phrases (more specific); then alphabetical.
     .sort((a, b) => weight(b[0], b[1]) - weight(a[0], a[1]) || lengthOf(b[0]) - lengthOf(a[0]) || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 
-  const chosen: Array<{ phrase: string; ids: Set<string>; keywords: string[] }> = [];
+  const chosen: Array<{ phrase: string; ids: number[]; keywords: string[] }> = [];
   for (const [phrase, ids] of ranked) {
     const parent = chosen.find((c) => containsPhrase(phrase, c.phrase) || containsPhrase(c.phrase, phrase));
     if (parent) {
@@ -178,8 +186,8 @@ export function buildTopics(reviews: readonly TopicInput[], options: TopicOption
     // A count per year does not depend on the reviews' order (sorting each topic's ids, up to
     // 100k strings for each of 12 topics, was most of this function's time at 100k reviews).
     const byYear: Record<string, number> = {};
-    for (const id of ids) {
-      const year = yearOf.get(id)!;
+    for (const index of ids) {
+      const year = reviews[index].year;
       byYear[year] = (byYear[year] ?? 0) + 1;
     }
     const sortedYears = Object.fromEntries(Object.entries(byYear).sort((a, b) => (a[0] < b[0] ? -1 : 1)));
@@ -187,8 +195,8 @@ export function buildTopics(reviews: readonly TopicInput[], options: TopicOption
       id: phrase.replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, ''),
       label: phrase[0].toUpperCase() + phrase.slice(1),
       keywords,
-      review_count: ids.size,
-      share: total === 0 ? 0 : round3(ids.size / total),
+      review_count: ids.length,
+      share: total === 0 ? 0 : round3(ids.length / total),
       by_year: sortedYears,
     };
   });
