@@ -27,8 +27,12 @@ const content = liveContent(resolve(contentDir()), async (dir, warn) => {
   // (content/insights/): the NLP runs once, at build time, and the result sits in the data
   // store, so neither pages nor on-demand routes (MCP's get_insights) recompute it or read
   // content files at request time.
-  const insights = buildInsights(buildDataset(loaded.business, loaded.reviews), loadEditorial(dir), warn, insightOf);
-  return { ...loaded, insights };
+  const dataset = buildDataset(loaded.business, loaded.reviews);
+  // The reviews' store entries, in the dataset's order (stored-reviews.ts): deflated on libuv's
+  // thread pool while the insights are analysed here.
+  const packing = packReviews(dataset.reviews);
+  const insights = buildInsights(dataset, loadEditorial(dir), warn, insightOf);
+  return { ...loaded, insights, packed: await packing };
 });
 
 type Snapshot = ContentSnapshot<typeof content>;
@@ -50,7 +54,7 @@ function snapshotLoader(name: string, fill: (store: LoaderContext['store'], snap
 // entry per review cost the build minutes of CPU in Astro's store and its bundled module.
 const reviews = defineCollection({
   loader: snapshotLoader('reviews', (store, snapshot, { logger }) => {
-    for (const entry of packReviews(snapshot.reviews)) store.set(entry);
+    for (const entry of snapshot.packed) store.set(entry);
     if (snapshot.unpublished.length > 0) {
       logger.info(`${snapshot.unpublished.length} review file(s) marked verified: false, not published: ${snapshot.unpublished.join(', ')}`);
     }

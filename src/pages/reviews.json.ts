@@ -1,8 +1,7 @@
 import type { APIRoute } from 'astro';
-import { getDataset } from '../data/dataset.ts';
-import { toJsonBody } from '../lib/http/json.ts';
+import { datasetJsonBody } from '../data/dataset.ts';
 
 export const prerender = true;
 
 export const GET: APIRoute = async () =>
-  new Response(toJsonBody(await getDataset()), { headers: { 'content-type': 'application/json; charset=utf-8' } });
+  new Response((await datasetJsonBody()) as BodyInit, { headers: { 'content-type': 'application/json; charset=utf-8' } });

@@ -16,8 +16,14 @@
  * Nothing reads a single review from the store (src/data/dataset.ts reads them
  * all), and the records are validated by the loader before they are stored, so
  * nothing else changes: the same reviews come back, in the same order.
+ *
+ * The content config stores them in the dataset's order (newest first), so the
+ * entries' JSON, joined, is the `reviews` array of reviews.json as it is
+ * written: the prerender writes that file from these bytes (reviewsJsonBody)
+ * instead of serialising and encoding 56 MB again at 100k reviews.
  */
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { deflateRaw, inflateRawSync } from 'node:zlib';
 import { z } from 'zod';
 import type { Review } from '../reviews/schema.ts';
 
@@ -28,18 +34,48 @@ export const REVIEWS_PER_ENTRY = 5000;
 export const storedReviews = z.object({ deflatedJson: z.string() });
 export type StoredReviews = z.infer<typeof storedReviews>;
 
-/** The store entries for these reviews, in order; ids sort in the same order. */
-export function packReviews(reviews: readonly Review[]): Array<{ id: string; data: StoredReviews }> {
-  const entries: Array<{ id: string; data: StoredReviews }> = [];
+const deflateRawAsync = promisify(deflateRaw);
+
+/**
+ * The store entries for these reviews, in order; ids sort in the same order. The JSON is made
+ * here, the deflating (two thirds of the time) on libuv's thread pool: the build analyses the
+ * insights on the main thread meanwhile, on one core, and the other core was idle (1.25 s at
+ * 100k reviews, when all of it ran on the main thread). The bytes are deflateRawSync's.
+ */
+export async function packReviews(reviews: readonly Review[]): Promise<Array<{ id: string; data: StoredReviews }>> {
+  const packing: Array<Promise<{ id: string; data: StoredReviews }>> = [];
   for (let start = 0; start < reviews.length; start += REVIEWS_PER_ENTRY) {
     const id = String(start / REVIEWS_PER_ENTRY).padStart(6, '0');
     const json = JSON.stringify(reviews.slice(start, start + REVIEWS_PER_ENTRY));
-    entries.push({ id, data: { deflatedJson: deflateRawSync(json).toString('base64') } });
+    packing.push(deflateRawAsync(json).then((deflated) => ({ id, data: { deflatedJson: deflated.toString('base64') } })));
   }
-  return entries;
+  return Promise.all(packing);
 }
 
+type Entry = { id: string; data: StoredReviews };
+
+const byId = (entries: readonly Entry[]) => [...entries].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+const inflate = (entry: Entry) => inflateRawSync(Buffer.from(entry.data.deflatedJson, 'base64'));
+
 /** The reviews of the store entries (any order: they are put back by id). */
-export function unpackReviews(entries: ReadonlyArray<{ id: string; data: StoredReviews }>): Review[] {
-  return [...entries].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).flatMap((entry) => JSON.parse(inflateRawSync(Buffer.from(entry.data.deflatedJson, 'base64')).toString('utf8')) as Review[]);
+export function unpackReviews(entries: readonly Entry[]): Review[] {
+  return byId(entries).flatMap((entry) => JSON.parse(inflate(entry).toString('utf8')) as Review[]);
+}
+
+/**
+ * The JSON of the entries' reviews as one array, in UTF-8: the bytes of
+ * `JSON.stringify(unpackReviews(entries))`, joined from the stored JSON (each
+ * entry is one array) without parsing or serialising anything.
+ */
+export function reviewsJsonBytes(entries: readonly Entry[]): Buffer {
+  const parts: Buffer[] = [Buffer.from('[')];
+  for (const entry of byId(entries)) {
+    const array = inflate(entry);
+    // An entry's array is never empty (packReviews makes none), but "[]" would add nothing.
+    if (array.length <= 2) continue;
+    if (parts.length > 1) parts.push(Buffer.from(','));
+    parts.push(array.subarray(1, array.length - 1));
+  }
+  parts.push(Buffer.from(']'));
+  return Buffer.concat(parts);
 }
