@@ -18,7 +18,18 @@ export const URLS_PER_SITEMAP = 50_000;
 
 const XMLNS = 'http://www.sitemaps.org/schemas/sitemap/0.9';
 
-export function sitePages(dataset: ReviewsDataset, site: string): SitemapUrl[] {
+/** Each dataset's URLs, per site: /sitemap.xml and the parts' paths both list them (at 100k reviews, 100k URLs parsed each time). */
+const madeFor = new WeakMap<ReviewsDataset, Map<string, readonly SitemapUrl[]>>();
+
+export function sitePages(dataset: ReviewsDataset, site: string): readonly SitemapUrl[] {
+  let bySite = madeFor.get(dataset);
+  if (!bySite) madeFor.set(dataset, (bySite = new Map()));
+  let urls = bySite.get(site);
+  if (!urls) bySite.set(site, (urls = listPages(dataset, site)));
+  return urls;
+}
+
+function listPages(dataset: ReviewsDataset, site: string): SitemapUrl[] {
   const at = (path: string) => new URL(path, site).href;
   const updated = dataset.updated;
   const urls: SitemapUrl[] = [
