@@ -5,7 +5,7 @@
  */
 import type { AstroIntegration } from 'astro';
 import { fileURLToPath } from 'node:url';
-import { writeStaticManifest } from '../lib/static/manifest.ts';
+import { acceptEarlyCompressions, writeStaticManifest } from '../lib/static/manifest.ts';
 
 /** `precompress`: false for CDN hosts, which compress themselves (see writeStaticManifest). */
 export function staticManifest({ precompress }: { precompress: boolean }): AstroIntegration {
@@ -16,11 +16,17 @@ export function staticManifest({ precompress }: { precompress: boolean }): Astro
       'astro:config:done': ({ config }) => {
         site = config.site;
       },
+      // The largest endpoints' files are compressed during the prerender (compressEarly).
+      'astro:build:start': () => {
+        if (precompress) acceptEarlyCompressions();
+      },
       'astro:build:done': async ({ dir, logger }) => {
         const started = performance.now();
-        const manifest = await writeStaticManifest(fileURLToPath(dir), { site, precompress });
+        const compressedEarly: string[] = [];
+        const manifest = await writeStaticManifest(fileURLToPath(dir), { site, precompress, compressedEarly });
         const files = new Set(Object.values(manifest).map((entry) => entry.file)).size;
-        logger.info(`static manifest: ${files} files hashed${precompress ? ' and precompressed' : ''} in ${Math.round(performance.now() - started)} ms`);
+        const early = compressedEarly.length > 0 ? ` (${compressedEarly.join(', ')} compressed during the prerender)` : '';
+        logger.info(`static manifest: ${files} files hashed${precompress ? ' and precompressed' : ''}${early} in ${Math.round(performance.now() - started)} ms`);
       },
     },
   };

@@ -75,9 +75,11 @@ export interface ManifestOptions {
    * host compresses by itself and would publish those files, so its build skips them.
    */
   precompress?: boolean;
+  /** Filled with the paths whose variants were made during the prerender (compressEarly). */
+  compressedEarly?: string[];
 }
 
-export async function writeStaticManifest(clientDir: string, { site, precompress = true }: ManifestOptions = {}): Promise<StaticManifest> {
+export async function writeStaticManifest(clientDir: string, { site, precompress = true, compressedEarly }: ManifestOptions = {}): Promise<StaticManifest> {
   const manifest: StaticManifest = {};
   const links = site ? discoveryLinks(site) : {};
   const reviewsUpdated = ownUpdated(readFileSync(join(clientDir, 'reviews.json')));
@@ -94,8 +96,10 @@ export async function writeStaticManifest(clientDir: string, { site, precompress
     const onRequest = compress && bytes.length <= COMPRESS_ON_REQUEST_MAX_BYTES;
     if (compress) encodings.push('br', 'gzip');
     if (compress && !onRequest) {
+      const early = takeEarly(`/${file}`, bytes);
+      if (early) compressedEarly?.push(`/${file}`);
       await compressions.add(async () => {
-        const [br, gz] = await compressInPool(`/${file}`, bytes);
+        const [br, gz] = await (early ?? compressInPool(`/${file}`, bytes));
         writeFileSync(`${absolute}.br`, br);
         writeFileSync(`${absolute}.gz`, gz);
       });
@@ -115,8 +119,43 @@ export async function writeStaticManifest(clientDir: string, { site, precompress
     for (const path of urlPathsFor(file)) manifest[path] = entry;
   }
   await compressions.done();
+  (globalThis as EarlyGlobal)[EARLY] = undefined;
   writeFileSync(join(clientDir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 1)}\n`);
   return manifest;
+}
+
+/**
+ * Compression started early: an endpoint that makes one of the largest files (reviews.json is
+ * 56 MB at 100k reviews, seconds of brotli and gzip) hands its bytes over as it returns them,
+ * and they are compressed on libuv's thread pool while the prerender goes on (one core renders
+ * pages; the other was idle). The manifest then takes those variants for a file of exactly
+ * these bytes, or compresses as ever. Only a build that precompresses accepts them
+ * (acceptEarlyCompressions, from the integration): elsewhere compressEarly does nothing.
+ * Kept on globalThis: the integration and the prerendered routes are different module graphs.
+ */
+const EARLY = Symbol.for('roofing-reviews:early-compressions');
+type EarlyGlobal = typeof globalThis & { [EARLY]?: Map<string, { bytes: Uint8Array; variants: Promise<[br: Buffer, gz: Buffer]> }> };
+const early = () => (globalThis as EarlyGlobal)[EARLY];
+
+export function acceptEarlyCompressions(): void {
+  (globalThis as EarlyGlobal)[EARLY] = new Map();
+}
+
+/** A built file's bytes, by URL path, compressed now when the manifest will want its variants. */
+export function compressEarly(path: string, bytes: Uint8Array): void {
+  const started = early();
+  if (!started || bytes.length <= COMPRESS_ON_REQUEST_MAX_BYTES || !pays(contentTypeFor(path), bytes.length)) return;
+  const variants = compressInPool(path, bytes);
+  // A failure is reported when the manifest takes the variants (unhandled until then).
+  variants.catch(() => undefined);
+  started.set(path, { bytes, variants });
+}
+
+/** The variants started for this path, if from these very bytes. */
+function takeEarly(path: string, bytes: Buffer): Promise<[br: Buffer, gz: Buffer]> | undefined {
+  const started = early()?.get(path);
+  early()?.delete(path);
+  return started && bytes.equals(started.bytes) ? started.variants : undefined;
 }
 
 /** At most `size` jobs at once: `add` waits for a free place, `done` for every job; the first failure is thrown. */

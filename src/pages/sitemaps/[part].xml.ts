@@ -2,7 +2,9 @@
 import type { APIRoute, GetStaticPaths } from 'astro';
 import { getDataset } from '../../data/dataset.ts';
 import { astroSite } from '../../data/site.ts';
+import { textBytes } from '../../lib/http/answer.ts';
 import { sitemapParts, sitePages, urlsetXml, type SitemapUrl } from '../../lib/seo/sitemap.ts';
+import { compressEarly } from '../../lib/static/manifest.ts';
 
 export const prerender = true;
 
@@ -11,5 +13,9 @@ export const getStaticPaths = (async () => {
   return parts.map((urls, index) => ({ params: { part: String(index + 1) }, props: { urls } }));
 }) satisfies GetStaticPaths;
 
-export const GET: APIRoute<{ urls: SitemapUrl[] }> = ({ props }) =>
-  new Response(urlsetXml(props.urls), { headers: { 'content-type': 'application/xml; charset=utf-8' } });
+export const GET: APIRoute<{ urls: SitemapUrl[] }, { part: string }> = ({ props, params }) => {
+  const body = textBytes(urlsetXml(props.urls));
+  // At build time its variants are made meanwhile (50,000 URLs, a few MB).
+  compressEarly(`/sitemaps/${params.part}.xml`, body);
+  return new Response(body as BodyInit, { headers: { 'content-type': 'application/xml; charset=utf-8' } });
+};
