@@ -6,7 +6,7 @@
  */
 import { getCollection, getEntry } from 'astro:content';
 import { contentProblemInDev } from '../lib/content/live-content.ts';
-import { reviewsJsonBytes, unpackReviews } from '../lib/content/stored-reviews.ts';
+import { reviewsJsonParts, unpackReviews } from '../lib/content/stored-reviews.ts';
 import { textBytes } from '../lib/http/answer.ts';
 import { toJsonBody } from '../lib/http/json.ts';
 import { processDataset } from '../lib/platform/process-dataset.ts';
@@ -16,7 +16,7 @@ import type { ReviewsDataset } from '../lib/reviews/schema.ts';
 
 let cached: Promise<ReviewsDataset> | undefined;
 /** The store entries a dataset was read from, when they hold its reviews in its order. */
-const storedIn = new WeakMap<ReviewsDataset, Parameters<typeof reviewsJsonBytes>[0]>();
+const storedIn = new WeakMap<ReviewsDataset, Parameters<typeof reviewsJsonParts>[0]>();
 
 // Astro's dev server announces a content change to the server-side modules.
 import.meta.hot?.on('astro:content-changed', () => (cached = undefined));
@@ -43,7 +43,7 @@ export function getDataset(): Promise<ReviewsDataset> {
 export async function datasetJsonBody(): Promise<Uint8Array> {
   const dataset = await getDataset();
   const entries = storedIn.get(dataset);
-  return entries ? datasetBytes(dataset, reviewsJsonBytes(entries)) : textBytes(toJsonBody(dataset));
+  return entries ? datasetBytes(dataset, reviewsJsonParts(entries)) : textBytes(toJsonBody(dataset));
 }
 
 /**

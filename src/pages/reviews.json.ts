@@ -1,5 +1,6 @@
 import type { APIRoute } from 'astro';
 import { datasetJsonBody } from '../data/dataset.ts';
+import { bytesBody } from '../lib/http/answer.ts';
 import { compressEarly } from '../lib/static/manifest.ts';
 
 export const prerender = true;
@@ -8,5 +9,5 @@ export const GET: APIRoute = async () => {
   const body = await datasetJsonBody();
   // At build time its brotli and gzip variants are made meanwhile (56 MB at 100k reviews).
   compressEarly('/reviews.json', body);
-  return new Response(body as BodyInit, { headers: { 'content-type': 'application/json; charset=utf-8' } });
+  return new Response(bytesBody(body), { headers: { 'content-type': 'application/json; charset=utf-8' } });
 };

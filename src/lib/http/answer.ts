@@ -39,3 +39,17 @@ const encoder = new TextEncoder();
 export function textBytes(text: string): Uint8Array {
   return encoder.encode(text);
 }
+
+/**
+ * A response body of these bytes, read as they are: `new Response(bytes)` copies them first,
+ * and the reader copies again (the prerender reading reviews.json, 56 MB at 100k reviews: a
+ * stream of the one chunk took 60 ms where the bytes took 135–165).
+ */
+export function bytesBody(bytes: Uint8Array): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  });
+}

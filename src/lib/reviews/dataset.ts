@@ -47,15 +47,15 @@ const REVIEWS_MEMBER = '"reviews":[]';
 
 /**
  * The bytes of `JSON.stringify(dataset)` and a final newline (reviews.json) when the JSON of
- * `dataset.reviews` is given, already made (`reviewsJson`, UTF-8): the rest is serialised
- * around it. `reviews` is the document's last member but `updated`, a string, so the last
- * `"reviews":[]` of the document without its reviews is that member (in a string value the
- * quotes would be escaped).
+ * `dataset.reviews` is given, already made (`reviewsJson`, UTF-8, in pieces): the rest is
+ * serialised around it, and everything is copied once. `reviews` is the document's last member
+ * but `updated`, a string, so the last `"reviews":[]` of the document without its reviews is that
+ * member (in a string value the quotes would be escaped).
  */
-export function datasetBytes(dataset: ReviewsDataset, reviewsJson: Uint8Array): Buffer {
+export function datasetBytes(dataset: ReviewsDataset, reviewsJson: readonly Uint8Array[]): Buffer {
   const outer = `${JSON.stringify({ ...dataset, reviews: [] })}\n`;
   const at = outer.lastIndexOf(REVIEWS_MEMBER) + REVIEWS_MEMBER.length - 2;
-  return Buffer.concat([Buffer.from(outer.slice(0, at)), reviewsJson, Buffer.from(outer.slice(at + 2))]);
+  return Buffer.concat([Buffer.from(outer.slice(0, at)), ...reviewsJson, Buffer.from(outer.slice(at + 2))]);
 }
 
 /** The newest `updated` of any review; an empty dataset falls back to the epoch, never the clock. */

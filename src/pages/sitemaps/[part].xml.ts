@@ -2,7 +2,7 @@
 import type { APIRoute, GetStaticPaths } from 'astro';
 import { getDataset } from '../../data/dataset.ts';
 import { astroSite } from '../../data/site.ts';
-import { textBytes } from '../../lib/http/answer.ts';
+import { bytesBody, textBytes } from '../../lib/http/answer.ts';
 import { sitemapParts, sitePages, urlsetXml, type SitemapUrl } from '../../lib/seo/sitemap.ts';
 import { compressEarly } from '../../lib/static/manifest.ts';
 
@@ -17,5 +17,5 @@ export const GET: APIRoute<{ urls: SitemapUrl[] }, { part: string }> = ({ props,
   const body = textBytes(urlsetXml(props.urls));
   // At build time its variants are made meanwhile (50,000 URLs, a few MB).
   compressEarly(`/sitemaps/${params.part}.xml`, body);
-  return new Response(body as BodyInit, { headers: { 'content-type': 'application/xml; charset=utf-8' } });
+  return new Response(bytesBody(body), { headers: { 'content-type': 'application/xml; charset=utf-8' } });
 };
