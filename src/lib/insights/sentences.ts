@@ -74,6 +74,52 @@ const LOWER = { capital: false, lowerInitial: true };
 const UPPER = { capital: true, lowerInitial: false };
 const NEITHER = { capital: false, lowerInitial: false };
 
+type Tokens = ReturnType<ReturnType<Nlp['readDoc']>['tokens']>;
+
+/**
+ * The words met so far, by wink's lexeme id and part of speech: one Token each, shared by every
+ * occurrence. Outside contractions, wink derives a token's text, normal, lemma and type from
+ * its lexeme id (and, for the lemma, its part of speech) alone, through the model's fixed
+ * lexicon: lexemes the model does not know are added once and keep their id, and its lemmatizer
+ * looks up the known lexicon only. So four of wink's per-token passes (text, normal, lemma,
+ * type), their strings and our own per-token work are done once per distinct word instead of
+ * once per token (a corpus has a few thousand distinct words and millions of tokens). Sharing
+ * is safe: nothing changes a token after it is made but phrases.ts's `starts`, itself a
+ * function of the word.
+ */
+const words = new Map<number, Token>();
+/** Contraction parts by all their fields, so that each distinct one also has one Token. */
+const contractionParts = new Map<string, Token>();
+/** Part-of-speech tags as small numbers, for the keys of `words`. */
+const posIds = new Map<string, number>();
+/** More than wink's universal POS tags (17): `id * POS_SLOTS + tag` is one key per lexeme and tag. */
+const POS_SLOTS = 64;
+
+/** The token at `index` read from wink one field at a time: a word's first occurrence, and contractions. */
+function readToken(all: Tokens, index: number, pos: string): Token {
+  const its = getNlp().its;
+  const item = all.itemAt(index);
+  const written = item.out() as string;
+  const normal = item.out(its.normal) as string;
+  // wink's typings declare its.lemma with an extra parameter; at run time it is an ordinary its function.
+  const lemma = item.out(its.lemma as unknown as typeof its.normal) as string | undefined;
+  const type = item.out(its.type) as string;
+  const { capital, lowerInitial } = initialCase(written);
+  return {
+    text: written,
+    normal,
+    lemma: (lemma ?? normal).toLowerCase(),
+    pos,
+    punct: type === 'punctuation' || type === 'symbol' || pos === 'PUNCT',
+    stop: FUNCTION_POS.has(pos),
+    lower: written.toLowerCase(),
+    capital,
+    lowerInitial,
+    starts: 0,
+    startsGeneration: -1,
+  };
+}
+
 /** Splits review text into sentences of tokens. Deterministic: same text, same output. */
 export function splitSentences(text: string): Sentence[] {
   const engine = getNlp();
@@ -81,12 +127,10 @@ export function splitSentences(text: string): Sentence[] {
   // NFKC leaves ASCII text as it is; normalize() costs about as much as the rest of this function.
   const doc = engine.readDoc(ASCII.test(text) ? text : text.normalize('NFKC'));
   const all = doc.tokens();
-  const raw = all.out() as string[];
-  const normals = all.out(its.normal) as string[];
-  // wink's typings declare its.lemma with an extra parameter; at run time it is an ordinary its function.
-  const lemmas = all.out(its.lemma as unknown as typeof its.normal) as string[];
+  const ids = all.out(its.uniqueId) as unknown as number[];
   const pos = all.out(its.pos) as string[];
-  const types = all.out(its.type) as string[];
+  // A contraction's parts ("did", "n't") take their normal and lemma from the contraction, not from their lexeme.
+  const contractions = all.out(its.contractionFlag) as unknown as boolean[];
   const spaces = all.out(its.precedingSpaces) as string[];
   const spans = doc.sentences().out(its.span) as unknown as Array<[number, number]>;
   const winkScores = doc.sentences().out(its.sentiment) as unknown as number[];
@@ -95,29 +139,28 @@ export function splitSentences(text: string): Sentence[] {
     const [start, end] = spans[index];
     const tokens: Token[] = [];
     let sentenceText = '';
-    let words = false;
+    let hasWord = false;
     for (let i = start; i <= end; i += 1) {
-      const type = types[i];
-      const written = raw[i];
-      const { capital, lowerInitial } = initialCase(written);
-      const punct = type === 'punctuation' || type === 'symbol' || pos[i] === 'PUNCT';
-      if (!punct) words = true;
-      tokens.push({
-        text: written,
-        normal: normals[i],
-        lemma: (lemmas[i] ?? normals[i]).toLowerCase(),
-        pos: pos[i],
-        punct,
-        stop: FUNCTION_POS.has(pos[i]),
-        lower: written.toLowerCase(),
-        capital,
-        lowerInitial,
-        starts: 0,
-        startsGeneration: -1,
-      });
-      sentenceText += (i === start || spaces[i] === '' ? '' : ' ') + written;
+      let token: Token | undefined;
+      if (contractions[i]) {
+        const read = readToken(all, i, pos[i]);
+        const fields = `${read.text}\0${read.normal}\0${read.lemma}\0${read.pos}\0${read.punct}`;
+        token = contractionParts.get(fields);
+        if (!token) contractionParts.set(fields, (token = read));
+      } else {
+        let tag = posIds.get(pos[i]);
+        if (tag === undefined) posIds.set(pos[i], (tag = posIds.size));
+        if (tag < POS_SLOTS) {
+          const key = ids[i] * POS_SLOTS + tag;
+          token = words.get(key);
+          if (!token) words.set(key, (token = readToken(all, i, pos[i])));
+        } else token = readToken(all, i, pos[i]); // never with wink's tag set: the token is only not shared
+      }
+      if (!token.punct) hasWord = true;
+      tokens.push(token);
+      sentenceText += (i === start || spaces[i] === '' ? '' : ' ') + token.text;
     }
-    if (words) sentences.push({ text: sentenceText.trim(), tokens, winkScore: winkScores[index] ?? 0 });
+    if (hasWord) sentences.push({ text: sentenceText.trim(), tokens, winkScore: winkScores[index] ?? 0 });
   }
   return sentences;
 }
