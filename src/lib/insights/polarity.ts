@@ -113,6 +113,87 @@ function isWord(token: Token): boolean {
   return !token.punct;
 }
 
+/*
+ * What scoreSentence asks of a word, one bit each. Each is a pure function of the token's
+ * fields (text, normal, lemma, pos, punct, stop), so it is worked out once per Token and kept on
+ * it (`facts`): splitSentences shares one Token between every occurrence of a word, and the
+ * dozen Set lookups and two regular expressions a word costs are then paid once per distinct
+ * word instead of at every occurrence. An unshared Token works the same, only without the reuse.
+ */
+const NEGATOR = 1 << 0; // NEGATORS has its lemma or normal
+const NEGATOR_NORMAL = 1 << 1; // NEGATORS has its normal
+const COMMON_VERB = 1 << 2; // a form of one of COMMON_VERBS, tagged VERB
+const PROPER_NAME = 1 << 3; // PROPN, capitalised, not all capitals ("Charcoal")
+const EXPECTATION = 1 << 4;
+const PROBLEM = 1 << 5; // PROBLEM_WORDS has its lemma or normal
+const PROBLEM_LEMMA = 1 << 6;
+const RESOLVER = 1 << 7;
+const DISCOVERY_WORD = 1 << 8;
+const FIRST_PERSON_WORD = 1 << 9;
+const EMPHATIC_WORD = 1 << 10;
+const NEGATION_STOPPER = 1 << 11;
+const NEGATION_EXTENDER = 1 << 12;
+const CONTENT = 1 << 13; // a content verb, noun or adjective
+const PRAISE = 1 << 14;
+const COMPARATIVE = 1 << 15;
+const BANG = 1 << 16; // "!" or a word with one
+const SCOPE_STOPPER = 1 << 17; // REPAIR_SCOPE_STOPPERS has its normal
+const PUNCT_BREAK = 1 << 18; // punctuation other than "-": ends negation and repair scopes
+const SEGMENT_BREAK = 1 << 19; // punctuation other than "-" and "'": ends a segment
+const THAN = 1 << 20;
+const TO = 1 << 21;
+const ENOUGH = 1 << 22;
+const MODAL = 1 << 23; // "can" (lemma), "could", "ca" (of "can't")
+const CANNOT = 1 << 24;
+const NEVER = 1 << 25; // lemma "never"
+
+function factsOf(t: Token): number {
+  if (t.facts >= 0) return t.facts;
+  const { lemma, normal, pos } = t;
+  const either = (set: ReadonlySet<string>, bit: number) => (set.has(lemma) || set.has(normal) ? bit : 0);
+  const facts =
+    either(NEGATORS, NEGATOR) |
+    (NEGATORS.has(normal) ? NEGATOR_NORMAL : 0) |
+    (COMMON_VERBS.has(lemma) && pos === 'VERB' ? COMMON_VERB : 0) |
+    (pos === 'PROPN' && /^\p{Lu}/u.test(t.text) && !/^\p{Lu}+$/u.test(t.text) ? PROPER_NAME : 0) |
+    either(EXPECTATION_VERBS, EXPECTATION) |
+    either(PROBLEM_WORDS, PROBLEM) |
+    (PROBLEM_WORDS.has(lemma) ? PROBLEM_LEMMA : 0) |
+    either(RESOLVERS, RESOLVER) |
+    either(DISCOVERY, DISCOVERY_WORD) |
+    (FIRST_PERSON.has(normal) ? FIRST_PERSON_WORD : 0) |
+    (EMPHATIC.has(lemma) ? EMPHATIC_WORD : 0) |
+    (NEGATION_STOPPERS.has(normal) ? NEGATION_STOPPER : 0) |
+    (NEGATION_EXTENDERS.has(normal) ? NEGATION_EXTENDER : 0) |
+    (!t.stop && (pos === 'VERB' || pos === 'NOUN' || pos === 'ADJ') ? CONTENT : 0) |
+    either(PRAISE_VERBS, PRAISE) |
+    (COMPARATIVES.has(normal) ? COMPARATIVE : 0) |
+    (normal === '!' || t.text.includes('!') ? BANG : 0) |
+    (REPAIR_SCOPE_STOPPERS.has(normal) ? SCOPE_STOPPER : 0) |
+    (t.punct && normal !== '-' ? PUNCT_BREAK : 0) |
+    (t.punct && normal !== '-' && normal !== "'" ? SEGMENT_BREAK : 0) |
+    (normal === 'than' ? THAN : 0) |
+    (normal === 'to' ? TO : 0) |
+    (normal === 'enough' ? ENOUGH : 0) |
+    (lemma === 'can' || normal === 'could' || normal === 'ca' ? MODAL : 0) |
+    (normal === 'cannot' ? CANNOT : 0) |
+    (lemma === 'never' ? NEVER : 0);
+  t.facts = facts;
+  return facts;
+}
+
+/**
+ * A word's valence from wink's general lexicon, kept on its Token like `facts`. The lemma is
+ * probed only for inflected adjectives and verbs ("loved" → "love"): common base verbs ("go",
+ * "get") carry spurious single-word scores in wink's pattern lexicon.
+ */
+function generalValence(t: Token): number {
+  if (!Number.isNaN(t.valence)) return t.valence;
+  const inflected = t.lemma !== t.normal && (t.pos === 'ADJ' || t.pos === 'VERB') && !COMMON_VERBS.has(t.lemma);
+  t.valence = winkValence(t.normal) || (inflected ? winkValence(t.lemma) : 0);
+  return t.valence;
+}
+
 export function scoreSentence(sentence: Sentence): ScoredSentence {
   const tokens = sentence.tokens;
   const n = tokens.length;
@@ -156,42 +237,41 @@ export function scoreSentence(sentence: Sentence): ScoredSentence {
   for (let i = 0; i < n; i += 1) {
     const token = tokens[i];
     if (consumed[i] || token.punct || token.stop || markerAt[i]) continue;
-    if (NEGATORS.has(token.lemma) || NEGATORS.has(token.normal)) continue;
+    const facts = factsOf(token);
+    if (facts & NEGATOR) continue;
     // Forms of the commonest verbs ("went", "got") and capitalised names mid-sentence ("Charcoal", a shingle colour) carry no opinion.
-    if (COMMON_VERBS.has(token.lemma) && token.pos === 'VERB') continue;
-    if (i > 0 && token.pos === 'PROPN' && /^\p{Lu}/u.test(token.text) && !/^\p{Lu}+$/u.test(token.text)) continue;
+    if (facts & COMMON_VERB) continue;
+    if (i > 0 && facts & PROPER_NAME) continue;
     // "slower than I'd hoped": the expectation is the yardstick, not an opinion.
-    if ((EXPECTATION_VERBS.has(token.lemma) || EXPECTATION_VERBS.has(token.normal)) && thanBefore(tokens, i)) continue;
-    // The lemma is probed only for inflected adjectives and verbs ("loved" → "love"): common
-    // base verbs ("go", "get") carry spurious single-word scores in wink's pattern lexicon.
-    const inflected = token.lemma !== token.normal && (token.pos === 'ADJ' || token.pos === 'VERB') && !COMMON_VERBS.has(token.lemma);
-    const v = winkValence(token.normal) || (inflected ? winkValence(token.lemma) : 0);
+    if (facts & EXPECTATION && thanBefore(tokens, i)) continue;
+    const v = generalValence(token);
     valences[i] = v;
-    if (v < 0 && (PROBLEM_WORDS.has(token.lemma) || PROBLEM_WORDS.has(token.normal))) problem[i] = true;
+    if (v < 0 && facts & PROBLEM) problem[i] = true;
   }
 
   // 2. Negation within the clause and segment: the next NEGATION_WINDOW words.
   const negated = new Array<boolean>(n).fill(false);
   for (let i = 0; i < n; i += 1) {
     const token = tokens[i];
-    if (fixed[i] || consumed[i] || !(NEGATORS.has(token.lemma) || NEGATORS.has(token.normal))) continue;
+    if (fixed[i] || consumed[i] || !(factsOf(token) & NEGATOR)) continue;
     // "never been so rude", "never seen such a mess": an emphatic "never" strengthens instead.
-    if (token.lemma === 'never' && tokens.slice(i + 1, i + 4).some((t) => EMPHATIC.has(t.lemma))) continue;
+    if (factsOf(token) & NEVER && emphaticWithin(tokens, i + 1, i + 4)) continue;
     if (intensifyingNegation(tokens, i, valences, markerAt)) continue;
     let words = 0;
     let window = NEGATION_WINDOW;
     let opinion = false;
     let content = false;
     for (let j = i + 1; j < n && words < window; j += 1) {
-      if (tokens[j].punct && tokens[j].normal !== '-') break;
-      if (markerAt[j] || NEGATION_STOPPERS.has(tokens[j].normal)) break;
+      const facts = factsOf(tokens[j]);
+      if (facts & PUNCT_BREAK) break;
+      if (markerAt[j] || facts & NEGATION_STOPPER) break;
       if (tokens[j].punct) continue;
       words += 1;
-      if (NEGATION_EXTENDERS.has(tokens[j].normal)) window += 3;
-      if (fixed[j] || NEGATORS.has(tokens[j].normal)) continue;
+      if (facts & NEGATION_EXTENDER) window += 3;
+      if (fixed[j] || facts & NEGATOR_NORMAL) continue;
       negated[j] = true;
       if (valences[j] !== 0) opinion = true;
-      if (!tokens[j].stop && (tokens[j].pos === 'VERB' || tokens[j].pos === 'NOUN' || tokens[j].pos === 'ADJ')) content = true;
+      if (facts & CONTENT) content = true;
     }
     // "they didn't call", "no one told us": a negation with nothing to flip still reports something not done.
     if (!opinion && content && valences[i] === 0) valences[i] = BARE_NEGATION_VALENCE;
@@ -247,7 +327,8 @@ export function scoreSentence(sentence: Sentence): ScoredSentence {
   for (let i = 0; i < n; i += 1) if (negated[i] && !(problem[i] && valences[i] > 0 && resolvedIn(boundaries, i, tokens, negated))) valences[i] = -valences[i];
 
   // "!" strengthens the sentence's opinion (VADER's rule), up to three of them; it never creates one.
-  const bangs = Math.min(3, tokens.filter((t) => t.normal === '!' || t.text.includes('!')).length);
+  let bangs = 0;
+  for (let i = 0; i < n && bangs < 3; i += 1) if (factsOf(tokens[i]) & BANG) bangs += 1;
 
   // 5. Clauses, segments and the weighted sentence score.
   const clauses: Clause[] = [];
@@ -259,7 +340,7 @@ export function scoreSentence(sentence: Sentence): ScoredSentence {
     let clauseRaw = 0;
     let segmentRaw = 0;
     for (let i = start; i <= end; i += 1) {
-      const boundary = i === end || (tokens[i].punct && tokens[i].normal !== '-' && tokens[i].normal !== "'");
+      const boundary = i === end || (factsOf(tokens[i]) & SEGMENT_BREAK) !== 0;
       if (boundary) {
         if (i > segmentStart) segments.push({ start: segmentStart, end: i, score: normalise(segmentRaw) });
         segmentStart = i + 1;
@@ -300,23 +381,29 @@ const DISCOVERY = new Set(['find', 'found', 'spot', 'spotted', 'catch', 'caught'
 const FIRST_PERSON = new Set(['i', 'we']);
 
 function isResolver(tokens: readonly Token[], i: number): boolean {
-  const t = tokens[i];
-  if (!(RESOLVERS.has(t.lemma) || RESOLVERS.has(t.normal))) return false;
-  if (DISCOVERY.has(t.lemma) || DISCOVERY.has(t.normal)) {
-    for (let j = Math.max(0, i - 2); j < i; j += 1) if (FIRST_PERSON.has(tokens[j].normal)) return false;
+  const facts = factsOf(tokens[i]);
+  if (!(facts & RESOLVER)) return false;
+  if (facts & DISCOVERY_WORD) {
+    for (let j = Math.max(0, i - 2); j < i; j += 1) if (factsOf(tokens[j]) & FIRST_PERSON_WORD) return false;
   }
   return true;
 }
 
+/** Is one of the words in [from, to) (within the sentence) emphatic ("so", "such", "worse")? */
+function emphaticWithin(tokens: readonly Token[], from: number, to: number): boolean {
+  for (let j = from; j < Math.min(to, tokens.length); j += 1) if (factsOf(tokens[j]) & EMPHATIC_WORD) return true;
+  return false;
+}
+
 /** "to fix", "to repair": an infinitive resolver states a purpose. */
 function isInfinitive(tokens: readonly Token[], i: number): boolean {
-  return i > 0 && tokens[i - 1].normal === 'to';
+  return i > 0 && (factsOf(tokens[i - 1]) & TO) !== 0;
 }
 
 /** "than I'd hoped", "than we expected": the expectation verb is the reference of a comparison. */
 function thanBefore(tokens: readonly Token[], i: number): boolean {
   for (let j = i - 1; j >= Math.max(0, i - 4); j -= 1) {
-    if (tokens[j].normal === 'than') return true;
+    if (factsOf(tokens[j]) & THAN) return true;
     if (tokens[j].punct || !tokens[j].stop) return false;
   }
   return false;
@@ -331,17 +418,18 @@ function thanBefore(tokens: readonly Token[], i: number): boolean {
  */
 function intensifyingNegation(tokens: readonly Token[], i: number, valences: number[], markerAt: boolean[]): boolean {
   const n = tokens.length;
-  const modal = i > 0 && (tokens[i - 1].lemma === 'can' || tokens[i - 1].normal === 'could' || tokens[i - 1].normal === 'ca') || tokens[i].normal === 'cannot';
+  const modal = (i > 0 && (factsOf(tokens[i - 1]) & MODAL) !== 0) || (factsOf(tokens[i]) & CANNOT) !== 0;
   if (!modal) return false;
   let praise = -1;
   for (let j = i + 1; j < Math.min(n, i + 1 + NEGATION_WINDOW + 2); j += 1) {
-    if (markerAt[j] || (tokens[j].punct && tokens[j].normal !== '-')) break;
-    if (PRAISE_VERBS.has(tokens[j].lemma) || PRAISE_VERBS.has(tokens[j].normal)) praise = j;
-    if (tokens[j].normal === 'enough' && praise >= 0) {
+    const facts = factsOf(tokens[j]);
+    if (markerAt[j] || facts & PUNCT_BREAK) break;
+    if (facts & PRAISE) praise = j;
+    if (facts & ENOUGH && praise >= 0) {
       for (let k = praise; k <= j; k += 1) valences[k] = 0;
       let opinion = -1;
       for (let k = j + 1; k < n; k += 1) {
-        if (markerAt[k] || (tokens[k].punct && tokens[k].normal !== '-')) break;
+        if (markerAt[k] || factsOf(tokens[k]) & PUNCT_BREAK) break;
         if (valences[k] !== 0) {
           opinion = k;
           break;
@@ -351,7 +439,7 @@ function intensifyingNegation(tokens: readonly Token[], i: number, valences: num
       else valences[i] = PRAISE_ENOUGH_VALENCE;
       return true;
     }
-    if (COMPARATIVES.has(tokens[j].normal) && j <= i + 4) return true;
+    if (facts & COMPARATIVE && j <= i + 4) return true;
   }
   return false;
 }
@@ -375,10 +463,11 @@ function repairedConditions(tokens: readonly Token[], valences: number[], negate
     const window = verb.value === 'repair' ? REPAIR_CONDITION_WINDOW : Infinity;
     for (let j = verb.end; j < n && words < window; j += 1) {
       if (markerAt[j]) break;
-      if (tokens[j].punct && verb.value === 'repair' && tokens[j].normal !== '-') break;
+      const facts = factsOf(tokens[j]);
+      if (verb.value === 'repair' && facts & PUNCT_BREAK) break;
       if (tokens[j].punct) continue;
       words += 1;
-      if (REPAIR_SCOPE_STOPPERS.has(tokens[j].normal)) break;
+      if (facts & SCOPE_STOPPER) break;
       const m = conditionTrie.longestAt(tokens, j);
       if (!m) continue;
       // "the crew cracked a skylight": a damage verb after its subject is an act, not a condition.
@@ -399,9 +488,8 @@ function repairedConditions(tokens: readonly Token[], valences: number[], negate
 }
 
 function foundByCustomer(tokens: readonly Token[], i: number): boolean {
-  const t = tokens[i];
-  if (!(DISCOVERY.has(t.lemma) || DISCOVERY.has(t.normal))) return false;
-  for (let j = Math.max(0, i - 2); j < i; j += 1) if (FIRST_PERSON.has(tokens[j].normal)) return true;
+  if (!(factsOf(tokens[i]) & DISCOVERY_WORD)) return false;
+  for (let j = Math.max(0, i - 2); j < i; j += 1) if (factsOf(tokens[j]) & FIRST_PERSON_WORD) return true;
   return false;
 }
 
@@ -409,7 +497,7 @@ function foundByCustomer(tokens: readonly Token[], i: number): boolean {
 function resolvedIn(boundaries: Array<[number, number]>, index: number, tokens: readonly Token[], negated: boolean[]): boolean {
   const [start, end] = boundaries.find(([s, e]) => index >= s && index < e) ?? [0, 0];
   for (let i = start; i < end; i += 1) {
-    if (!negated[i] && !PROBLEM_WORDS.has(tokens[i].lemma) && isResolver(tokens, i)) return true;
+    if (!negated[i] && !(factsOf(tokens[i]) & PROBLEM_LEMMA) && isResolver(tokens, i)) return true;
   }
   return false;
 }

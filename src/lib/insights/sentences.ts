@@ -30,6 +30,16 @@ export interface Token {
   /** The phrase tries a phrase of which starts with this word (phrases.ts fills it in, for its `generation`). */
   starts: number;
   startsGeneration: number;
+  /**
+   * Facts of the word that polarity.ts works out on first use and keeps here (-1 until then): its
+   * lexicon lookups are pure functions of the fields above, so a word shared by many occurrences
+   * is looked up once (see `words` below).
+   */
+  facts: number;
+  /** The word's general valence as polarity.ts takes it from wink's lexicon (NaN until worked out). */
+  valence: number;
+  /** topics.ts's form of the lemma for keyphrases (undefined until worked out). */
+  keyword: string | undefined;
 }
 
 export interface Sentence {
@@ -84,8 +94,9 @@ type Tokens = ReturnType<ReturnType<Nlp['readDoc']>['tokens']>;
  * looks up the known lexicon only. So four of wink's per-token passes (text, normal, lemma,
  * type), their strings and our own per-token work are done once per distinct word instead of
  * once per token (a corpus has a few thousand distinct words and millions of tokens). Sharing
- * is safe: nothing changes a token after it is made but phrases.ts's `starts`, itself a
- * function of the word.
+ * is safe: nothing changes a token after it is made but the facts other modules keep on it
+ * (phrases.ts's `starts`, polarity.ts's `facts` and `valence`, topics.ts's `keyword`), each a
+ * function of the word's fields alone, and so the same for every occurrence.
  */
 const words = new Map<number, Token>();
 /** Contraction parts by all their fields, so that each distinct one also has one Token. */
@@ -117,6 +128,9 @@ function readToken(all: Tokens, index: number, pos: string): Token {
     lowerInitial,
     starts: 0,
     startsGeneration: -1,
+    facts: -1,
+    valence: Number.NaN,
+    keyword: undefined,
   };
 }
 

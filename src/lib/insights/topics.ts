@@ -12,7 +12,7 @@
  * alphabetically: same reviews, same topics.
  */
 import { round3 } from './round.ts';
-import type { Sentence } from './sentences.ts';
+import type { Sentence, Token } from './sentences.ts';
 
 /** Nouns every roofing review uses: as a topic on their own they say nothing. */
 const GENERIC = new Set([
@@ -63,7 +63,7 @@ export function keyphrases(sentence: Sentence, exclude: ReadonlySet<string>): st
   };
   const tokens = sentence.tokens;
   // Each token's word, made once: the runs, the noun test and the patterns below all read it.
-  const words = tokens.map((t) => wordOf(t.lemma));
+  const words = tokens.map(keywordOf);
   let nounWords: Set<string> | undefined;
   // Is the word some noun's of this sentence (the last word of a phrase must be)?
   const isNounLike = (word: string) => (nounWords ??= new Set(words.filter((_w, i) => tokens[i].pos === 'NOUN'))).has(word);
@@ -87,7 +87,10 @@ export function keyphrases(sentence: Sentence, exclude: ReadonlySet<string>): st
   return [...out];
 }
 
-const wordOf = (lemma: string) => lemma.replace(/[^a-z-]/g, '');
+/** A token's lemma as a keyphrase word (its letters and hyphens), kept on the Token: one regular expression per distinct word. */
+function keywordOf(token: Token): string {
+  return (token.keyword ??= token.lemma.replace(/[^a-z-]/g, ''));
+}
 
 /** "ice and water shield" (noun and noun noun) and "nail in the driveway" (noun in [the] noun). */
 function patternPhrases(sentence: Sentence, exclude: ReadonlySet<string>, words: readonly string[]): string[] {
