@@ -194,27 +194,42 @@ function generalValence(t: Token): number {
   return t.valence;
 }
 
+/**
+ * scoreSentence's flags by token position (1 = set), reused from one sentence to the next
+ * (scoreSentence is never re-entered, and reads no position past its sentence): seven arrays
+ * made and filled per sentence were a tenth of its time. Longer than the sentence, once grown.
+ */
+type Flags = Uint8Array;
+const flagArrays: Flags[] = [];
+function clearedFlags(slot: number, n: number): Flags {
+  let flags = flagArrays[slot];
+  if (!flags || flags.length < n) flagArrays[slot] = flags = new Uint8Array(Math.max(64, 2 * n));
+  flags.fill(0, 0, n);
+  return flags;
+}
+
 export function scoreSentence(sentence: Sentence): ScoredSentence {
   const tokens = sentence.tokens;
   const n = tokens.length;
-  const valences = new Array<number>(n).fill(0);
-  const consumed = new Array<boolean>(n).fill(false);
-  const fixed = new Array<boolean>(n).fill(false);
-  const problem = new Array<boolean>(n).fill(false);
-  const problemPart = new Array<boolean>(n).fill(false);
+  const valences: number[] = [];
+  for (let i = 0; i < n; i += 1) valences.push(0);
+  const consumed = clearedFlags(0, n);
+  const fixed = clearedFlags(1, n);
+  const problem = clearedFlags(2, n);
+  const problemPart = clearedFlags(3, n);
 
   // Contrast markers → clause boundaries ("but" inside a fixed expression such as "nothing but praise" is none).
   const fixedMatches = fixedTrie.scan(tokens);
   const markers = contrastTrie.scan(tokens).filter((m) => !fixedMatches.some((f) => m.start < f.end && f.start < m.end));
-  const markerAt = new Array<boolean>(n).fill(false);
-  for (const m of markers) for (let i = m.start; i < m.end; i += 1) markerAt[i] = true;
+  const markerAt = clearedFlags(4, n);
+  for (const m of markers) for (let i = m.start; i < m.end; i += 1) markerAt[i] = 1;
 
   // 1. Valences: fixed expressions, then the domain lexicon, then wink's general lexicon.
   for (const m of fixedMatches) {
     valences[m.start] = m.value;
     for (let i = m.start; i < m.end; i += 1) {
-      fixed[i] = true;
-      consumed[i] = true;
+      fixed[i] = 1;
+      consumed[i] = 1;
     }
   }
   for (let i = 0; i < n; ) {
@@ -225,12 +240,16 @@ export function scoreSentence(sentence: Sentence): ScoredSentence {
     const m = domainTrie.longestAt(tokens, i);
     if (m && !rangeConsumed(consumed, m.start, m.end)) {
       valences[m.start] = m.value;
-      const phrase = tokens.slice(m.start, m.end).filter(isWord).map((t) => t.lemma).join(' ');
-      if (PROBLEM_WORDS.has(phrase) || PROBLEM_WORDS.has(tokens[m.start].normal)) {
-        problem[m.start] = true;
-        for (let j = m.start; j < m.end; j += 1) problemPart[j] = true;
+      // A one-word match (most) is its lemma: its PROBLEM fact is this test, made once per word.
+      const isProblem =
+        m.end - m.start === 1
+          ? (factsOf(tokens[m.start]) & PROBLEM) !== 0
+          : PROBLEM_WORDS.has(tokens.slice(m.start, m.end).filter(isWord).map((t) => t.lemma).join(' ')) || PROBLEM_WORDS.has(tokens[m.start].normal);
+      if (isProblem) {
+        problem[m.start] = 1;
+        for (let j = m.start; j < m.end; j += 1) problemPart[j] = 1;
       }
-      for (let j = m.start; j < m.end; j += 1) consumed[j] = true;
+      for (let j = m.start; j < m.end; j += 1) consumed[j] = 1;
       i = m.end;
     } else i += 1;
   }
@@ -246,11 +265,11 @@ export function scoreSentence(sentence: Sentence): ScoredSentence {
     if (facts & EXPECTATION && thanBefore(tokens, i)) continue;
     const v = generalValence(token);
     valences[i] = v;
-    if (v < 0 && facts & PROBLEM) problem[i] = true;
+    if (v < 0 && facts & PROBLEM) problem[i] = 1;
   }
 
   // 2. Negation within the clause and segment: the next NEGATION_WINDOW words.
-  const negated = new Array<boolean>(n).fill(false);
+  const negated = clearedFlags(5, n);
   for (let i = 0; i < n; i += 1) {
     const token = tokens[i];
     if (fixed[i] || consumed[i] || !(factsOf(token) & NEGATOR)) continue;
@@ -269,7 +288,7 @@ export function scoreSentence(sentence: Sentence): ScoredSentence {
       words += 1;
       if (facts & NEGATION_EXTENDER) window += 3;
       if (fixed[j] || facts & NEGATOR_NORMAL) continue;
-      negated[j] = true;
+      negated[j] = 1;
       if (valences[j] !== 0) opinion = true;
       if (facts & CONTENT) content = true;
     }
@@ -301,7 +320,7 @@ export function scoreSentence(sentence: Sentence): ScoredSentence {
       if (tokens[j].punct || markerAt[j]) break;
       if (problem[j] && valences[j] < 0) {
         valences[j] = 0;
-        problem[j] = false;
+        problem[j] = 0;
         neutralised = true;
       }
     }
@@ -416,7 +435,7 @@ function thanBefore(tokens: readonly Token[], i: number): boolean {
  * can/could before a comparative). Neither flips anything; the first makes the
  * next opinion stronger, or is praise itself when none follows.
  */
-function intensifyingNegation(tokens: readonly Token[], i: number, valences: number[], markerAt: boolean[]): boolean {
+function intensifyingNegation(tokens: readonly Token[], i: number, valences: number[], markerAt: Flags): boolean {
   const n = tokens.length;
   const modal = (i > 0 && (factsOf(tokens[i - 1]) & MODAL) !== 0) || (factsOf(tokens[i]) & CANNOT) !== 0;
   if (!modal) return false;
@@ -452,7 +471,7 @@ function intensifyingNegation(tokens: readonly Token[], i: number, valences: num
  * is a resolvable problem and is not already flipped), after a diagnosis verb
  * nothing. "still", "again", "now" end the scope: "replaced it and it's still loose".
  */
-function repairedConditions(tokens: readonly Token[], valences: number[], negated: boolean[], problem: boolean[], markerAt: boolean[]): boolean {
+function repairedConditions(tokens: readonly Token[], valences: number[], negated: Flags, problem: Flags, markerAt: Flags): boolean {
   const n = tokens.length;
   let changed = false;
   for (const verb of repairTrie.scan(tokens)) {
@@ -478,7 +497,7 @@ function repairedConditions(tokens: readonly Token[], valences: number[], negate
         // Resolvable problems keep the resolver rule (step 4); the rest become a found-and-fixed problem or a finding.
         if (verb.value === 'repair' && problem[k]) continue;
         valences[k] = verb.value === 'repair' ? REPAIRED_CONDITION_VALENCE : 0;
-        problem[k] = false;
+        problem[k] = 0;
         changed = true;
       }
       j = m.end - 1;
@@ -494,7 +513,7 @@ function foundByCustomer(tokens: readonly Token[], i: number): boolean {
 }
 
 /** A problem word flipped to positive by a resolver is not flipped back by a negator that only reached the problem. */
-function resolvedIn(boundaries: Array<[number, number]>, index: number, tokens: readonly Token[], negated: boolean[]): boolean {
+function resolvedIn(boundaries: Array<[number, number]>, index: number, tokens: readonly Token[], negated: Flags): boolean {
   const [start, end] = boundaries.find(([s, e]) => index >= s && index < e) ?? [0, 0];
   for (let i = start; i < end; i += 1) {
     if (!negated[i] && !(factsOf(tokens[i]) & PROBLEM_LEMMA) && isResolver(tokens, i)) return true;
@@ -502,7 +521,7 @@ function resolvedIn(boundaries: Array<[number, number]>, index: number, tokens: 
   return false;
 }
 
-function rangeConsumed(consumed: boolean[], start: number, end: number): boolean {
+function rangeConsumed(consumed: Flags, start: number, end: number): boolean {
   for (let i = start; i < end; i += 1) if (consumed[i]) return true;
   return false;
 }
