@@ -85,11 +85,7 @@ export function detectAspects(scored: ScoredSentence): AspectMention[] {
         (aspect) => !match.value.contextual.includes(aspect) || hasCue(tokens, clause.start, clause.end, match.start, match.end, cueSets.get(aspect)),
       );
       if (aspects.length === 0) continue;
-      const written = tokens
-        .slice(match.start, match.end)
-        .map((t) => t.text)
-        .join(' ')
-        .replace(/ - /g, '-');
+      const written = writtenTerm(tokens, match.start, match.end);
       for (const aspect of aspects) {
         const entry = found.get(aspect) ?? { scores: [], terms: [] };
         entry.scores.push(score);
@@ -98,12 +94,24 @@ export function detectAspects(scored: ScoredSentence): AspectMention[] {
       }
     }
   }
+  if (found.size === 0) return [];
   return [...found.entries()]
     .sort((a, b) => (ASPECT_ORDER.get(a[0]) ?? 0) - (ASPECT_ORDER.get(b[0]) ?? 0))
     .map(([aspect, { scores, terms }]) => {
       const score = round3(scores.reduce((s, x) => s + x, 0) / scores.length);
       return { aspect, score, polarity: polarityOf(score), terms };
     });
+}
+
+/** The term's words as written ("clean-up" as one word); a one-word term (most) is its token's text. */
+function writtenTerm(tokens: SentenceAnalysisTokens, start: number, end: number): string {
+  const first = tokens[start].text;
+  if (end - start === 1 && !first.includes(' ')) return first;
+  return tokens
+    .slice(start, end)
+    .map((t) => t.text)
+    .join(' ')
+    .replace(/ - /g, '-');
 }
 
 /** Is a cue word (lemma or lowercase form) in [start, end), outside the term's own words? */

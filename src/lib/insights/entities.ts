@@ -101,7 +101,15 @@ export function createLinker(business: Business): Linker {
   }
 
   const areaNeedles = [...areaNames].map(([name, id]) => [` ${name} `, id] as const);
+  // A needle is found in the text below only where its first word (between spaces) is a whole
+  // space-separated piece of some token's normal: a sentence with no such word (nearly all) names
+  // no area, and is not joined into text. A name with no word is looked for in every sentence.
+  const areaFirstWords = new Set(areaNeedles.map(([needle]) => needle.split(' ').find(Boolean)));
+  const everySentence = areaFirstWords.has(undefined);
+  const mayNameArea = (t: Token) =>
+    everySentence || (t.normal.includes(' ') ? t.normal.split(' ').some((piece) => areaFirstWords.has(piece)) : areaFirstWords.has(t.normal));
   function areas(sentence: Sentence): string[] {
+    if (!sentence.tokens.some(mayNameArea)) return [];
     let text = ' ';
     for (const t of sentence.tokens) text += `${t.normal} `;
     const found: string[] = [];

@@ -70,7 +70,8 @@ export function keyphrases(sentence: Sentence, exclude: ReadonlySet<string>): st
   for (let i = 0; i < tokens.length; i += 1) {
     const token = tokens[i];
     const word = words[i];
-    const usable = word.length > 2 && !exclude.has(word) && (token.pos === 'NOUN' || (token.pos === 'ADJ' && run.length === 0) || (token.pos === 'ADJ' && run.length > 0));
+    // The part of speech first: most words are neither nouns nor adjectives, and need no lookup.
+    const usable = (token.pos === 'NOUN' || token.pos === 'ADJ') && word.length > 2 && !exclude.has(word);
     if (usable && !token.punct) {
       run.push(word);
       if (token.pos !== 'NOUN') continue;
