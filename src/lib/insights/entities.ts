@@ -80,8 +80,8 @@ export function createLinker(business: Business): Linker {
       .filter(Boolean),
   );
 
-  // A word as the aliases spell it: "Mr." → "mr", "Tommy's" → "tommys".
-  const aliasKey = (t: Token) => t.normal.replace(/[.']/g, '');
+  // A word as the aliases spell it: "Mr." → "mr", "Tommy's" → "tommys". Kept on the Token: one replace per distinct word.
+  const aliasKey = (t: Token) => (t.alias ??= t.normal.replace(/[.']/g, ''));
 
   function technicians(sentence: Sentence): string[] {
     const found: string[] = [];
@@ -106,10 +106,16 @@ export function createLinker(business: Business): Linker {
   // no area, and is not joined into text. A name with no word is looked for in every sentence.
   const areaFirstWords = new Set(areaNeedles.map(([needle]) => needle.split(' ').find(Boolean)));
   const everySentence = areaFirstWords.has(undefined);
-  const mayNameArea = (t: Token) =>
-    everySentence || (t.normal.includes(' ') ? t.normal.split(' ').some((piece) => areaFirstWords.has(piece)) : areaFirstWords.has(t.normal));
+  function mayNameArea(tokens: readonly Token[]): boolean {
+    if (everySentence) return true;
+    for (const { normal } of tokens) {
+      if (areaFirstWords.has(normal)) return true;
+      if (normal.includes(' ') && normal.split(' ').some((piece) => areaFirstWords.has(piece))) return true;
+    }
+    return false;
+  }
   function areas(sentence: Sentence): string[] {
-    if (!sentence.tokens.some(mayNameArea)) return [];
+    if (!mayNameArea(sentence.tokens)) return [];
     let text = ' ';
     for (const t of sentence.tokens) text += `${t.normal} `;
     const found: string[] = [];
@@ -120,7 +126,8 @@ export function createLinker(business: Business): Linker {
   function unknownNames(sentence: Sentence): string[] {
     const out: string[] = [];
     sentence.tokens.forEach((token, i) => {
-      if (token.pos !== 'PROPN' || !/^\p{Lu}\p{Ll}+$/u.test(token.text)) return;
+      // `capital` (a token's first letter is uppercase) first: the expression tests it again, for the few PROPN that are.
+      if (token.pos !== 'PROPN' || !token.capital || !/^\p{Lu}\p{Ll}+$/u.test(token.text)) return;
       const lower = token.text.toLowerCase();
       if (NOT_PEOPLE.has(lower) || businessWords.has(lower) || byAlias.has(lower) || firstNames.has(lower)) return;
       // A capitalised word after another capitalised word is part of a longer name ("Cedar Ridge", "Home Depot").

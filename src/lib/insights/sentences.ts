@@ -40,6 +40,8 @@ export interface Token {
   valence: number;
   /** topics.ts's form of the lemma for keyphrases (undefined until worked out). */
   keyword: string | undefined;
+  /** entities.ts's form of the normal for technician names (undefined until worked out). */
+  alias: string | undefined;
 }
 
 export interface Sentence {
@@ -95,7 +97,8 @@ type Tokens = ReturnType<ReturnType<Nlp['readDoc']>['tokens']>;
  * type), their strings and our own per-token work are done once per distinct word instead of
  * once per token (a corpus has a few thousand distinct words and millions of tokens). Sharing
  * is safe: nothing changes a token after it is made but the facts other modules keep on it
- * (phrases.ts's `starts`, polarity.ts's `facts` and `valence`, topics.ts's `keyword`), each a
+ * (phrases.ts's `starts`, polarity.ts's `facts` and `valence`, topics.ts's `keyword`,
+ * entities.ts's `alias`), each a
  * function of the word's fields alone, and so the same for every occurrence.
  */
 const words = new Map<number, Token>();
@@ -131,6 +134,7 @@ function readToken(all: Tokens, index: number, pos: string): Token {
     facts: -1,
     valence: Number.NaN,
     keyword: undefined,
+    alias: undefined,
   };
 }
 
