@@ -146,6 +146,10 @@ const ENOUGH = 1 << 22;
 const MODAL = 1 << 23; // "can" (lemma), "could", "ca" (of "can't")
 const CANNOT = 1 << 24;
 const NEVER = 1 << 25; // lemma "never"
+const PROBLEM_START = 1 << 26; // PROBLEM_WORDS has its lemma, or a phrase that starts with it
+
+/** PROBLEM_WORDS entries of more than one word. */
+const PROBLEM_PHRASES = [...PROBLEM_WORDS].filter((entry) => entry.includes(' '));
 
 function factsOf(t: Token): number {
   if (t.facts >= 0) return t.facts;
@@ -177,7 +181,8 @@ function factsOf(t: Token): number {
     (normal === 'enough' ? ENOUGH : 0) |
     (lemma === 'can' || normal === 'could' || normal === 'ca' ? MODAL : 0) |
     (normal === 'cannot' ? CANNOT : 0) |
-    (lemma === 'never' ? NEVER : 0);
+    (lemma === 'never' ? NEVER : 0) |
+    (PROBLEM_WORDS.has(lemma) || PROBLEM_PHRASES.some((entry) => entry.startsWith(`${lemma} `)) ? PROBLEM_START : 0);
   t.facts = facts;
   return facts;
 }
@@ -240,11 +245,15 @@ export function scoreSentence(sentence: Sentence): ScoredSentence {
     const m = domainTrie.longestAt(tokens, i);
     if (m && !rangeConsumed(consumed, m.start, m.end)) {
       valences[m.start] = m.value;
-      // A one-word match (most) is its lemma: its PROBLEM fact is this test, made once per word.
+      // A one-word match (most) is its lemma: its PROBLEM fact is this test, made once per word. A
+      // longer one's phrase starts with its first word's lemma (a match never starts with punctuation),
+      // and is joined only when some problem word or phrase starts so.
+      const first = factsOf(tokens[m.start]);
       const isProblem =
         m.end - m.start === 1
-          ? (factsOf(tokens[m.start]) & PROBLEM) !== 0
-          : PROBLEM_WORDS.has(tokens.slice(m.start, m.end).filter(isWord).map((t) => t.lemma).join(' ')) || PROBLEM_WORDS.has(tokens[m.start].normal);
+          ? (first & PROBLEM) !== 0
+          : ((first & PROBLEM_START) !== 0 && PROBLEM_WORDS.has(tokens.slice(m.start, m.end).filter(isWord).map((t) => t.lemma).join(' '))) ||
+            PROBLEM_WORDS.has(tokens[m.start].normal);
       if (isProblem) {
         problem[m.start] = 1;
         for (let j = m.start; j < m.end; j += 1) problemPart[j] = 1;
