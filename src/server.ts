@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { AnswerBuffers } from './lib/api/answer-buffers.ts';
 import type { ApiContext } from './lib/api/context.ts';
 import { siteUrl } from './lib/config/site.ts';
 import { clientAddress, proxyTrustFromEnv, type ProxyTrust } from './lib/http/client-address.ts';
@@ -62,7 +63,8 @@ export async function startServer(options: ServerOptions) {
   if (!existsSync(datasetPath)) throw new Error(`no reviews.json in ${options.distDir}/client: run the build first`);
   // The reviews as compact records read from reviews.json by offset, not 100k parsed objects (src/node/dataset-file.ts).
   const datasetFile = openDatasetFile(datasetPath);
-  const api: ApiContext = { site: options.site, dataset: datasetFile.records };
+  // The since pages too large to cache are made in buffers given back once written (sendAnswer).
+  const api: ApiContext = { site: options.site, dataset: datasetFile.records, answerBuffers: new AnswerBuffers() };
   // The review pages (Astro, same process) read the same records instead of the content collections.
   registerProcessDataset(api.dataset);
   // /reviews/{id}.json: made from the dataset on request, not 100k files from the build.
