@@ -27,7 +27,8 @@
  * needs of the word before its candidates, read along the range instead of at
  * random (a cache miss per candidate at 100k reviews; 2 bytes a word).
  */
-import { emptyBits, orInto, popcount, PostingBuilder, type Bits, type PostingSet } from './postings.ts';
+import { markRanges, markRanks, reviewInTable, type PhraseChecks, type Range } from './phrase-scan.ts';
+import { emptyBits, orInto, PostingBuilder, type Bits, type PostingSet } from './postings.ts';
 
 export interface WordPositions {
   /** The distinct words, sorted by code unit; a word's rank is its index here. */
@@ -41,6 +42,9 @@ export interface WordPositions {
   /** Bytes of the typed arrays held (posting sets included), for the benchmarks. */
   readonly bytes: number;
 }
+
+/** The gap table of a needle without that gap (phrase-scan.ts reads an empty table as "any gap"). */
+const NO_TABLE = new Uint8Array(0);
 
 /** The element before each review's words, while building (ranks replace it on finish). */
 const NO_WORD = 0xffffffff;
@@ -262,16 +266,31 @@ export function wordPositionsFrom(a: WordPositionsParts): WordPositions {
   const keyAt = (e: number): number => (e < keys.length ? keys[e]! : endKey);
 
   const offsetMask = 2 ** offsetBits - 1;
-  /** The element a suffix array entry stands for, and its review. */
+  /** The element a suffix array entry stands for. */
   const elementOf = (entry: number): number => (packed ? reviewStart[entry >>> offsetBits]! + (entry & offsetMask) : entry);
-  const reviewOf = (entry: number): number => (packed ? entry >>> offsetBits : reviewInTable(reviewTable, entry));
 
-  /** The part of suffixArray[from, to) whose element's key `depth` places on lies in [low, high); the part is sorted by it. */
-  const narrow = (from: number, to: number, depth: number, low: number, high: number): [number, number] => {
+  /**
+   * The part of suffixArray[from, to) whose elements have keys `exact[0..last)`
+   * at depths 0..last-1 and a key in [low, high) at depth `last` (last <
+   * SORT_DEPTH): one range, the entries being sorted by those keys in turn.
+   * One binary search per bound over all the depths at once, rather than one
+   * per depth: each probe is a cache miss or three at 100k reviews (the entry,
+   * its review's start, its keys), and the keys of one probe lie together.
+   */
+  const narrow = (from: number, to: number, exact: Uint32Array, last: number, low: number, high: number): [number, number] => {
+    /** Whether the entry's keys come before (exact…, key). */
+    const precedes = (entry: number, key: number): boolean => {
+      const e = elementOf(entry);
+      for (let d = 0; d < last; d++) {
+        const at = keyAt(e + d);
+        if (at !== exact[d]) return at < exact[d]!;
+      }
+      return keyAt(e + last) < key;
+    };
     const bound = (key: number, lo: number, hi: number) => {
       while (lo < hi) {
         const mid = (lo + hi) >>> 1;
-        if (keyAt(elementOf(suffixArray[mid]!) + depth) < key) lo = mid + 1;
+        if (precedes(suffixArray[mid]!, key)) lo = mid + 1;
         else hi = mid;
       }
       return lo;
@@ -280,9 +299,9 @@ export function wordPositionsFrom(a: WordPositionsParts): WordPositions {
     return [first, bound(high, first, to)];
   };
 
-  /** For each gap rank, whether `test` holds of that gap; undefined if `part` is empty (nothing to check). */
-  const gapTable = (part: string, test: (gap: string, part: string) => boolean): Uint8Array | undefined =>
-    part === '' ? undefined : Uint8Array.from(a.gaps, (gap) => (test(gap, part) ? 1 : 0));
+  /** For each gap rank, whether `test` holds of that gap; empty if `part` is (nothing to check). */
+  const gapTable = (part: string, test: (gap: string, part: string) => boolean): Uint8Array =>
+    part === '' ? NO_TABLE : Uint8Array.from(a.gaps, (gap) => (test(gap, part) ? 1 : 0));
 
   return {
     words,
@@ -335,22 +354,29 @@ export function wordPositionsFrom(a: WordPositionsParts): WordPositions {
        * such a word `first` lies in it. `through`: words first..through-1 and
        * the gaps after them are as the needle says for every entry.
        */
+      const exact = new Uint32Array(SORT_DEPTH);
       const rangeFrom = (first: number, rankLow: number, rankHigh: number): Range => {
-        let from = rankStart[rankLow]!;
-        let to = rankStart[rankHigh]!;
+        const from = rankStart[rankLow]!;
+        const to = rankStart[rankHigh]!;
         let through = first;
+        // The keys the range's entries have, depth by depth: exact ones, then the last depth's [low, high).
         for (let depth = 0; depth < SORT_DEPTH && first + depth < k; depth++) {
           const j = first + depth;
           const [low, high] = depth === 0 ? [rankLow, rankHigh] : [lo[j]!, hi[j]!];
           if (high - low > 1) {
-            if (depth > 0) [from, to] = narrow(from, to, depth, low << gapBits, high << gapBits);
             // Only the last word may be several words; what follows it matters only with a trailing gap.
             if (needleGaps[k] === '') through = j + 1;
-            break;
+            if (depth === 0) return { from, to, through };
+            const [start, end] = narrow(from, to, exact, depth, low << gapBits, high << gapBits);
+            return { from: start, to: end, through };
           }
           const [gapLow, gapHigh] = j < k - 1 ? [inner[j]!, inner[j]! + 1] : [trailLow, trailHigh];
-          [from, to] = narrow(from, to, depth, (low << gapBits) + gapLow, (low << gapBits) + gapHigh);
           through = j + 1;
+          if (gapHigh - gapLow > 1 || depth + 1 === SORT_DEPTH || j + 1 === k) {
+            const [start, end] = narrow(from, to, exact, depth, (low << gapBits) + gapLow, (low << gapBits) + gapHigh);
+            return { from: start, to: end, through };
+          }
+          exact[depth] = (low << gapBits) + gapLow;
         }
         return { from, to, through };
       };
@@ -360,7 +386,7 @@ export function wordPositionsFrom(a: WordPositionsParts): WordPositions {
       // and `before` (the word before it, or the leading gap) settle everything costs reads along
       // the range; any other costs a read of the words around it too, a cache miss at 100k reviews
       // (RANGE_COST is in such reads).
-      const readsKeys = (first: number, through: number): boolean => through < k || (first === 1 && lead !== undefined);
+      const readsKeys = (first: number, through: number): boolean => through < k || (first === 1 && lead.length > 0);
       const cost = (option: Option): number =>
         option.ranges.reduce((sum, { from, to, through }) => sum + RANGE_COST + (to - from) * (readsKeys(option.first, through) ? 1 : ALONG_COST), 0);
       const options: Option[] = [];
@@ -373,58 +399,19 @@ export function wordPositionsFrom(a: WordPositionsParts): WordPositions {
       }
       const { first, ranges } = options.reduce((best, candidate) => (cost(candidate) < cost(best) ? candidate : best));
 
-      const fits = (j: number, rank: number): boolean => {
-        const key = bySuffix[j] ? suffixKey[rank]! : rank;
-        return key >= lo[j]! && key < hi[j]!;
-      };
       // With first = 1, which ranks word 0 may be (the no-word rank v never), marked in a table: a range
       // of ranks, or, for a word that only has to end with the needle's, the ranks in a range of the
       // suffix order. Marking costs the words that fit (and a zeroed table), not a test of each word
       // of the vocabulary (tens of thousands in real text). A table, not a range test in the loop
       // below: that loop runs per candidate, and the lookup measured faster there (bench/text-index.ts).
       const firstWord = new Uint8Array(first === 1 ? v + 1 : 0);
-      if (first === 1 && bySuffix[0]) for (const rank of suffixOrder.subarray(lo[0], hi[0])) firstWord[rank] = 1;
+      if (first === 1 && bySuffix[0]) markRanks(firstWord, suffixOrder.subarray(lo[0], hi[0]));
       else if (first === 1) firstWord.fill(1, lo[0], Math.min(hi[0]!, v));
-      const gap0 = inner[0]!;
-      for (const { from, to, through } of ranges) {
-        // The conditions neither the range nor `before` ensure, at the needle's first word s: the
-        // words past the range's, the gaps after them, a leading gap two elements back.
-        const occursAt = (s: number): boolean => {
-          for (let j = through; j < k; j++) if (!fits(j, keys[s + j]! >>> gapBits)) return false;
-          for (let j = through; j + 1 < k; j++) if ((keys[s + j]! & gapMask) !== inner[j]) return false;
-          if (first === 1 && lead && lead[keys[s - 1]! & gapMask] === 0) return false;
-          if (trail && through < k && trail[keys[s + k - 1]! & gapMask] === 0) return false;
-          return true;
-        };
-        const reads = readsKeys(first, through);
-        for (let q = from; q < to; q++) {
-          // `before` first: it also stops a walk back past the review's first word (the no-word key fits no word).
-          if (first === 1) {
-            const key = before[q]!;
-            if ((key & gapMask) !== gap0 || firstWord[key >>> gapBits] === 0) continue;
-          } else if (lead !== undefined && lead[before[q]! & gapMask] === 0) continue;
-          const entry = suffixArray[q]!;
-          if (reads && !occursAt(elementOf(entry) - first)) continue;
-          const review = packed ? entry >>> offsetBits : reviewInTable(reviewTable, entry);
-          bits[review >>> 5]! |= 1 << (review & 31);
-        }
-      }
+      const checks: PhraseChecks = { suffixArray, before, keys, gapBits, packed, offsetBits, reviewStart, reviewTable, lo, hi, bySuffix, suffixKey, inner, lead, trail, gap0: k > 1 ? inner[0]! : 0, firstWord };
+      markRanges(checks, first, ranges, bits);
       return bits;
     },
   };
-}
-
-/** The review of element e, from the table of review starts per 32 elements (see finish). */
-function reviewInTable(table: Uint32Array, e: number): number {
-  const block = 2 * (e >>> 5);
-  return table[block]! + popcount(table[block + 1]! & (0xffffffff >>> (31 - (e & 31)))) - 1;
-}
-
-/** A range of the suffix array (see rangeFrom in phrase). */
-interface Range {
-  from: number;
-  to: number;
-  through: number;
 }
 
 /** Where a phrase's candidates are looked up: from word `first`, in these ranges. */
@@ -433,11 +420,20 @@ interface Option {
   ranges: Range[];
 }
 
-/** What finding one range costs (binary searches), in reads of a candidate's words. */
+/**
+ * What finding one range costs (binary searches), in reads of a candidate's
+ * words at random (~100–150 ns each, a cache miss at 100k reviews): measured
+ * ~2 µs a range with the arrays in cache, 5–10 µs without.
+ */
 const RANGE_COST = 40;
 
-/** What a candidate settled by its range and `before` costs: reads along two arrays, no cache miss. */
-const ALONG_COST = 0.2;
+/**
+ * What a candidate settled by its range and `before` costs, in the same reads:
+ * ~4–5 ns along two arrays (phrase-scan.ts, measured at 100k reviews). It was
+ * 0.2, which made a first word matched by its end look up one range per word
+ * it may be (tens) where reading along the second word's range cost less.
+ */
+const ALONG_COST = 0.04;
 
 /** The range of `sorted` (by code unit) that starts with `part`, or with `exact`, equals it. */
 function prefixRange(sorted: readonly string[], part: string, exact: boolean): [number, number] {
