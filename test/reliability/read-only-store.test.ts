@@ -129,6 +129,15 @@ describe('a STORE_DIR the server cannot write', { concurrency: true }, () => {
     const server = await serve(dir);
     assert.equal(storeLines(server).length, 0, server.output());
     assert.equal((await subscribe(server)).status, 202);
+    // The start-up publish and this subscription's verification write the store in the background.
+    // The folder turns read-only once both are over: in the middle of one, a write in a subfolder
+    // setWritable had not reached yet succeeded, and the server rightly said "writable again".
+    const settled = await until(
+      async () => server.output(),
+      (output) => output.includes('websub: start-up publish done') && output.includes('not verified'),
+      10_000,
+    );
+    assert.ok(settled.value.includes('websub: start-up publish done') && settled.value.includes('not verified'), server.output());
 
     setWritable(dir, false);
     await assertStoreUnavailable(await subscribe(server), 'hub subscribe, folder now read-only');
