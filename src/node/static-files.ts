@@ -25,10 +25,10 @@ import { sendAnswer } from './web-bridge.ts';
 
 export interface StaticFiles {
   /**
-   * Answers the request if its path is a static or rendered file, another spelling of one
-   * (a 301 to the canonical path) or a build artefact (404); false when it is not ours.
+   * Answers the request if its canonical path (src/node/request.ts) is a static or rendered
+   * file or a build artefact (404); false when it is not ours.
    */
-  serve(req: IncomingMessage, res: ServerResponse, pathname: string, search?: string): boolean;
+  serve(req: IncomingMessage, res: ServerResponse, pathname: string): boolean;
   /**
    * A file as served (identity encoding): its content type, the hex SHA-256 of its bytes when the
    * manifest has it (its ETag), and its bytes, read when `body` is first used: the hub hashes its
@@ -107,7 +107,7 @@ export function loadStaticFiles(clientDir: string): StaticFiles {
   };
 
   // What the build leaves in the folder for this server only: the manifest and the
-  // precompressed bodies. Astro's own static handler would serve them as pages.
+  // precompressed bodies, never served as files of their own.
   const artefacts = new Set([`/${MANIFEST_FILE}`]);
   // (Also where the variants are made on request: the same paths stay closed, whichever way a file is compressed.)
   for (const entry of byPath.values()) {
@@ -123,19 +123,12 @@ export function loadStaticFiles(clientDir: string): StaticFiles {
   };
 
   return {
-    serve(req, res, pathname, search = '') {
+    serve(req, res, pathname) {
       const file = find(pathname);
       if (!file) {
-        // `/reviews%2ejson`, `/%72eviews.json`: one canonical path, so one set of validators and headers.
-        const canonical = decodedPath(pathname);
-        // Artefacts under any spelling: Astro's static handler would decode `/static-manifest%2Ejson` and serve it.
-        if (artefacts.has(pathname) || artefacts.has(canonical)) {
+        // Paths are canonical here (src/node/request.ts): an artefact has this one spelling.
+        if (artefacts.has(pathname)) {
           sendNotFound(res);
-          return true;
-        }
-        if (canonical !== pathname && find(canonical)) {
-          res.writeHead(301, { location: `${canonical}${search}`, 'cache-control': 'public, max-age=3600', 'content-length': '0' });
-          res.end();
           return true;
         }
         // A rendered source's path with nothing there (an unknown review id): a JSON 404, never cached.
@@ -204,13 +197,4 @@ function stream(res: ServerResponse, path: string, headers: Record<string, strin
 function sha256OfEtag(etag: string): string | undefined {
   const match = /^"([A-Za-z0-9_-]{43})"$/.exec(etag);
   return match ? Buffer.from(match[1]!, 'base64url').toString('hex') : undefined;
-}
-
-function decodedPath(pathname: string): string {
-  if (!pathname.includes('%')) return pathname;
-  try {
-    return decodeURIComponent(pathname);
-  } catch {
-    return pathname;
-  }
 }
