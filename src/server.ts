@@ -15,6 +15,7 @@ import type { ApiContext } from './lib/api/context.ts';
 import { siteUrl } from './lib/config/site.ts';
 import { clientAddress, proxyTrustFromEnv, type ProxyTrust } from './lib/http/client-address.ts';
 import { jsonAnswer, methodNotAllowed } from './lib/http/json.ts';
+import { securityHeadersFor } from './lib/http/security-headers.ts';
 import { registerProcessDataset } from './lib/platform/process-dataset.ts';
 import { getReviewIndex } from './lib/reviews/index.ts';
 import { BodyBudget } from './node/body-budget.ts';
@@ -85,6 +86,7 @@ export async function startServer(options: ServerOptions) {
         return;
       }
       const target = canonicalTarget(req);
+      for (const [name, value] of Object.entries(securityHeadersFor(target.kind === 'route' ? target.path : '/'))) res.setHeader(name, value);
       if (target.kind !== 'route' || !checkedHost(req, siteHost)) {
         refuseTarget(req, res, target.kind === 'route' ? { kind: 'invalid', message: 'The Host header is not a host name or address with an optional port.' } : target);
         return;
