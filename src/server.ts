@@ -60,6 +60,10 @@ export async function startServer(options: ServerOptions) {
     handler: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
   };
   const staticFiles = loadStaticFiles(resolve(options.distDir, 'client'));
+  // Pages, feeds and Link headers carry the build's site; the hub takes topics under the runtime's.
+  if (staticFiles.builtSite && staticFiles.builtSite !== options.site) {
+    console.warn(`warning: this build was made for ${staticFiles.builtSite} but SITE_URL is ${options.site}: pages and feeds name the first, the WebSub hub accepts only the second. Build with SITE_URL=${options.site}, or run with SITE_URL=${staticFiles.builtSite}.`);
+  }
   const datasetPath = resolve(options.distDir, 'client/reviews.json');
   if (!existsSync(datasetPath)) throw new Error(`no reviews.json in ${options.distDir}/client: run the build first`);
   // The reviews as compact records read from reviews.json by offset, not 100k parsed objects (src/node/dataset-file.ts).

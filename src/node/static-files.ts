@@ -37,6 +37,8 @@ export interface StaticFiles {
   read(pathname: string): { body: Buffer; contentType: string; sha256?: string } | undefined;
   /** Adds files rendered on request (after the build's files, which win on the same path). */
   mount(source: RenderedFiles): void;
+  /** The site URL the build was made for, as its feed's discovery Link names it (undefined without one). */
+  builtSite: string | undefined;
 }
 
 /** Bodies up to this size are kept in memory once read; larger ones are streamed from disk. */
@@ -177,6 +179,7 @@ export function loadStaticFiles(clientDir: string): StaticFiles {
     mount(source) {
       sources.push(source);
     },
+    builtSite: siteOfLink(byPath.get('/feed.xml')?.link),
   };
 }
 
@@ -197,4 +200,15 @@ function stream(res: ServerResponse, path: string, headers: Record<string, strin
 function sha256OfEtag(etag: string): string | undefined {
   const match = /^"([A-Za-z0-9_-]{43})"$/.exec(etag);
   return match ? Buffer.from(match[1]!, 'base64url').toString('hex') : undefined;
+}
+
+/** The origin of the rel="self" URL in a discovery Link header. */
+function siteOfLink(link: string | undefined): string | undefined {
+  const self = link && /<([^>]+)>;\s*rel="self"/.exec(link)?.[1];
+  if (!self) return undefined;
+  try {
+    return new URL(self).origin;
+  } catch {
+    return undefined;
+  }
 }

@@ -105,7 +105,10 @@ describe('the config generated from the schema and business.yaml', () => {
 
   it('takes the production backend from CMS_* variables, and refuses an incomplete one', () => {
     assert.deepEqual(cmsSettingsFromEnv({}).backend, { name: 'git-gateway', branch: 'main' });
-    assert.deepEqual(cmsSettingsFromEnv({}).localBackend, { url: 'http://localhost:8081/api/v1' });
+    // The local backend: in dev by default, in a production build only when asked for.
+    assert.equal(cmsSettingsFromEnv({}).localBackend, false);
+    assert.deepEqual(cmsSettingsFromEnv({}, { dev: true }).localBackend, { url: 'http://localhost:8081/api/v1' });
+    assert.deepEqual(cmsSettingsFromEnv({ CMS_LOCAL_BACKEND: 'http://127.0.0.1:8090/api/v1' }).localBackend, { url: 'http://127.0.0.1:8090/api/v1' });
     assert.deepEqual(cmsSettingsFromEnv({ CMS_BACKEND: 'github', CMS_REPO: 'cedar/reviews', CMS_BRANCH: 'live', CMS_BASE_URL: 'https://oauth.example/' }).backend, {
       name: 'github',
       repo: 'cedar/reviews',
