@@ -18,7 +18,8 @@ const outDir = process.env.ASTRO_OUT_DIR ?? './dist';
 // on those hosts' builders (docs/deploy.md). Only the adapter and the host's
 // header/cron config differ; the same src/lib handlers answer on all three.
 const target = deployTarget();
-const adapters = { node: () => node({ mode: 'standalone' }), netlify: () => netlify(), vercel: () => vercel() };
+// Node: the adapter's handler only renders; src/server.ts serves the static files and routes (no second static handler).
+const adapters = { node: () => node({ mode: 'middleware' }), netlify: () => netlify(), vercel: () => vercel() };
 
 export default defineConfig({
   site: hostSiteUrl(target),

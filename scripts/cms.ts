@@ -1,8 +1,9 @@
 /**
  * `npm run cms`: the editors' web form on this computer. Starts Decap's local
  * backend (decap-server, which reads and writes files in this repository's
- * content/reviews/ folder; it commits nothing) and `astro dev`, then prints the
- * address of /admin. Ctrl+C stops both.
+ * content/reviews/ folder; it commits nothing) behind a guard that lets only
+ * the dev site touch content/ (scripts/cms-guard.ts), and `astro dev`, then
+ * prints the address of /admin. Ctrl+C stops both.
  *
  *   npm run cms                      decap-server on 8081 (or a free port), the site on 4321
  *   npm run cms -- --port 4400       another port for the site
@@ -13,6 +14,7 @@ import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_LOCAL_BACKEND_PORT } from '../src/lib/content/cms-config.ts';
+import { startCmsGuard } from './cms-guard.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const { values } = parseArgs({ options: { port: { type: 'string', default: '4321' }, 'cms-port': { type: 'string' } } });
@@ -21,13 +23,16 @@ const cmsPort = values['cms-port'] ? Number(values['cms-port']) : await freePort
 const localBackend = `http://127.0.0.1:${cmsPort}/api/v1`;
 const children: ChildProcess[] = [];
 
+// decap-server on a port of its own that only the guard calls; the form talks to the guard.
+const decapPort = await freePort(0);
 const decap = spawn(process.execPath, [resolve(ROOT, 'node_modules/decap-server/dist/index.js')], {
   cwd: ROOT,
-  env: { ...process.env, PORT: String(cmsPort), BIND_HOST: '127.0.0.1', GIT_REPO_DIRECTORY: ROOT, MODE: 'fs' },
+  env: { ...process.env, PORT: String(decapPort), BIND_HOST: '127.0.0.1', GIT_REPO_DIRECTORY: ROOT, MODE: 'fs' },
   stdio: ['ignore', 'pipe', 'pipe'],
 });
 children.push(decap);
 await waitFor(decap, /listening on/, 'decap-server');
+const guard = await startCmsGuard({ port: cmsPort, upstreamPort: decapPort, origins: [`http://localhost:${values.port}`, `http://127.0.0.1:${values.port}`] });
 
 const astro = spawn(process.execPath, [resolve(ROOT, 'node_modules/astro/bin/astro.mjs'), 'dev', '--port', values.port], {
   cwd: ROOT,
@@ -56,11 +61,12 @@ process.once('SIGINT', () => stop(0));
 process.once('SIGTERM', () => stop(0));
 
 function stop(code: number): void {
+  guard.close();
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
   process.exitCode = code;
 }
 
-/** The preferred port when it is free, any free port otherwise. */
+/** The preferred port when it is free, any free port otherwise (0: any). */
 function freePort(preferred: number): Promise<number> {
   return new Promise((resolvePort) => {
     const server = createServer();
@@ -71,7 +77,10 @@ function freePort(preferred: number): Promise<number> {
         other.close(() => resolvePort(port));
       });
     });
-    server.listen(preferred, '127.0.0.1', () => server.close(() => resolvePort(preferred)));
+    server.listen(preferred, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolvePort(port));
+    });
   });
 }
 

@@ -1,27 +1,29 @@
 /**
  * The Node entry that `npm start` runs: one HTTP server around the Astro
- * adapter's handler. Static files come from memory with content-hash ETags;
- * the hot API routes go straight to the same src/lib handlers that the thin
- * Astro routes wrap; Astro's pipeline serves pages and everything else.
+ * adapter's handler. Every request target is put in one canonical form first
+ * (src/node/request.ts), so the routers below never see two spellings of a path.
+ * Static files come from memory with content-hash ETags; the dynamic routes go
+ * straight to the same src/lib handlers that the thin Astro routes wrap
+ * (src/node/dynamic-routes.ts); Astro renders the pages and nothing else (its
+ * adapter runs as middleware, without a static file handler of its own).
  */
 import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { AnswerBuffers } from './lib/api/answer-buffers.ts';
 import type { ApiContext } from './lib/api/context.ts';
 import { siteUrl } from './lib/config/site.ts';
 import { clientAddress, proxyTrustFromEnv, type ProxyTrust } from './lib/http/client-address.ts';
 import { jsonAnswer, methodNotAllowed } from './lib/http/json.ts';
+import { securityHeadersFor } from './lib/http/security-headers.ts';
 import { registerProcessDataset } from './lib/platform/process-dataset.ts';
 import { getReviewIndex } from './lib/reviews/index.ts';
 import { BodyBudget } from './node/body-budget.ts';
 import { bodySettingsFromEnv, serverTimeouts, type BodySettings } from './node/body-settings.ts';
 import { answerClientError } from './node/client-errors.ts';
-import { FORBIDDEN_METHODS, nodeHeaderReader, normaliseTarget, requestTarget, requestUrl } from './node/request.ts';
+import { canonicalTarget, checkedHost, FORBIDDEN_METHODS, nodeHeaderReader, requestUrl } from './node/request.ts';
 import { openDatasetFile } from './node/dataset-file.ts';
 import { CHILD_FROM_REVIEWS, textIndexInChild } from './node/text-index-process.ts';
-import { releaseStartupGarbage } from './node/release-memory.ts';
 import { createNodeServices } from './node/dynamic-routes.ts';
 import { loadStaticFiles } from './node/static-files.ts';
 import { reviewJsonFiles } from './lib/static/review-files.ts';
@@ -53,18 +55,20 @@ export function optionsFromEnv(env = process.env): ServerOptions {
 }
 
 export async function startServer(options: ServerOptions) {
-  process.env.ASTRO_NODE_AUTOSTART = 'disabled';
   const entry = pathToFileURL(resolve(options.distDir, 'server/entry.mjs')).href;
   const { handler: astroHandler } = (await import(entry)) as {
     handler: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
   };
   const staticFiles = loadStaticFiles(resolve(options.distDir, 'client'));
+  // Pages, feeds and Link headers carry the build's site; the hub takes topics under the runtime's.
+  if (staticFiles.builtSite && staticFiles.builtSite !== options.site) {
+    console.warn(`warning: this build was made for ${staticFiles.builtSite} but SITE_URL is ${options.site}: pages and feeds name the first, the WebSub hub accepts only the second. Build with SITE_URL=${options.site}, or run with SITE_URL=${staticFiles.builtSite}.`);
+  }
   const datasetPath = resolve(options.distDir, 'client/reviews.json');
   if (!existsSync(datasetPath)) throw new Error(`no reviews.json in ${options.distDir}/client: run the build first`);
   // The reviews as compact records read from reviews.json by offset, not 100k parsed objects (src/node/dataset-file.ts).
   const datasetFile = openDatasetFile(datasetPath);
-  // The since pages too large to cache are made in buffers given back once written (sendAnswer).
-  const api: ApiContext = { site: options.site, dataset: datasetFile.records, answerBuffers: new AnswerBuffers() };
+  const api: ApiContext = { site: options.site, dataset: datasetFile.records };
   // The review pages (Astro, same process) read the same records instead of the content collections.
   registerProcessDataset(api.dataset);
   // /reviews/{id}.json: made from the dataset on request, not 100k files from the build.
@@ -77,6 +81,7 @@ export async function startServer(options: ServerOptions) {
   });
   // Static files and the read-only API are answered synchronously, without a URL object or a
   // promise: they are most of the traffic. Everything else takes the general path.
+  const siteHost = new URL(options.site).host;
   const bodyBounds = { budget: new BodyBudget(options.bodies.budgetBytes), deadlineMs: options.bodies.deadlineMs };
   const server = createServer(serverTimeouts(options.bodies), (req, res) => {
     try {
@@ -84,9 +89,13 @@ export async function startServer(options: ServerOptions) {
         sendAnswer(methodNotAllowed(['GET', 'HEAD', 'OPTIONS']), res);
         return;
       }
-      normaliseTarget(req);
-      const target = requestTarget(req, options.site);
-      if (staticFiles.serve(req, res, target.path, target.search)) return;
+      const target = canonicalTarget(req);
+      for (const [name, value] of Object.entries(securityHeadersFor(target.kind === 'route' ? target.path : '/'))) res.setHeader(name, value);
+      if (target.kind !== 'route' || !checkedHost(req, siteHost)) {
+        refuseTarget(req, res, target.kind === 'route' ? { kind: 'invalid', message: 'The Host header is not a host name or address with an optional port.' } : target);
+        return;
+      }
+      if (staticFiles.serve(req, res, target.path)) return;
       const route = options.apiThroughAstro ? undefined : services.routes.find((r) => r.matches(target.path));
       if (route?.answer) {
         const headers = nodeHeaderReader(req);
@@ -107,6 +116,21 @@ export async function startServer(options: ServerOptions) {
       return;
     }
     await astroHandler(req, res);
+  };
+  /**
+   * Another spelling of a path is sent to the canonical one (the method kept
+   * where it is not GET or HEAD); what is no path or no host is a 400. A body
+   * is never read here: the connection closes after the answer.
+   */
+  const refuseTarget = (req: IncomingMessage, res: ServerResponse, target: Exclude<ReturnType<typeof canonicalTarget>, { kind: 'route' }>) => {
+    const read = req.method === 'GET' || req.method === 'HEAD';
+    if (!read) res.setHeader('connection', 'close');
+    if (target.kind === 'invalid') {
+      sendAnswer(jsonAnswer({ error: 'bad_request', message: target.message }, { status: 400 }), res);
+      return;
+    }
+    res.writeHead(read ? 301 : 308, { location: target.location, 'cache-control': 'public, max-age=3600', 'content-length': '0' });
+    res.end();
   };
   const failed = (res: ServerResponse, error: unknown) => {
     console.error('request failed:', error);
@@ -130,8 +154,6 @@ export async function startServer(options: ServerOptions) {
   const inChild = datasetFile.records.length >= CHILD_FROM_REVIEWS;
   getReviewIndex(api.dataset)
     .startTextIndex(inChild ? () => textIndexInChild(datasetFile.descriptor, datasetPath) : undefined)
-    // Start-up is over: what it left behind goes back to the system now, not when V8 next needs room.
-    .then(releaseStartupGarbage)
     .catch((error: unknown) => console.error('text index build failed:', error));
   /**
    * Stops taking requests, lets the work the hub left running after its answers

@@ -26,6 +26,7 @@ export function clientErrorAnswer(error: NodeJS.ErrnoException, socket: Socket):
     'Content-Type: application/json; charset=utf-8\r\n' +
     `Content-Length: ${Buffer.byteLength(body)}\r\n` +
     'Cache-Control: no-store\r\n' +
+    'X-Content-Type-Options: nosniff\r\n' +
     'Access-Control-Allow-Origin: *\r\n' +
     'Connection: close\r\n\r\n' +
     body

@@ -1,11 +1,12 @@
 /**
- * The on-demand routes the Node entry answers itself, straight from the src/lib
- * handlers (the same ones the thin Astro routes in src/pages wrap), and the
- * work it does once it is listening. One table, so every dynamic path, its
- * body limit and its handler are found in one place.
+ * The Node entry's one route table: the on-demand routes it answers itself,
+ * straight from the src/lib handlers (the same ones the thin Astro routes in
+ * src/pages wrap), and the work it does once it is listening. Every dynamic
+ * path, its body limit and its handler are found here; a path it does not list
+ * is a static file or one of Astro's pages.
  */
 import type { ApiContext } from '../lib/api/context.ts';
-import { answerApi } from '../lib/api/routes.ts';
+import { API_ROUTES } from '../lib/api/routes.ts';
 import type { ApiAnswer, ApiRequest } from '../lib/http/answer.ts';
 import { insightsDataset } from '../lib/insights/schema.ts';
 import { BIND_HOST_ENV } from '../lib/mcp/config.ts';
@@ -97,8 +98,8 @@ export async function createNodeServices(options: ServiceOptions): Promise<NodeS
     },
     // The WebSub hub (before the /api/ catch-all). Past 64 KiB the table answers 413 itself.
     { matches: (path) => path === '/api/websub/hub' || path === '/api/websub/hub/', maxBodyBytes: HUB_MAX_BODY_BYTES, handle: (request, client) => websub.hub.handle(request, client, pending.track) },
-    // The REST API: search, since, and JSON 404/405 for the rest of /api/*.
-    { matches: (path) => path.startsWith('/api/'), maxBodyBytes: 0, answer: (request) => answerApi(request, options.api) },
+    // The REST API (src/lib/api/routes.ts): search, since, and a JSON 404 for the rest of /api/*.
+    ...API_ROUTES.map((route): DynamicRoute => ({ matches: route.matches, maxBodyBytes: 0, answer: (request) => route.answer(request, options.api) })),
   ];
   return {
     routes,

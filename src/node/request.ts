@@ -15,24 +15,16 @@ export function headersOf(req: IncomingMessage): Headers {
 }
 
 /**
- * The request's absolute URL. The Host header is client input: one that does
- * not make a valid authority falls back to the server's own, never an error.
+ * The request's absolute URL from its Host (checkedHost has vetted it) and its
+ * canonical path (canonicalTarget); the site's origin when the Host makes no URL.
+ * Concatenated, not resolved: a path is never read as a host.
  */
 export function requestUrl(req: IncomingMessage, fallbackOrigin: string): URL {
   const path = req.url?.startsWith('/') ? req.url : '/';
-  const host = req.headers.host ?? '';
   try {
-    // A host name or IP literal with an optional port, nothing else: `user@host` would put
-    // credentials in the URL, which Request refuses.
-    if (!/^(?:\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(?::\d{1,5})?$/.test(host)) throw new Error('not a host');
-    // Concatenated, not resolved: `//x/y` is a path here, never a host.
-    return new URL(`http://${host}${path}`);
+    return new URL(`http://${req.headers.host}${path}`);
   } catch {
-    try {
-      return new URL(`${fallbackOrigin}${path}`);
-    } catch {
-      return new URL('/', fallbackOrigin);
-    }
+    return new URL(`${new URL(fallbackOrigin).origin}${path}`);
   }
 }
 
@@ -68,41 +60,107 @@ export function nodeHeaderReader(req: IncomingMessage): { get(name: string): str
   };
 }
 
-/**
- * The path and query string of the request line, cut without building a URL
- * (the hot path). A path a URL parser would rewrite — dot segments,
- * backslashes — goes through one, so every router sees the same path.
- */
-export function requestTarget(req: IncomingMessage, fallbackOrigin: string): { path: string; search: string } {
-  const raw = req.url ?? '/';
-  const query = raw.indexOf('?');
-  const path = query < 0 ? raw : raw.slice(0, query);
-  if (path.startsWith('/') && !path.includes('/.') && !path.includes('\\') && !/[^\x21-\x7e]/.test(path)) {
-    return { path, search: query < 0 || query === raw.length - 1 ? '' : raw.slice(query) };
-  }
-  const url = requestUrl(req, fallbackOrigin);
-  return { path: url.pathname, search: url.search };
-}
-
 /** Methods the Fetch API refuses to build a Request with: answered 405 before any handler. */
 export const FORBIDDEN_METHODS: ReadonlySet<string> = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
 /**
- * One spelling of the request target for every router (ours and Astro's):
- * an absolute-form target (`GET http://host/reviews.json`, RFC 9112 §3.2.2)
- * becomes its path and query, its authority taking the place of Host as the
- * RFC says; and `//a/b` is the path `/a/b`, never a host `a`.
+ * What the entry does with a request target: route its canonical path, send the
+ * client to the canonical spelling, or refuse a target that is no path at all.
  */
-export function normaliseTarget(req: IncomingMessage): void {
-  const raw = req.url ?? '/';
-  if (/^https?:\/\//i.test(raw)) {
-    try {
-      const url = new URL(raw);
-      req.url = `${url.pathname}${url.search}`;
-      req.headers.host = url.host;
-    } catch {
-      req.url = '/';
+export type Target =
+  | { kind: 'route'; path: string; search: string }
+  | { kind: 'redirect'; location: string }
+  | { kind: 'invalid'; message: string };
+
+/** Characters a path keeps as they are (RFC 3986 pchar and `/`, without `%`). */
+const PATH_CHARS = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/]*$/;
+/** A `.` or `..` segment. */
+const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
+/** Escapes of what a path is never to hide: the unreserved characters (ALPHA DIGIT - . _ ~), `/` and `\`. */
+const DECODED = /[A-Za-z0-9\-._~/\\]/;
+
+/**
+ * The one spelling of a request target that every router sees, ours and
+ * Astro's alike. Astro decodes a path before it routes, and a router that
+ * matched the raw bytes would let `/%6dcp` or `/%2fstatic-manifest.json` past
+ * it to a second handler; so the target is put in canonical form first (RFC
+ * 3986 §6.2.2: escapes of unreserved characters decoded, other escapes in
+ * upper case, dot segments removed), with `%2F`, `%5C` and `\` as `/` and runs of
+ * slashes as one, as file servers read them. A target already canonical is
+ * routed; any other spelling is redirected to the canonical one, never served
+ * under it. An absolute-form target (RFC 9112 §3.2.2) is its path, its
+ * authority taking the place of Host.
+ */
+export function canonicalTarget(req: IncomingMessage): Target {
+  let raw = req.url ?? '/';
+  const absolute = /^https?:\/\/([^/?#]*)(.*)$/is.exec(raw);
+  if (absolute) {
+    req.headers.host = absolute[1]!;
+    raw = absolute[2] || '/';
+    req.url = raw;
+  }
+  const query = raw.indexOf('?');
+  const path = query < 0 ? raw : raw.slice(0, query);
+  const search = query < 0 || query === raw.length - 1 ? '' : raw.slice(query);
+  if (!path.startsWith('/')) return { kind: 'invalid', message: 'The request target must be a path starting with /.' };
+  if (PATH_CHARS.test(path) && !path.includes('//') && !DOT_SEGMENT.test(path)) return { kind: 'route', path, search };
+  const canonical = canonicalPath(path);
+  if (canonical === undefined) return { kind: 'invalid', message: 'The request path is not valid percent-encoded UTF-8.' };
+  if (canonical === path) return { kind: 'route', path, search };
+  return { kind: 'redirect', location: `${canonical}${search}` };
+}
+
+/** The canonical form of a path (see canonicalTarget); undefined when its escapes are broken. */
+export function canonicalPath(path: string): string | undefined {
+  let spelled = '';
+  for (let i = 0; i < path.length; i++) {
+    const char = path[i]!;
+    if (char === '%') {
+      const hex = path.slice(i + 1, i + 3);
+      if (!/^[0-9A-Fa-f]{2}$/.test(hex)) return undefined;
+      const decoded = String.fromCharCode(Number.parseInt(hex, 16));
+      spelled += DECODED.test(decoded) ? decoded : `%${hex.toUpperCase()}`;
+      i += 2;
+    } else if (PATH_CHARS.test(char) || char === '\\') {
+      spelled += char;
+    } else {
+      // Outside the path alphabet (quotes, brackets, bytes above 0x7E): escaped, byte for byte.
+      spelled += `%${char.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
     }
   }
-  if (req.url?.startsWith('//')) req.url = req.url.replace(/^\/+/, '/');
+  try {
+    decodeURIComponent(spelled);
+  } catch {
+    return undefined;
+  }
+  const segments: string[] = [];
+  const parts = spelled.replaceAll('\\', '/').split(/\/+/).slice(1);
+  parts.forEach((segment, index) => {
+    const last = index === parts.length - 1;
+    if (segment === '.' || segment === '..') {
+      if (segment === '..') segments.pop();
+      // `/a/.` and `/a/b/..` are the folder `/a/`.
+      if (last) segments.push('');
+      return;
+    }
+    segments.push(segment);
+  });
+  return `/${segments.join('/')}`;
+}
+
+/**
+ * The Host header, checked before anything builds a URL from it: Astro makes
+ * the page's URL from Host, and `a\b`, `a/b`, `a?b` or `a@b` there would
+ * change the path it renders or make the URL invalid. A name or IP literal
+ * with an optional port, nothing else; an empty or missing Host (HTTP/1.0)
+ * is the site's own.
+ */
+export function checkedHost(req: IncomingMessage, siteHost: string): boolean {
+  const host = req.headers.host;
+  if (host === undefined || host === '') {
+    req.headers.host = siteHost;
+    return true;
+  }
+  const match = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::(\d{1,5}))?$/.exec(host);
+  return match !== null && (match[1] === undefined || Number(match[1]) <= 65_535);
 }

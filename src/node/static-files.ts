@@ -25,10 +25,10 @@ import { sendAnswer } from './web-bridge.ts';
 
 export interface StaticFiles {
   /**
-   * Answers the request if its path is a static or rendered file, another spelling of one
-   * (a 301 to the canonical path) or a build artefact (404); false when it is not ours.
+   * Answers the request if its canonical path (src/node/request.ts) is a static or rendered
+   * file or a build artefact (404); false when it is not ours.
    */
-  serve(req: IncomingMessage, res: ServerResponse, pathname: string, search?: string): boolean;
+  serve(req: IncomingMessage, res: ServerResponse, pathname: string): boolean;
   /**
    * A file as served (identity encoding): its content type, the hex SHA-256 of its bytes when the
    * manifest has it (its ETag), and its bytes, read when `body` is first used: the hub hashes its
@@ -37,6 +37,8 @@ export interface StaticFiles {
   read(pathname: string): { body: Buffer; contentType: string; sha256?: string } | undefined;
   /** Adds files rendered on request (after the build's files, which win on the same path). */
   mount(source: RenderedFiles): void;
+  /** The site URL the build was made for, as its feed's discovery Link names it (undefined without one). */
+  builtSite: string | undefined;
 }
 
 /** Bodies up to this size are kept in memory once read; larger ones are streamed from disk. */
@@ -107,7 +109,7 @@ export function loadStaticFiles(clientDir: string): StaticFiles {
   };
 
   // What the build leaves in the folder for this server only: the manifest and the
-  // precompressed bodies. Astro's own static handler would serve them as pages.
+  // precompressed bodies, never served as files of their own.
   const artefacts = new Set([`/${MANIFEST_FILE}`]);
   // (Also where the variants are made on request: the same paths stay closed, whichever way a file is compressed.)
   for (const entry of byPath.values()) {
@@ -123,19 +125,12 @@ export function loadStaticFiles(clientDir: string): StaticFiles {
   };
 
   return {
-    serve(req, res, pathname, search = '') {
+    serve(req, res, pathname) {
       const file = find(pathname);
       if (!file) {
-        // `/reviews%2ejson`, `/%72eviews.json`: one canonical path, so one set of validators and headers.
-        const canonical = decodedPath(pathname);
-        // Artefacts under any spelling: Astro's static handler would decode `/static-manifest%2Ejson` and serve it.
-        if (artefacts.has(pathname) || artefacts.has(canonical)) {
+        // Paths are canonical here (src/node/request.ts): an artefact has this one spelling.
+        if (artefacts.has(pathname)) {
           sendNotFound(res);
-          return true;
-        }
-        if (canonical !== pathname && find(canonical)) {
-          res.writeHead(301, { location: `${canonical}${search}`, 'cache-control': 'public, max-age=3600', 'content-length': '0' });
-          res.end();
           return true;
         }
         // A rendered source's path with nothing there (an unknown review id): a JSON 404, never cached.
@@ -184,6 +179,7 @@ export function loadStaticFiles(clientDir: string): StaticFiles {
     mount(source) {
       sources.push(source);
     },
+    builtSite: siteOfLink(byPath.get('/feed.xml')?.link),
   };
 }
 
@@ -206,11 +202,13 @@ function sha256OfEtag(etag: string): string | undefined {
   return match ? Buffer.from(match[1]!, 'base64url').toString('hex') : undefined;
 }
 
-function decodedPath(pathname: string): string {
-  if (!pathname.includes('%')) return pathname;
+/** The origin of the rel="self" URL in a discovery Link header. */
+function siteOfLink(link: string | undefined): string | undefined {
+  const self = link && /<([^>]+)>;\s*rel="self"/.exec(link)?.[1];
+  if (!self) return undefined;
   try {
-    return decodeURIComponent(pathname);
+    return new URL(self).origin;
   } catch {
-    return pathname;
+    return undefined;
   }
 }

@@ -83,8 +83,6 @@ function closeAfterAnswer(res: ServerResponse): void {
 /** Writes a lib handler's answer as it is: no Response object on the hot path. */
 export function sendAnswer(answer: ApiAnswer, res: ServerResponse): void {
   const headers = answer.body && !('content-length' in answer.headers) ? { ...answer.headers, 'content-length': String(answer.body.byteLength) } : answer.headers;
-  // A lent body goes back once the response is over: written to the socket, or the socket gone.
-  if (answer.release) res.once('close', answer.release);
   res.writeHead(answer.status, headers);
   res.end(res.req?.method === 'HEAD' || !answer.body ? undefined : answer.body);
 }

@@ -13,7 +13,8 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request, type Server } from 'node:http';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -25,6 +26,7 @@ import { loadContent } from '../../src/lib/content/load.ts';
 import { launchChromium } from '../helpers/browser.ts';
 import { ASTRO_BIN, buildEnv, NODE, ROOT, TEST_BUILDS_DIR } from '../helpers/builds.ts';
 import { projectCopy } from '../helpers/project-copy.ts';
+import { startCmsGuard } from '../../scripts/cms-guard.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
 
 let work: string;
@@ -34,6 +36,10 @@ let localBackend: string;
 let browser: Browser;
 const children: ChildProcess[] = [];
 let built: RunningServer | undefined;
+let guard: Server | undefined;
+let guardPort: number;
+/** The pages that may call the guard: the built site, once it listens. */
+const siteOrigins: string[] = [];
 /** Anything /admin asked of another host than the site and the local backend (a CDN, say). */
 const foreignRequests: string[] = [];
 
@@ -48,7 +54,10 @@ before(async () => {
   cpSync(resolve(ROOT, 'content'), content, { recursive: true });
 
   const decapPort = await freePort();
-  localBackend = `http://127.0.0.1:${decapPort}/api/v1`;
+  // The form talks to the guard, as under `npm run cms`; decap-server sits behind it.
+  guardPort = await freePort();
+  guard = await startCmsGuard({ port: guardPort, upstreamPort: decapPort, origins: siteOrigins });
+  localBackend = `http://127.0.0.1:${guardPort}/api/v1`;
   const decap = spawnChild(NODE, [resolve(ROOT, 'node_modules/decap-server/dist/index.js')], {
     PORT: String(decapPort),
     BIND_HOST: '127.0.0.1',
@@ -63,9 +72,11 @@ before(async () => {
     run(NODE, [ASTRO_BIN, 'build'], { ...buildEnv(content, outDir), CMS_LOCAL_BACKEND: localBackend }),
   ]);
   built = await startServer({ outDir });
+  siteOrigins.push(built.url);
 });
 
 after(async () => {
+  guard?.close();
   await browser?.close();
   await built?.stop();
   await Promise.all(children.map(stopChild));
@@ -94,7 +105,10 @@ describe('the config generated from the schema and business.yaml', () => {
 
   it('takes the production backend from CMS_* variables, and refuses an incomplete one', () => {
     assert.deepEqual(cmsSettingsFromEnv({}).backend, { name: 'git-gateway', branch: 'main' });
-    assert.deepEqual(cmsSettingsFromEnv({}).localBackend, { url: 'http://localhost:8081/api/v1' });
+    // The local backend: in dev by default, in a production build only when asked for.
+    assert.equal(cmsSettingsFromEnv({}).localBackend, false);
+    assert.deepEqual(cmsSettingsFromEnv({}, { dev: true }).localBackend, { url: 'http://localhost:8081/api/v1' });
+    assert.deepEqual(cmsSettingsFromEnv({ CMS_LOCAL_BACKEND: 'http://127.0.0.1:8090/api/v1' }).localBackend, { url: 'http://127.0.0.1:8090/api/v1' });
     assert.deepEqual(cmsSettingsFromEnv({ CMS_BACKEND: 'github', CMS_REPO: 'cedar/reviews', CMS_BRANCH: 'live', CMS_BASE_URL: 'https://oauth.example/' }).backend, {
       name: 'github',
       repo: 'cedar/reviews',
@@ -110,6 +124,57 @@ describe('the config generated from the schema and business.yaml', () => {
     assert.throws(() => cmsSettingsFromEnv({ CMS_BACKEND: 'github' }), /CMS_REPO=owner\/name/);
     assert.throws(() => cmsSettingsFromEnv({ CMS_BACKEND: 'gitlab' }), /git-gateway or github/);
     assert.throws(() => cmsSettingsFromEnv({ CMS_LOCAL_BACKEND: 'localhost:8081' }), /CMS_LOCAL_BACKEND must be/);
+  });
+});
+
+/** One call to the guard as any local client could make it (Host and Origin set at will). */
+function callGuard(headers: Record<string, string>, body: unknown, method = 'POST') {
+  const bytes = method === 'OPTIONS' ? Buffer.alloc(0) : Buffer.from(JSON.stringify(body));
+  return new Promise<{ status: number; text: string }>((resolveCall, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port: guardPort, method, path: '/api/v1', headers: { 'content-type': 'application/json', 'content-length': String(bytes.length), ...headers } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => resolveCall({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(method === 'OPTIONS' ? undefined : bytes);
+  });
+}
+
+describe('the guard in front of decap-server', () => {
+  const media = (path: string) => ({ action: 'persistMedia', params: { branch: 'main', asset: { path, content: 'b3duZWQ=', encoding: 'base64' }, options: { commitMessage: 'x' } } });
+  const here = () => `127.0.0.1:${guardPort}`;
+
+  it('refuses another Host (DNS rebinding), another Origin, and any path outside content/, writing nothing', async () => {
+    // The repository root's own files, which a page must never reach.
+    writeFileSync(join(work, 'package.json'), '{"scripts":{}}\n');
+    const before = readFileSync(join(work, 'package.json'), 'utf8');
+    const refused = [
+      await callGuard({ host: `rebind.attacker.example:${guardPort}` }, media('package.json')),
+      await callGuard({ host: here(), origin: 'http://localhost:3000' }, media('content/uploads/x.png')),
+      await callGuard({ host: here(), origin: 'http://localhost:3000', 'access-control-request-method': 'POST' }, {}, 'OPTIONS'),
+      await callGuard({ host: here(), origin: siteOrigins[0]! }, media('package.json')),
+      await callGuard({ host: here(), origin: siteOrigins[0]! }, media('content/../package.json')),
+      await callGuard({ host: here(), origin: siteOrigins[0]! }, media('/etc/x')),
+      await callGuard({ host: here() }, { action: 'deleteFile', params: { branch: 'main', path: 'package.json', options: { commitMessage: 'x' } } }),
+      await callGuard({ host: here() }, { action: 'persistEntry', params: { branch: 'main', entry: { slug: 'a', path: 'content/reviews/a.md', raw: 'x', newPath: 'src/a.md' }, assets: [], options: { commitMessage: 'x' } } }),
+      await callGuard({ host: here() }, { action: 'getEntry', params: { branch: 'main', path: '.env' } }),
+    ];
+    for (const [index, answer] of refused.entries()) assert.equal(answer.status, 403, `call ${index}: ${answer.text}`);
+    assert.equal(readFileSync(join(work, 'package.json'), 'utf8'), before);
+    assert.deepEqual(readdirSync(work).filter((name) => name === 'a.md' || name === 'src'), []);
+  });
+
+  it('lets the dev site read and write under content/', async () => {
+    const info = await callGuard({ host: `localhost:${guardPort}`, origin: siteOrigins[0]! }, { action: 'info' });
+    assert.equal(info.status, 200, info.text);
+    const listed = await callGuard({ host: here(), origin: siteOrigins[0]! }, { action: 'entriesByFolder', params: { branch: 'main', folder: 'content/reviews', extension: 'md', depth: 1 } });
+    assert.equal(listed.status, 200, listed.text);
+    assert.ok((JSON.parse(listed.text) as unknown[]).length > 0);
   });
 });
 

@@ -51,19 +51,18 @@ it('unknown and unusual methods never give a 5xx', async () => {
   }
 });
 
-it('a path starting with // is a path, not a host', async () => {
+it('a path starting with // is a path, not a host: sent to its one-slash spelling', async () => {
   const answer = await raw('GET', '//evil.example/reviews.json');
-  assert.equal(answer.status, 404);
+  assert.equal(answer.status, 301);
+  assert.equal(answer.headers.location, '/evil.example/reviews.json');
   const api = await raw('GET', '//x/api/reviews/search');
-  assert.equal(api.status, 404);
+  assert.equal(api.headers.location, '/x/api/reviews/search');
 });
 
 it('odd Host headers and broken encodings are answered, not crashed on', async () => {
-  for (const host of ['user:pass@localhost', 'localhost:99999999', '[::1', 'a b', '']) {
-    for (const path of ['/', '/api/reviews/search', '/reviews.json', '/mcp']) {
-      const answer = await raw('GET', path, { host });
-      assert.ok(answer.status < 500, `Host ${JSON.stringify(host)} ${path}: ${answer.status} ${answer.body.slice(0, 200)}`);
-    }
+  for (const path of ['/', '/api/reviews/search', '/reviews.json', '/mcp']) {
+    const answer = await raw('GET', path, { host: '' });
+    assert.ok(answer.status < 500, `empty Host ${path}: ${answer.status} ${answer.body.slice(0, 200)}`);
   }
   for (const path of ['/%', '/%E0%A4%A', '/api/reviews/since/%', '/reviews/%ZZ', '/api/reviews/search?%=%', '/%2e%2e/%2e%2e/etc/passwd', '/../../etc/passwd']) {
     const answer = await raw('GET', path);
@@ -96,4 +95,28 @@ it("what Node's HTTP parser refuses is a small JSON error too, not a bare status
   assert.match(head!, /^HTTP\/1\.1 400 /);
   assert.match(head!, /content-type: application\/json/i);
   assert.equal(JSON.parse(body!).error, 'bad_request');
+});
+
+it('a Host that is not a name or address with a port is a 400 everywhere, before Astro builds a URL from it', async () => {
+  const a = '/reviews/2025-05-20-linda-k-replacement';
+  const b = '/reviews/2024-11-03-bob-inspection';
+  const here = `127.0.0.1:${server.port}`;
+  const hosts = [`${here}${b.replaceAll('/', '\\')}?`, `${here}${b}?`, `${here}\\x`, 'x?y', 'a@b', 'user:pass@localhost', 'localhost:99999999', '[::1', 'a b', 'a#b', `${here}:80`];
+  for (const host of hosts) {
+    for (const path of [a, '/', '/reviews/page/1', '/no-such-page', '/reviews.json', '/api/reviews/search', '/mcp']) {
+      const answer = await raw('GET', path, { host });
+      assert.equal(answer.status, 400, `Host ${JSON.stringify(host)} ${path}: ${answer.status} ${answer.body.slice(0, 200)}`);
+      assert.equal(JSON.parse(answer.body).error, 'bad_request');
+    }
+  }
+  // The page at A's URL is A's, whatever else a proxy passed along.
+  const page = await raw('GET', a, { host: here });
+  assert.equal(page.status, 200);
+  assert.match(page.body, /linda/i);
+  assert.doesNotMatch(server.output(), /Could not render|stack/i);
+});
+
+it('an HTTP/1.0 request without Host is answered as the site', async () => {
+  const answer = await rawBytes('GET /reviews/2025-05-20-linda-k-replacement HTTP/1.0\r\n\r\n');
+  assert.match(answer, /^HTTP\/1\.1 200 /);
 });

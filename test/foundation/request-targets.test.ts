@@ -76,3 +76,86 @@ it('MCP: a 2025-06-18 session cannot switch to 2025-03-26 to send a batch', asyn
   assert.equal(reply.status, 400);
   assert.match(reply.json.error.message, /not the version this session agreed \(2025-06-18\)/);
 });
+
+/**
+ * Every other spelling of a path (an encoded letter, an encoded or doubled slash,
+ * a backslash, a dot segment) is redirected to the canonical path before any
+ * route sees it, with the method kept (308) where it is not GET or HEAD: no
+ * spelling reaches a second MCP, hub or cron route behind the entry's guards, nor
+ * a build file. Sent raw: fetch and node:http would tidy some spellings first.
+ */
+function spellings(path: string): string[] {
+  const [first, ...rest] = path.slice(1);
+  const tail = path.slice(1);
+  const hex = first!.charCodeAt(0).toString(16);
+  return [
+    `/%${hex}${rest.join('')}`,
+    `/%${hex.toUpperCase()}${rest.join('')}`,
+    `/%2f${tail}`,
+    `/%2F${tail}`,
+    `/%2e/${tail}`,
+    `/./${tail}`,
+    `/x/../${tail}`,
+    `/x/%2e%2e/${tail}`,
+    `/x/%2E%2E/${tail}`,
+    `//${tail}`,
+    `/\\${tail}`,
+    `/%5c${tail}`,
+  ];
+}
+
+/** One raw request (the target byte for byte) with a JSON body when given; the whole answer. */
+function send(method: string, target: string, body?: string, host = `127.0.0.1:${server.port}`): Promise<string> {
+  const framing = body === undefined ? '' : `\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${Buffer.byteLength(body)}`;
+  return new Promise((resolve, reject) => {
+    const socket = connect(server.port, '127.0.0.1', () => socket.write(`${method} ${target} HTTP/1.1\r\nHost: ${host}${framing}\r\nConnection: close\r\n\r\n${body ?? ''}`));
+    let data = '';
+    socket.on('data', (chunk) => (data += chunk.toString('latin1')));
+    socket.on('close', () => resolve(data));
+    socket.on('error', reject);
+  });
+}
+
+const ROUTES: Array<{ method: string; path: string; query?: string }> = [
+  { method: 'POST', path: '/mcp' },
+  { method: 'GET', path: '/mcp' },
+  { method: 'POST', path: '/api/websub/hub' },
+  { method: 'GET', path: '/api/cron/sweep' },
+  { method: 'GET', path: '/api/reviews/search', query: '?query=roof' },
+  { method: 'GET', path: '/api/reviews/since/2025-01-01' },
+  { method: 'GET', path: '/api/nothing' },
+  { method: 'GET', path: '/static-manifest.json' },
+  { method: 'GET', path: '/reviews.json.br' },
+  { method: 'GET', path: '/reviews.json.gz' },
+  { method: 'POST', path: '/admin/' },
+  { method: 'GET', path: '/reviews/page/1' },
+];
+
+it('every encoded spelling of a dynamic route or a build file is a redirect to the canonical path, nothing else', async () => {
+  for (const route of ROUTES) {
+    for (const spelling of spellings(route.path)) {
+      const body = route.method === 'POST' ? '{}' : undefined;
+      const answer = await send(route.method, `${spelling}${route.query ?? ''}`, body);
+      const expected = route.method === 'GET' || route.method === 'HEAD' ? 301 : 308;
+      assert.match(answer, new RegExp(`^HTTP/1\\.1 ${expected} `), `${route.method} ${spelling}: ${answer.slice(0, 300)}`);
+      const location = /\r\nlocation: ([^\r]*)\r\n/i.exec(answer)?.[1];
+      assert.equal(location, `${route.path}${route.query ?? ''}`, `${route.method} ${spelling}`);
+    }
+  }
+  assert.doesNotMatch(server.output(), /CRON_SECRET|at .*\(.*\.m?js:\d+/, 'no stack trace, no second cron route');
+});
+
+it('the canonical path itself: POST to a static page is a 405, the build files a 404', async () => {
+  const post = await send('POST', '/admin/', '');
+  assert.match(post, /^HTTP\/1\.1 405 /);
+  for (const path of ['/static-manifest.json', '/reviews.json.br']) {
+    assert.match(await send('GET', path), /^HTTP\/1\.1 404 /, path);
+  }
+});
+
+it('a target that is not valid percent-encoding, or not a path, is a 400', async () => {
+  for (const target of ['/%', '/mcp%', '/%zzmcp', '/api/reviews/since/%E0%A4%A', '/%C3%28', '*']) {
+    const answer = await send('GET', target);
+    assert.match(answer, /^HTTP\/1\.1 400 /, `${target}: ${answer.slice(0, 200)}`);
+  }
+});

@@ -17,7 +17,8 @@ import { ruleMatches, type HeaderRule } from '../../src/lib/platform/static-head
 import type { VercelConfig } from '../../src/lib/platform/vercel-config.ts';
 
 const DATA_FILES = ['/reviews.json', '/insights.json', '/api/feed.json', '/feed.xml', '/openapi.json'];
-const COMPARED = ['content-type', 'cache-control', 'access-control-allow-origin', 'access-control-expose-headers', 'last-modified', 'link'];
+const SECURITY = ['x-content-type-options', 'referrer-policy', 'x-frame-options', 'content-security-policy'];
+const COMPARED = ['content-type', 'cache-control', 'access-control-allow-origin', 'access-control-expose-headers', 'last-modified', 'link', ...SECURITY];
 /** Paths functions answer: no CDN rule may add headers there. */
 const DYNAMIC = ['/api/reviews/search', '/api/reviews/since/2025-01-01', '/api/websub/hub', '/mcp', '/reviews/2025-06-02-hostile-text', '/api/cron/sweep'];
 
@@ -53,8 +54,8 @@ const HOSTS: Array<[HostName, (path: string) => Record<string, string>]> = [
 ];
 
 for (const [host, headersOf] of HOSTS) {
-  it(`${host}: every data file gets the Node server's Content-Type, Cache-Control, CORS, Last-Modified and Link`, async () => {
-    for (const path of [...DATA_FILES, '/']) {
+  it(`${host}: every data file and page gets the Node server's Content-Type, Cache-Control, CORS, Last-Modified, Link and security headers`, async () => {
+    for (const path of [...DATA_FILES, '/', '/admin/', '/widget.js']) {
       const response = await fetch(`${node.url}${path}`);
       assert.equal(response.status, 200, path);
       await response.arrayBuffer();
@@ -86,4 +87,21 @@ it('the adapters keep /_astro/* immutable, as the Node server does', () => {
   assert.deepEqual(netlify.headers.find((rule) => rule.for === '/_astro/*')?.values, { 'Cache-Control': 'public, max-age=31536000, immutable' });
   const vercel = vercelConfig().routes?.find((route) => route.src?.startsWith('^/_astro'));
   assert.equal(vercel?.headers?.['cache-control'] ?? vercel?.headers?.['Cache-Control'], 'public, max-age=31536000, immutable');
+});
+
+it('the Node server sends nosniff and a Referrer-Policy on every answer, and forbids framing the editor only', async () => {
+  const answers = await Promise.all(
+    ['/', '/reviews.json', '/api/reviews/search?query=roof', '/api/nothing', '/no-such-page', '/reviews/2025-06-02-hostile-text', '/%72eviews.json', '/mcp', '/admin/', '/admin/config.yml'].map(async (path) => {
+      const response = await fetch(`${node.url}${path}`, { redirect: 'manual' });
+      await response.arrayBuffer();
+      return [path, response.headers] as const;
+    }),
+  );
+  for (const [path, headers] of answers) {
+    assert.equal(headers.get('x-content-type-options'), 'nosniff', path);
+    assert.equal(headers.get('referrer-policy'), 'strict-origin-when-cross-origin', path);
+    const editor = path.startsWith('/admin/');
+    assert.equal(headers.get('x-frame-options'), editor ? 'DENY' : null, path);
+    assert.equal(headers.get('content-security-policy'), editor ? "frame-ancestors 'none'" : null, path);
+  }
 });

@@ -15,19 +15,18 @@ const TAIL = textBytes(']}\n');
 
 /**
  * The bytes of `JSON.stringify({ ...envelope, reviews }) + "\n"`, `reviews` being the records at
- * `positions`, in that order, written into `allocate(size)`: a new buffer unless the caller lends one.
+ * `positions`, in that order.
  */
 export function bodyWithRecords(
   envelope: object,
   records: ReviewRecords,
   positions: ArrayLike<number>,
-  allocate: (size: number) => Uint8Array = (size) => new Uint8Array(size),
 ): Uint8Array {
   const head = JSON.stringify({ ...envelope, reviews: [] });
   if (!head.endsWith('"reviews":[]}')) throw new Error('the envelope must end with its reviews');
   const headBytes = textBytes(head.slice(0, -2));
   // One buffer of the answer's size; the records are read into it where they go.
-  const out = allocate(headBytes.byteLength + records.joinedLength(positions) + TAIL.byteLength);
+  const out = new Uint8Array(headBytes.byteLength + records.joinedLength(positions) + TAIL.byteLength);
   out.set(headBytes, 0);
   records.copyJoined(positions, out, headBytes.byteLength);
   out.set(TAIL, out.byteLength - TAIL.byteLength);

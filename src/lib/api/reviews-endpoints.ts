@@ -11,8 +11,7 @@ import { validate } from '../http/issues.ts';
 import { fromSearchParams, sinceDate, type SearchQuery } from '../reviews/query.ts';
 import { searchPositions } from '../reviews/search.ts';
 import { sinceLastModified, sincePage } from '../reviews/since.ts';
-import type { BufferLease } from './answer-buffers.ts';
-import { BodyCache, cachedBody, conditionalJsonAnswer, MAX_KEPT_BODY_BYTES, type CachedBody } from './cached-json.ts';
+import { BodyCache, cachedBody, conditionalJsonAnswer, type CachedBody } from './cached-json.ts';
 import { bodyWithRecords } from './review-json.ts';
 import type { ApiContext } from './context.ts';
 
@@ -64,26 +63,10 @@ export function sinceEndpoint(request: ApiRequest, context: ApiContext, rawDate:
     }
     const index = getReviewIndex(context.dataset);
     const { positions, ...envelope } = sincePage(index, parsed.value);
-    // A page too large to cache is made in a lent buffer when the caller can give it back.
-    const lent: { lease?: BufferLease } = {};
-    const allocate = (size: number) => {
-      lent.lease = size > MAX_KEPT_BODY_BYTES ? context.answerBuffers?.take(size) : undefined;
-      return lent.lease?.bytes ?? new Uint8Array(size);
-    };
-    cached = cachedBody(bodyWithRecords(envelope, index.records, positions, allocate), sinceLastModified(index, parsed.value) ?? context.dataset.updated);
-    if (lent.lease) return lendBody(conditionalJsonAnswer(request, cached), lent.lease);
+    cached = cachedBody(bodyWithRecords(envelope, index.records, positions), sinceLastModified(index, parsed.value) ?? context.dataset.updated);
     if (request.search === '') cache.set(key, cached);
   }
   return conditionalJsonAnswer(request, cached);
-}
-
-/** The answer with its lent body, or, when it sends none (a 304), the buffer given back at once. */
-function lendBody(answer: ApiAnswer, lease: BufferLease): ApiAnswer {
-  if (answer.body === null) {
-    lease.release();
-    return answer;
-  }
-  return { ...answer, release: lease.release };
 }
 
 /** The newest `updated` among the reviews served, or the dataset's when none are. */

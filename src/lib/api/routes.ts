@@ -1,8 +1,9 @@
 /**
- * The REST API's routing under /api/: which path is which endpoint, the
- * methods each allows (HEAD and an OPTIONS preflight wherever GET works), and a
- * JSON 404 for every other path. The Node entry calls answerApi directly; the
- * Astro routes and serverless hosts call handleApiRequest.
+ * The REST API's routes under /api/: which path is which endpoint, the methods
+ * each allows (HEAD and an OPTIONS preflight wherever GET works), and a JSON 404
+ * for every other path. The Node entry puts these routes in its one table
+ * (src/node/dynamic-routes.ts); the Astro routes and serverless hosts call
+ * handleApiRequest.
  */
 import { fromRequest, toResponse, type ApiAnswer, type ApiRequest } from '../http/answer.ts';
 import { preflightAnswer } from '../http/cors.ts';
@@ -14,21 +15,29 @@ const READ_METHODS = ['GET', 'HEAD'] as const;
 const SEARCH_PATH = '/api/reviews/search';
 const SINCE_PREFIX = '/api/reviews/since/';
 
-export function answerApi(request: ApiRequest, context: ApiContext): ApiAnswer {
-  const path = request.path.length > 1 && request.path.endsWith('/') ? request.path.replace(/\/+$/, '') : request.path;
-  if (path === SEARCH_PATH) return readOnly(request, () => searchEndpoint(request, context));
-  if (path.startsWith(SINCE_PREFIX)) {
-    const segment = path.slice(SINCE_PREFIX.length);
-    if (segment !== '' && !segment.includes('/')) {
-      return readOnly(request, () => {
-        const date = decodeSegment(segment);
+export interface ApiRoute {
+  /** `path` is canonical (src/node/request.ts); a trailing slash is the same route. */
+  matches(path: string): boolean;
+  answer(request: ApiRequest, context: ApiContext): ApiAnswer;
+}
+
+export const API_ROUTES: readonly ApiRoute[] = [
+  { matches: (path) => withoutSlash(path) === SEARCH_PATH, answer: (request, context) => readOnly(request, () => searchEndpoint(request, context)) },
+  {
+    matches: (path) => sinceSegment(path) !== undefined,
+    answer: (request, context) =>
+      readOnly(request, () => {
+        const date = decodeSegment(sinceSegment(request.path)!);
         return date === null
           ? invalidRequest([{ code: 'invalid_format', path: ['date'], message: 'date: the path segment is not valid percent-encoding' }])
           : sinceEndpoint(request, context, date);
-      });
-    }
-  }
-  return notFound(`No API endpoint lives at ${request.path}. See /openapi.json for the endpoints.`);
+      }),
+  },
+  { matches: (path) => path.startsWith('/api/'), answer: (request) => notFound(`No API endpoint lives at ${request.path}. See /openapi.json for the endpoints.`) },
+];
+
+export function answerApi(request: ApiRequest, context: ApiContext): ApiAnswer {
+  return (API_ROUTES.find((route) => route.matches(request.path)) ?? API_ROUTES.at(-1)!).answer(request, context);
 }
 
 export function handleApiRequest(request: Request, context: ApiContext): Response {
@@ -41,6 +50,18 @@ function readOnly(request: ApiRequest, answer: () => ApiAnswer): ApiAnswer {
   if (request.method === 'GET' || request.method === 'HEAD') return answer();
   if (request.method === 'OPTIONS') return preflightAnswer(request.headers, READ_METHODS);
   return methodNotAllowed([...READ_METHODS, 'OPTIONS']);
+}
+
+function withoutSlash(path: string): string {
+  return path.length > 1 && path.endsWith('/') ? path.replace(/\/+$/, '') : path;
+}
+
+/** The date segment of a since path, undefined for any other path. */
+function sinceSegment(path: string): string | undefined {
+  const trimmed = withoutSlash(path);
+  if (!trimmed.startsWith(SINCE_PREFIX)) return undefined;
+  const segment = trimmed.slice(SINCE_PREFIX.length);
+  return segment !== '' && !segment.includes('/') ? segment : undefined;
 }
 
 function decodeSegment(segment: string): string | null {

@@ -253,11 +253,12 @@ export const NETLIFY_IDENTITY_WIDGET = 'https://identity.netlify.com/v1/netlify-
  * - `CMS_REPO`: `owner/name`, required with `github`.
  * - `CMS_BASE_URL`, `CMS_AUTH_ENDPOINT`: `github` only, the OAuth server (default: Netlify's, https://api.netlify.com).
  * - `CMS_LOCAL_BACKEND`: the decap-server API the form uses when opened on localhost
- *   (default `http://localhost:8081/api/v1`; `false` leaves it out).
+ *   (`npm run cms` sets it; `astro dev` defaults to `http://localhost:8081/api/v1`;
+ *   a production build leaves it out unless set; `false` leaves it out).
  * - `CMS_IDENTITY_WIDGET`: `true`/`false`, Netlify's Identity widget on /admin
  *   (default: `true` with git-gateway in a Netlify build, where NETLIFY=true).
  */
-export function cmsSettingsFromEnv(env: Record<string, string | undefined> = process.env): CmsSettings {
+export function cmsSettingsFromEnv(env: Record<string, string | undefined> = process.env, { dev = false }: { dev?: boolean } = {}): CmsSettings {
   const name = env.CMS_BACKEND?.trim() || 'git-gateway';
   const branch = env.CMS_BRANCH?.trim() || 'main';
   let backend: Record<string, string>;
@@ -273,8 +274,9 @@ export function cmsSettingsFromEnv(env: Record<string, string | undefined> = pro
     throw new Error(`CMS_BACKEND must be git-gateway or github, got "${name}"`);
   }
   const local = env.CMS_LOCAL_BACKEND?.trim();
+  // A deployed form has no local backend to talk to: only a dev server, or a build that asks, names one.
   const localBackend =
-    local === 'false' || local === 'off'
+    local === 'false' || local === 'off' || (!local && !dev)
       ? false
       : { url: checkedUrl('CMS_LOCAL_BACKEND', local || `http://localhost:${DEFAULT_LOCAL_BACKEND_PORT}/api/v1`) };
   const widget = env.CMS_IDENTITY_WIDGET?.trim();

@@ -9,11 +9,6 @@ export interface ApiAnswer {
   headers: Record<string, string>;
   /** Null for 204, 304 and HEAD. */
   body: Uint8Array | null;
-  /**
-   * Set when `body` is lent (src/lib/api/answer-buffers.ts): to be called once the body is
-   * written or will never be, and the bytes not read after it.
-   */
-  release?: () => void;
 }
 
 /**

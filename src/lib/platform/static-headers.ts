@@ -1,7 +1,8 @@
 /**
  * The headers a CDN must add to each static file so that it answers what the
  * Node server answers (src/lib/static/respond.ts): the same Content-Type with
- * its charset, Cache-Control, CORS, Last-Modified and the WebSub Link header,
+ * its charset, Cache-Control, CORS, Last-Modified, the WebSub Link header and
+ * the security headers (src/lib/http/security-headers.ts),
  * all from the build's manifest. Left to the host: ETag and 304s (each host
  * makes its own validators), Content-Encoding and Vary (each compresses on
  * its own), and `/_astro/*` (the adapters already mark it immutable).
@@ -12,6 +13,7 @@
  * otherwise list 300k paths); every other file gets its own exact rule.
  */
 import { CORS_HEADERS } from '../http/cors.ts';
+import { securityHeadersFor } from '../http/security-headers.ts';
 import type { StaticEntry, StaticManifest } from '../static/manifest.ts';
 
 export interface HeaderRule {
@@ -22,9 +24,9 @@ export interface HeaderRule {
 
 const HTML = /^text\/html\b/;
 
-/** What a CDN must add to the file's answer (lower-case names). */
-export function headersFor(entry: StaticEntry): Record<string, string> {
-  const headers: Record<string, string> = { 'content-type': entry.contentType, 'cache-control': entry.cacheControl, ...CORS_HEADERS };
+/** What a CDN must add to the answer of the file at `path` (lower-case names). */
+export function headersFor(entry: StaticEntry, path: string): Record<string, string> {
+  const headers: Record<string, string> = { 'content-type': entry.contentType, 'cache-control': entry.cacheControl, ...CORS_HEADERS, ...securityHeadersFor(path) };
   if (entry.lastModified) headers['last-modified'] = entry.lastModified;
   if (entry.link) headers.link = entry.link;
   return headers;
@@ -47,12 +49,12 @@ export function staticHeaderRules(manifest: StaticManifest, dynamicPrefixes: rea
   const covered = new Set<string>();
   for (const [folder, inside] of folders) {
     if (dynamicPrefixes.some((prefix) => prefix.startsWith(folder) || folder.startsWith(prefix))) continue;
-    const sets = new Set(inside.map((path) => JSON.stringify(headersFor(manifest[path]!))));
+    const sets = new Set(inside.map((path) => JSON.stringify(headersFor(manifest[path]!, path))));
     if (sets.size !== 1 || !inside.every((path) => HTML.test(manifest[path]!.contentType))) continue;
-    rules.push({ path: `${folder}*`, headers: headersFor(manifest[inside[0]!]!) });
+    rules.push({ path: `${folder}*`, headers: headersFor(manifest[inside[0]!]!, inside[0]!) });
     for (const path of inside) covered.add(path);
   }
-  for (const path of paths) if (!covered.has(path)) rules.push({ path, headers: headersFor(manifest[path]!) });
+  for (const path of paths) if (!covered.has(path)) rules.push({ path, headers: headersFor(manifest[path]!, path) });
   return rules.sort((a, b) => a.path.localeCompare(b.path));
 }
 
