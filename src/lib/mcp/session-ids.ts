@@ -8,8 +8,6 @@
  * found by that expiry (session-store.ts keeps one set per hour of it).
  */
 const encoder = new TextEncoder();
-/** How many verified session ids a process remembers (a few hundred bytes each). */
-const VERIFIED_IDS = 10_000;
 
 export interface SessionClaims {
   /** Issued at, seconds since the epoch. */
@@ -38,8 +36,6 @@ export class SessionSigner {
   readonly #ttlSeconds: number;
   readonly #ended: EndedSessions;
   readonly #now: () => number;
-  /** Ids whose signature verified, oldest first. */
-  readonly #verified = new Map<string, SessionClaims>();
 
   constructor(options: { secret: Uint8Array; ttlSeconds: number; ended: EndedSessions; now?: () => number }) {
     this.#key = crypto.subtle.importKey('raw', new Uint8Array(options.secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
@@ -57,18 +53,14 @@ export class SessionSigner {
   }
 
   async check(id: string): Promise<SessionCheck> {
-    const claims = this.#verified.get(id) ?? (await this.#verify(id));
+    const claims = await this.#verify(id);
     if ('reason' in claims) return { ok: false, reason: claims.reason };
     if (claims.exp <= this.#now()) return { ok: false, reason: 'expired' };
     if (await this.#ended.isEnded(id, claims.exp)) return { ok: false, reason: 'ended' };
     return { ok: true, claims };
   }
 
-  /**
-   * The claims of a well-signed id, or why not. A signature that verified once
-   * stays valid, so verified ids are remembered (bounded): a session's later
-   * requests skip the HMAC. Expiry and DELETE are still checked every time.
-   */
+  /** The claims of a well-signed id, or why not. */
   async #verify(id: string): Promise<SessionClaims | { reason: 'malformed' | 'bad-signature' }> {
     // Visible ASCII only, as the transport spec requires of session ids; bounded length.
     if (id.length > 512 || !/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(id)) return { reason: 'malformed' };
@@ -80,8 +72,6 @@ export class SessionSigner {
     if (!valid) return { reason: 'bad-signature' };
     const claims = parseClaims(payload);
     if (!claims) return { reason: 'malformed' };
-    if (this.#verified.size >= VERIFIED_IDS) this.#verified.delete(this.#verified.keys().next().value as string);
-    this.#verified.set(id, claims);
     return claims;
   }
 
