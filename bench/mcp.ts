@@ -1,155 +1,142 @@
 /**
- * MCP benchmark: `tools/call search_reviews` against `GET /api/reviews/search`
- * of the same query on the same real Node server (src/server.ts over a real
- * build), interleaved in one run, for:
+ * The MCP floor: `tools/call search_reviews` through /mcp costs at most 1.25x
+ * what the SDK's own minimal server costs calling the same tool function, for
+ * each revision:
  *
- * - a 2025-06-18 session (initialize once, then Mcp-Session-Id on every call);
- * - a 2026-07-28 sessionless call (the per-request envelope and headers);
- * - optionally the same on another checkout (`--before DIR`, e.g. the last
- *   commit, made with `--before-from-head`), over the same build, so a change
- *   is measured before and after in one run.
+ * - session revisions (2025-06-18): our endpoint (Host/Origin checks, the
+ *   signed session id checked against the store, params, argument validation,
+ *   the answer budget, the SDK v1 transport) against the SDK v1's documented
+ *   stateless pattern: a `McpServer` with the tool registered and a
+ *   `WebStandardStreamableHTTPServerTransport` per request;
+ * - 2026-07-28: our endpoint against the SDK v2's `createMcpHandler` over a
+ *   `McpServer` with the tool registered.
  *
- *   node bench/mcp.ts                                # content/, 16 connections, 2 rounds of 4 s per target
- *   node bench/mcp.ts --before-from-head             # also HEAD's code (git archive into a temporary folder)
- *   node bench/mcp.ts --size 10000 --duration 6      # generated reviews instead of content/
+ * All four answer the same Web `Request`s in this process (no sockets: the
+ * HTTP server is the same for both sides and would only add noise), in
+ * interleaved rounds; the figure is the median time per call. Every answer
+ * is checked once: the same structured content on all four.
  *
- * Options: --content DIR [content] | --size N (generated, seed 42); --duration S [8] measured seconds per
- * target (split over the rounds); --rounds N [2]; --warmup S [2]; --connections N [16];
- * --query JSON [{"min_rating":4,"limit":20}]; --before DIR; --before-from-head; --builds-dir DIR [/tmp/bench-builds].
+ *   node bench/mcp.ts                          # the content test build, 5 rounds of 2,000 calls per target
+ *   node bench/mcp.ts --reviews .test-builds/large/client/reviews.json --rounds 7
  *
- * Load: bench/lib/load.ts in its own process (node:http, keep-alive, closed
- * loops), server CPU per answer from /proc. Results of real runs go to
- * docs/performance.md. Every answer is checked once before measuring: the MCP
- * result's structured content must equal the REST body.
+ * Options: --reviews FILE [.test-builds/content/client/reviews.json]; --rounds N [5]; --calls N [2000];
+ * --query JSON [{"min_rating":4,"limit":20}].
  */
-import { execSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ensureBuild } from './lib/builds.ts';
-import { runLoadInChild, summarize, type LoadOptions, type LoadRun, type LoadSummary } from './lib/load.ts';
-import { ROOT, startRealServer, type Running } from './lib/processes.ts';
+import { McpServer as McpServerV1 } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { createMcpHandler, McpServer as McpServerV2 } from '@modelcontextprotocol/server';
+import { createMcpService } from '../src/lib/mcp/service.ts';
+import { getReviewIndex } from '../src/lib/reviews/index.ts';
+import { searchQuery, type SearchQuery } from '../src/lib/reviews/query.ts';
+import { searchReviews } from '../src/lib/reviews/search.ts';
+import { createStore, storeConfigFromEnv } from '../src/lib/store/index.ts';
 
+const ROOT = resolve(import.meta.dirname, '..');
 const { values: args } = parseArgs({
   options: {
-    content: { type: 'string' },
-    size: { type: 'string' },
-    duration: { type: 'string', default: '8' },
-    rounds: { type: 'string', default: '2' },
-    warmup: { type: 'string', default: '2' },
-    connections: { type: 'string', default: '16' },
+    reviews: { type: 'string', default: resolve(ROOT, '.test-builds/content/client/reviews.json') },
+    rounds: { type: 'string', default: '5' },
+    calls: { type: 'string', default: '2000' },
     query: { type: 'string', default: '{"min_rating":4,"limit":20}' },
-    before: { type: 'string' },
-    'before-from-head': { type: 'boolean', default: false },
-    'builds-dir': { type: 'string', default: '/tmp/bench-builds' },
   },
 });
-const rounds = Math.max(1, Number(args.rounds));
-const perRound = Number(args.duration) / rounds;
-const connections = Number(args.connections);
-const query = JSON.parse(args.query) as Record<string, string | number>;
-const log = (line: string) => process.stderr.write(`${line}\n`);
+const SITE = 'http://localhost:4321';
 const ACCEPT = 'application/json, text/event-stream';
-const MODERN = '2026-07-28';
+const STATELESS = '2026-07-28';
+const META = {
+  'io.modelcontextprotocol/protocolVersion': STATELESS,
+  'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+const query = JSON.parse(args.query) as SearchQuery;
+const dataset = JSON.parse(readFileSync(args.reviews, 'utf8'));
+const index = getReviewIndex(dataset);
 
-const build = ensureBuild({
-  buildsRoot: args['builds-dir'],
-  ...(args.size ? { count: Number(args.size) } : { contentDir: args.content ?? resolve(ROOT, 'content') }),
-  rebuild: false,
-  log,
+/** The tool function both sides call. */
+const searchTool = (input: SearchQuery) => {
+  const value = searchReviews(index, input);
+  return { structuredContent: value as unknown as Record<string, unknown>, content: [{ type: 'text' as const, text: JSON.stringify(value) }] };
+};
+
+type Handler = (request: Request) => Promise<Response>;
+
+function request(body: unknown, headers: Record<string, string> = {}): Request {
+  return new Request(`${SITE}/mcp`, { method: 'POST', headers: { host: 'localhost:4321', 'content-type': 'application/json', accept: ACCEPT, ...headers }, body: JSON.stringify(body) });
+}
+
+// Ours: the service as the Node entry builds it, over a store folder and a configured secret.
+const storeDir = mkdtempSync(join(tmpdir(), 'bench-mcp-'));
+const store = createStore(storeConfigFromEnv({ STORE_DIR: storeDir }));
+const ours = await createMcpService({
+  content: { site: SITE, dataset },
+  store: () => store,
+  env: { MCP_SESSION_SECRET: 'b'.repeat(32), MCP_SESSION_RATE_LIMIT: '1000000' },
+  bindHost: 'localhost',
 });
+const init = await ours(request({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } }));
+const sessionId = init.headers.get('mcp-session-id')!;
 
-let beforeRoot = args.before ? resolve(args.before) : undefined;
-if (args['before-from-head']) {
-  beforeRoot = mkdtempSync(join(tmpdir(), 'mcp-bench-head-'));
-  // A read-only export of the last commit: nothing in this checkout changes.
-  execSync(`git archive HEAD | tar -x -C ${JSON.stringify(beforeRoot)}`, { cwd: ROOT });
-  symlinkSync(resolve(ROOT, 'node_modules'), resolve(beforeRoot, 'node_modules'), 'dir');
-  log(`  HEAD exported to ${beforeRoot}`);
-}
-if (beforeRoot && !existsSync(resolve(beforeRoot, 'src/server.ts'))) throw new Error(`${beforeRoot} has no src/server.ts`);
-
-interface Target {
-  label: string;
-  server: Running;
-  load: Omit<LoadOptions, 'connections' | 'duration' | 'warmup'>;
-}
-
-const restPath = `/api/reviews/search?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}`;
-const callBody = (meta?: Record<string, unknown>) =>
-  JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_reviews', arguments: query, ...(meta ? { _meta: meta } : {}) } });
-
-async function targetsFor(name: string, server: Running, modern: boolean): Promise<Target[]> {
-  const pid = server.process.pid!;
-  const rest = await (await fetch(`${server.origin}${restPath}`)).json();
-  const init = await fetch(`${server.origin}/mcp`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: ACCEPT },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } }),
-  });
-  const session = init.headers.get('mcp-session-id');
-  if (!session) throw new Error(`${name}: initialize gave no session: ${await init.text()}`);
-  const legacyHeaders = { 'content-type': 'application/json', accept: ACCEPT, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' };
-  const targets: Target[] = [
-    { label: `${name}: REST search`, server, load: { origin: server.origin, paths: [restPath], serverPid: pid } },
-    { label: `${name}: MCP 2025-06-18 session`, server, load: { origin: server.origin, paths: ['/mcp'], serverPid: pid, method: 'POST', headers: legacyHeaders, body: callBody() } },
-  ];
-  if (modern) {
-    const meta = {
-      'io.modelcontextprotocol/protocolVersion': MODERN,
-      'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
-      'io.modelcontextprotocol/clientCapabilities': {},
-    };
-    const headers = { 'content-type': 'application/json', accept: ACCEPT, 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'search_reviews' };
-    targets.push({ label: `${name}: MCP ${MODERN} sessionless`, server, load: { origin: server.origin, paths: ['/mcp'], serverPid: pid, method: 'POST', headers, body: callBody(meta) } });
+// The SDK v1's minimal stateless server: a server and a transport per request.
+const sdkV1: Handler = async (req) => {
+  const server = new McpServerV1({ name: 'minimal', version: '1' });
+  server.registerTool('search_reviews', { inputSchema: searchQuery.shape }, (input) => searchTool(input as SearchQuery));
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  await server.connect(transport);
+  try {
+    return await transport.handleRequest(req);
+  } finally {
+    void server.close();
   }
-  // Every target answers the same reviews before it is measured.
-  for (const target of targets.slice(1)) {
-    const reply = await fetch(`${server.origin}/mcp`, { method: 'POST', headers: target.load.headers, body: target.load.body });
-    const json = (await reply.json()) as { result?: { structuredContent?: unknown } };
-    if (JSON.stringify(json.result?.structuredContent) !== JSON.stringify(rest)) throw new Error(`${target.label} answers differently from REST: ${JSON.stringify(json).slice(0, 300)}`);
-  }
-  return targets;
+};
+
+// The SDK v2's minimal server: createMcpHandler over a McpServer made per request.
+const v2 = createMcpHandler(() => {
+  const server = new McpServerV2({ name: 'minimal', version: '1' });
+  server.registerTool('search_reviews', { inputSchema: searchQuery }, (input) => searchTool(input as SearchQuery));
+  return server;
+});
+const sdkV2: Handler = (req) => v2.fetch(req);
+
+const call = { name: 'search_reviews', arguments: query };
+const sessionCall = () => request({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: call }, { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' });
+const plainCall = () => request({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: call }, { 'mcp-protocol-version': '2025-06-18' });
+const statelessCall = () =>
+  request({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { ...call, _meta: META } }, { 'mcp-protocol-version': STATELESS, 'mcp-method': 'tools/call', 'mcp-name': 'search_reviews' });
+
+const targets: Array<{ name: string; handle: Handler; make: () => Request }> = [
+  { name: 'ours, 2025-06-18 session', handle: ours, make: sessionCall },
+  { name: 'SDK v1 minimal', handle: sdkV1, make: plainCall },
+  { name: 'ours, 2026-07-28', handle: ours, make: statelessCall },
+  { name: 'SDK v2 minimal', handle: sdkV2, make: statelessCall },
+];
+
+// The same answer from all four, once.
+const answers = await Promise.all(targets.map(async (t) => ((await (await t.handle(t.make())).json()) as { result?: { structuredContent?: unknown } }).result?.structuredContent));
+for (const [i, answer] of answers.entries()) {
+  if (JSON.stringify(answer) !== JSON.stringify(answers[0])) throw new Error(`${targets[i]!.name} answers differently: ${JSON.stringify(answer).slice(0, 200)}`);
 }
 
-const after = await startRealServer(build.distDir);
-const servers: Running[] = [after];
-const targets = await targetsFor('after', after, true);
-if (beforeRoot) {
-  const before = await startRealServer(build.distDir, beforeRoot);
-  servers.push(before);
-  targets.unshift(...(await targetsFor('before', before, true)));
+const calls = Number(args.calls);
+async function round(target: (typeof targets)[number]): Promise<number> {
+  const started = performance.now();
+  for (let i = 0; i < calls; i++) await (await target.handle(target.make())).arrayBuffer();
+  return ((performance.now() - started) * 1000) / calls;
 }
+for (const target of targets) await round(target); // warm-up
+const times = new Map(targets.map((t) => [t.name, [] as number[]]));
+for (let r = 0; r < Number(args.rounds); r++) for (const target of targets) times.get(target.name)!.push(await round(target));
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const us = Object.fromEntries([...times].map(([name, values]) => [name, median(values)]));
 
-const runs = new Map<string, LoadRun[]>(targets.map((t) => [t.label, []]));
-try {
-  for (let round = 0; round < rounds; round++) {
-    // Alternate the order each round, so a slow spell of the machine falls on every target.
-    const order = round % 2 === 0 ? targets : [...targets].reverse();
-    for (const target of order) {
-      log(`  round ${round + 1}/${rounds}: ${target.label}`);
-      runs.get(target.label)!.push(await runLoadInChild({ ...target.load, connections, duration: perRound, warmup: Number(args.warmup) }));
-    }
-  }
-} finally {
-  for (const server of servers) await server.stop();
-}
-
-const cpus = availableParallelism();
-const summaries = new Map<string, LoadSummary>([...runs].map(([label, list]) => [label, summarize(list, cpus)]));
-const restOf = (label: string) => summaries.get(`${label.split(':')[0]}: REST search`)!;
-const fmt = (n: number | null, digits = 0) => (n === null ? '–' : n.toFixed(digits));
-
-console.log(`reviews: ${build.reviews}; query ${JSON.stringify(query)}; ${connections} connections; ${rounds} × ${perRound} s per target, interleaved; ${cpus} CPUs\n`);
-console.log('| target | req/s | × REST req/s | p50 / p99 ms | server CPU µs/answer | REST CPU / this CPU | non-200 | other CPU |');
-console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
-for (const target of targets) {
-  const s = summaries.get(target.label)!;
-  const rest = restOf(target.label);
-  const cpuRatio = s.serverCpuUsPerRequest && rest.serverCpuUsPerRequest ? rest.serverCpuUsPerRequest / s.serverCpuUsPerRequest : null;
-  console.log(
-    `| ${target.label} | ${fmt(s.rps)} | ${fmt(s.rps / rest.rps, 3)} | ${fmt(s.p50, 2)} / ${fmt(s.p99, 2)} | ${fmt(s.serverCpuUsPerRequest)} | ${fmt(cpuRatio, 3)} | ${s.non200 + s.errors} | ${s.foreignCpuShare === null ? '–' : `${Math.round(s.foreignCpuShare * 100)}%`} |`,
-  );
-}
-mkdirSync(args['builds-dir'], { recursive: true });
+console.log(`${dataset.reviews.length} reviews, tools/call search_reviews ${JSON.stringify(query)}, median of ${args.rounds} rounds of ${calls} calls`);
+for (const [name, value] of Object.entries(us)) console.log(`  ${name.padEnd(26)} ${value.toFixed(0).padStart(6)} µs/call`);
+const sessionRatio = us['ours, 2025-06-18 session']! / us['SDK v1 minimal']!;
+const statelessRatio = us['ours, 2026-07-28']! / us['SDK v2 minimal']!;
+console.log(`  session revisions: ${sessionRatio.toFixed(2)}x the SDK v1 (floor 1.25x) ${sessionRatio <= 1.25 ? 'ok' : 'OVER'}`);
+console.log(`  2026-07-28:        ${statelessRatio.toFixed(2)}x the SDK v2 (floor 1.25x) ${statelessRatio <= 1.25 ? 'ok' : 'OVER'}`);
+await store.close();
+rmSync(storeDir, { recursive: true, force: true });

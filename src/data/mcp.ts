@@ -12,9 +12,8 @@
  * MCP_ALLOWED_HOSTS lists them. (HOST is not read: a platform may set it to
  * anything, and nothing listens on it here.)
  */
-import { insightsDataset } from '../lib/insights/schema.ts';
 import { BIND_HOST_ENV } from '../lib/mcp/config.ts';
-import type { McpEndpoint } from '../lib/mcp/http-handler.ts';
+import type { McpEndpoint } from '../lib/mcp/endpoint.ts';
 import { createMcpService } from '../lib/mcp/service.ts';
 import { NEEDS } from '../lib/platform/requirements.ts';
 import { getDatasetSource } from './dataset.ts';
@@ -34,9 +33,9 @@ export function getMcpHandler(): Promise<McpEndpoint> {
       content: {
         site: astroSite(),
         dataset: await getDatasetSource(),
-        insights: { schema: insightsDataset, data: (await getInsights()) as unknown as Record<string, unknown> },
+        insights: (await getInsights()) as unknown as Record<string, unknown>,
       },
-      // Only 2025-era sessions use the store, and on a serverless host only once their settings exist.
+      // Only sessions (2025 revisions) use the store, and on a serverless host only once their settings exist.
       store: getStore,
       env,
       bindHost: env[BIND_HOST_ENV],

@@ -8,9 +8,8 @@
 import type { ApiContext } from '../lib/api/context.ts';
 import { API_ROUTES } from '../lib/api/routes.ts';
 import type { ApiAnswer, ApiRequest } from '../lib/http/answer.ts';
-import { insightsDataset } from '../lib/insights/schema.ts';
 import { BIND_HOST_ENV } from '../lib/mcp/config.ts';
-import { MCP_MAX_BODY_BYTES, payloadTooLarge as mcpPayloadTooLarge, REPLAY_MAX_BODY_BYTES } from '../lib/mcp/http-handler.ts';
+import { MCP_MAX_BODY_BYTES, payloadTooLarge as mcpPayloadTooLarge } from '../lib/mcp/endpoint.ts';
 import { createMcpService } from '../lib/mcp/service.ts';
 import { PendingWork, registerProcessWork } from '../lib/platform/pending-work.ts';
 import { createStore, storeConfigFromEnv } from '../lib/store/index.ts';
@@ -75,7 +74,7 @@ export async function createNodeServices(options: ServiceOptions): Promise<NodeS
     content: {
       site: options.site,
       dataset: options.api.dataset,
-      insights: insightsFile ? { schema: insightsDataset, data: JSON.parse(insightsFile.body.toString('utf8')) as Record<string, unknown> } : undefined,
+      insights: insightsFile ? (JSON.parse(insightsFile.body.toString('utf8')) as Record<string, unknown>) : undefined,
     },
     store: () => store,
     env: options.env,
@@ -88,12 +87,10 @@ export async function createNodeServices(options: ServiceOptions): Promise<NodeS
   closers.unshift(() => websub.close());
   const routes: DynamicRoute[] = [
     // MCP over streamable HTTP (before the /api/ catch-all). Past 1 MiB the table answers 413 itself.
-    // A repeated read request is answered from the replay straight from its bytes (no Request, no Response), after the endpoint's own checks.
     {
       matches: (path) => path === '/mcp' || path === '/mcp/',
       maxBodyBytes: MCP_MAX_BODY_BYTES,
       tooLarge: mcpPayloadTooLarge,
-      answerBody: async (headers, body) => (body.length <= REPLAY_MAX_BODY_BYTES ? mcp.replayed(headers, body.toString('utf8')) : undefined),
       handle: (request, client) => mcp(request, client),
     },
     // The WebSub hub (before the /api/ catch-all). Past 64 KiB the table answers 413 itself.

@@ -2,8 +2,8 @@
  * The official MCP conformance suite (@modelcontextprotocol/conformance, pinned
  * in package.json at a version with per-revision requirement sets) against the
  * real built server, for each revision /mcp serves sessionful (2025-11-25) and
- * sessionless (2026-07-28), over the scenarios that fit a read-only tools +
- * resources server. docs/mcp.md lists the scenarios left out and why.
+ * sessionless (2026-07-28), over the scenarios that fit a read-only tools,
+ * resources and prompts server. docs/mcp.md lists the scenarios left out and why.
  *
  * Every check must pass, except the few listed in KNOWN below (each names the
  * suite's own diagnostic fixture we do not, and should not, serve) and the
@@ -22,15 +22,24 @@ import { tempDir } from './helpers.ts';
 const CLI = resolve(ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
 
 const SCENARIOS: Record<string, string[]> = {
-  '2025-11-25': ['server-initialize', 'ping', 'tools-list', 'resources-list', 'dns-rebinding-protection', 'server-session-lifecycle'],
-  '2026-07-28': ['server-stateless', 'tools-list', 'resources-list', 'caching', 'http-header-validation', 'sep-2164-resource-not-found', 'dns-rebinding-protection'],
+  '2025-11-25': ['server-initialize', 'ping', 'tools-list', 'resources-list', 'prompts-list', 'completion-complete', 'dns-rebinding-protection', 'server-session-lifecycle'],
+  '2026-07-28': [
+    'server-stateless',
+    'tools-list',
+    'resources-list',
+    'prompts-list',
+    'completion-complete',
+    'caching',
+    'http-header-validation',
+    'sep-2164-resource-not-found',
+    'dns-rebinding-protection',
+  ],
 };
 
 /** `scenario:check` → why it fails here: the suite's own fixtures, not this server. */
 const KNOWN: Record<string, Record<string, string>> = {
   '2025-11-25': {},
   '2026-07-28': {
-    'caching:sep-2549-prompts-list-caching-hints': 'calls prompts/list although the server declares no prompts capability (-32601 is the right answer)',
     'server-stateless:sep-2575-server-rejects-undeclared-capability': "needs the suite's diagnostic tool test_missing_capability",
     'server-stateless:sep-2575-missing-capability-http-400': "needs the suite's diagnostic tool test_missing_capability",
     'server-stateless:sep-2575-http-server-no-independent-requests-on-stream': "needs the suite's diagnostic tool test_streaming_elicitation",
@@ -40,7 +49,7 @@ const KNOWN: Record<string, Record<string, string>> = {
 
 /** Checks the suite skips here by its own rules: they apply to servers that declare what we do not. */
 const SKIPPED: Record<string, string> = {
-  'server-stateless:sep-2575-server-sends-prompts-list-changed-on-subscription': 'no prompts, no listChanged: the list never changes between deploys',
+  'server-stateless:sep-2575-server-sends-prompts-list-changed-on-subscription': 'no listChanged: the prompt list changes only with a deploy',
   'server-stateless:sep-2575-server-sends-tools-list-changed-on-subscription': 'no listChanged: the tool list changes only with a deploy',
 };
 

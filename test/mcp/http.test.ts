@@ -217,7 +217,7 @@ describe('POST /mcp over raw HTTP', () => {
       assert.equal(reply.headers.get('mcp-session-id'), null, 'no session from a refused initialize');
     }
     // An unknown method stays -32601 whatever its params; valid params still pass.
-    const unknown = await post(url, { jsonrpc: '2.0', id: 28, method: 'prompts/get', params: {} }, headers);
+    const unknown = await post(url, { jsonrpc: '2.0', id: 28, method: 'logging/setLevel', params: {} }, headers);
     assert.equal(unknown.json.error.code, -32601);
     const fine = await post(url, { jsonrpc: '2.0', id: 29, method: 'tools/call', params: { name: 'get_business' } }, headers);
     assert.equal(fine.status, 200);

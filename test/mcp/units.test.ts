@@ -10,12 +10,13 @@ import { after, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { mcpConfigFromEnv } from '../../src/lib/mcp/config.ts';
-import { SessionSigner, type EndedSessions } from '../../src/lib/mcp/session.ts';
+import { SessionSigner, type EndedSessions } from '../../src/lib/mcp/session-ids.ts';
 import { sessionSecret, storeEndedSessions } from '../../src/lib/mcp/session-store.ts';
 import { insightsDataset } from '../../src/lib/insights/schema.ts';
 import { toolJsonSchema } from '../../src/lib/mcp/json-schema.ts';
-import { createCatalog, type McpContent } from '../../src/lib/mcp/catalog.ts';
-import { createLegacyServer } from '../../src/lib/mcp/legacy-server.ts';
+import { createCatalog } from '../../src/lib/mcp/catalog.ts';
+import type { McpContent } from '../../src/lib/mcp/definitions.ts';
+import { createSessionServer } from '../../src/lib/mcp/session-server.ts';
 import { createStore } from '../../src/lib/store/index.ts';
 import { BUILDS } from '../helpers/builds.ts';
 import { startRedis, tempDir } from './helpers.ts';
@@ -169,19 +170,12 @@ describe('settings', () => {
 
 describe('get_insights', () => {
   const dataset = JSON.parse(readFileSync(resolve(BUILDS.content.outDir, 'client/reviews.json'), 'utf8'));
-  const insights = {
-    updated: '2025-06-01T00:00:00Z',
-    review_count: 3,
-    aspects: [{ id: 'workmanship', label: 'Workmanship', mentions: 3, positive: 2, neutral: 1, negative: 0, score: 0.6, examples: [] }],
-    entities: { technicians: [], services: [], service_areas: [] },
-    topics: [],
-    faq: [{ question: 'Do you tarp?', answer: 'Yes.' }],
-    summary: { text: 'Good.', highlights: [], updated: '2025-06-01T00:00:00Z' },
-  };
+  // The built insights.json: the tool's output schema is the insights schema, which the client checks.
+  const insights = JSON.parse(readFileSync(resolve(BUILDS.content.outDir, 'client/insights.json'), 'utf8'));
 
   async function connect(content: McpContent) {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    const server = createLegacyServer(createCatalog(content));
+    const server = createSessionServer(createCatalog(content));
     await server.connect(serverSide);
     const client = new Client({ name: 'unit', version: '1.0.0' });
     await client.connect(clientSide);
@@ -205,20 +199,23 @@ describe('get_insights', () => {
   });
 
   it('answers all or one section, names a bad section, and has its resource', async () => {
-    const { client, close } = await connect({ site: 'http://localhost:4321', dataset, insights: { data: insights } });
+    const { client, close } = await connect({ site: 'http://localhost:4321', dataset, insights });
     const { tools } = await client.listTools();
     const tool = tools.find((t) => t.name === 'get_insights');
     assert.ok(tool);
     assert.equal(tool.annotations?.readOnlyHint, true);
     assert.equal(tool.annotations?.openWorldHint, false);
     assert.equal(tool.outputSchema?.type, 'object');
-    assert.deepEqual((tool.inputSchema.properties as any).section.enum, ['aspects', 'entities', 'topics', 'faq', 'summary']);
+    // Every structured part of the insights schema is a section, whatever sections it grows.
+    const sections = Object.keys(insightsDataset.shape).filter((key) => !['updated', 'review_count'].includes(key));
+    assert.deepEqual((tool.inputSchema.properties as any).section.enum, sections);
+    assert.ok(sections.includes('aspects') && sections.includes('summary'));
 
     const all = (await client.callTool({ name: 'get_insights', arguments: {} })) as any;
     assert.deepEqual(all.structuredContent, insights);
     assert.deepEqual(JSON.parse(all.content[0].text), insights);
     const faq = (await client.callTool({ name: 'get_insights', arguments: { section: 'faq' } })) as any;
-    assert.deepEqual(faq.structuredContent, { updated: insights.updated, review_count: 3, faq: insights.faq });
+    assert.deepEqual(faq.structuredContent, { updated: insights.updated, review_count: insights.review_count, faq: insights.faq });
     const bad = (await client.callTool({ name: 'get_insights', arguments: { section: 'gossip' } })) as any;
     assert.equal(bad.isError, true);
     assert.deepEqual(JSON.parse(bad.content[0].text).issues[0].path, ['section']);

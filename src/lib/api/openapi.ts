@@ -17,7 +17,7 @@ import { JSON_FEED_VERSION } from '../feeds/json-feed.ts';
 import { CORS_HEADERS, PREFLIGHT_MAX_AGE } from '../http/cors.ts';
 import { errorResponse, messageError } from '../http/errors-schema.ts';
 import { insightsDataset } from '../insights/schema.ts';
-import { MCP_MAX_BODY_BYTES } from '../mcp/http-handler.ts';
+import { MCP_MAX_BODY_BYTES } from '../mcp/protocol.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT, searchQuery, sinceDate } from '../reviews/query.ts';
 import { searchResponse, sinceResponse } from '../reviews/responses.ts';
 import { SINCE_PAGE_SIZE } from '../reviews/since.ts';

@@ -10,19 +10,8 @@ import type { z } from 'zod';
 
 type Json = Record<string, unknown>;
 
-const cache = { input: new WeakMap<z.ZodType, Json & { type: 'object' }>(), output: new WeakMap<z.ZodType, Json & { type: 'object' }>() };
-
-/** Converted once per schema (a server is built per request). */
+/** The JSON Schema of a tool's input or output (converted once per process, with the catalog). */
 export function toolJsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json & { type: 'object' } {
-  let converted = cache[io].get(schema);
-  if (!converted) {
-    converted = convert(schema, io);
-    cache[io].set(schema, converted);
-  }
-  return converted;
-}
-
-function convert(schema: z.ZodType, io: 'input' | 'output'): Json & { type: 'object' } {
   const raw = toJsonSchemaCompat(schema as never, { strictUnions: true, pipeStrategy: io }) as Json;
   const definitions = { ...((raw.definitions as Json | undefined) ?? {}), ...((raw.$defs as Json | undefined) ?? {}) };
   const { definitions: _d, $defs: _defs, $schema, ...top } = raw;

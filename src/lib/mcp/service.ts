@@ -8,11 +8,12 @@
  * with neither (on Netlify or Vercel: without REDIS_URL or MCP_SESSION_SECRET).
  */
 import type { Store } from '../store/store.ts';
-import { createCatalog, type McpContent } from './catalog.ts';
+import { createCatalog } from './catalog.ts';
+import type { McpContent } from './definitions.ts';
 import { createRateLimits } from '../limits/rate-limits.ts';
 import { mcpConfigFromEnv, SESSION_RATE_WINDOW_SECONDS } from './config.ts';
-import { createMcpEndpoint, type McpEndpoint } from './http-handler.ts';
-import { SessionSigner } from './session.ts';
+import { createMcpEndpoint, type McpEndpoint } from './endpoint.ts';
+import { SessionSigner } from './session-ids.ts';
 import { sessionKeySource, storeEndedSessions } from './session-store.ts';
 import { isStoreUnavailable } from '../store/unavailable.ts';
 
@@ -48,7 +49,7 @@ export async function createMcpService(options: McpServiceOptions): Promise<McpE
    * id, or an id that failed with the key read last), otherwise the key read
    * within the last KEY_REUSE_MS (checking ids: a store read less per request).
    * Instances agree on one key; a change is adopted within that time, and an
-   * id signed with the new key is never refused meanwhile (see legacy-handler.ts).
+   * id signed with the new key is never refused meanwhile (see sessions.ts).
    */
   const getSigner = async (fresh = true) => {
     if (!fresh && current && performance.now() - current.readAt < KEY_REUSE_MS) return current.signer;

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Store } from '../store/store.ts';
-import type { EndedSessions } from './session.ts';
+import type { EndedSessions } from './session-ids.ts';
 
 export const SESSION_KEY = 'mcp:session-key';
 const ENDED_PREFIX = 'mcp:ended:';
@@ -65,7 +65,7 @@ async function readKey(store: Store): Promise<string | null> {
 
 /** Ended ids are kept in one set per hour of their expiry: a few records, however many sessions end. */
 const BUCKET_SECONDS = 3600;
-const LEGACY_KEY = /^mcp:ended:[A-Za-z0-9_-]{43}$/;
+const PER_ID_KEY = /^mcp:ended:[A-Za-z0-9_-]{43}$/;
 
 /**
  * Ended ids, by hash (short members, and a listing of the store shows no
@@ -78,16 +78,16 @@ export function storeEndedSessions(store: Store): EndedSessions {
   const hash = (id: string) => createHash('sha256').update(id).digest('base64url');
   const member = (id: string) => hash(id).slice(0, 22);
   // Earlier versions kept one marker per ended id (`mcp:ended:<sha256>`); while any is live, it is honoured too.
-  let legacy: Promise<boolean> | undefined;
-  const anyLegacy = () => {
-    legacy ??= store.keys(ENDED_PREFIX).then((keys) => keys.some((key) => LEGACY_KEY.test(key)));
+  let perId: Promise<boolean> | undefined;
+  const anyPerIdMarker = () => {
+    perId ??= store.keys(ENDED_PREFIX).then((keys) => keys.some((key) => PER_ID_KEY.test(key)));
     // A store out of reach is asked again next time.
-    legacy.catch(() => (legacy = undefined));
-    return legacy;
+    perId.catch(() => (perId = undefined));
+    return perId;
   };
   return {
     isEnded: async (id, expiresAt) =>
-      (await store.hasMember(bucket(expiresAt), member(id))) || ((await anyLegacy()) && (await store.get<boolean>(`${ENDED_PREFIX}${hash(id)}`)) === true),
+      (await store.hasMember(bucket(expiresAt), member(id))) || ((await anyPerIdMarker()) && (await store.get<boolean>(`${ENDED_PREFIX}${hash(id)}`)) === true),
     markEnded: (id, expiresAt, ttlSeconds) => store.addMember(bucket(expiresAt), member(id), ttlSeconds),
   };
 }

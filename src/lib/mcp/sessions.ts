@@ -1,34 +1,30 @@
 /**
- * The 2025-era path of /mcp (initialize, then `Mcp-Session-Id` on every later
+ * The session path of /mcp (initialize, then `Mcp-Session-Id` on every later
  * request; protocol 2024-10-07 to 2025-11-25): sessions that survive
- * instances and restarts (session.ts) around the SDK v1 stateless transport.
- * http-handler.ts has already checked Host, Origin, Accept, Content-Type and
+ * instances and restarts (session-ids.ts) around the SDK v1 stateless transport.
+ * endpoint.ts has already checked Host, Origin, Accept, Content-Type and
  * the body size, parsed the JSON and found no 2026-07-28 envelope in it.
  *
  * Order of the checks: MCP-Protocol-Version (400) → JSON-RPC shape (400,
  * -32600) → session (400 missing, 404 unknown/forged/ended/expired) →
  * batches (400 from 2025-06-18) → params of served requests against the SDK's
  * schemas (200, -32602; see params.ts) → the SDK transport (202
- * notifications, 200 results and JSON-RPC errors). A read request the SDK
- * has answered before in a session of the same protocol version is answered
- * from the replay (replay.ts) once the session checks have passed.
+ * notifications, 200 results and JSON-RPC errors).
  */
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
-import type { ApiAnswer } from '../http/answer.ts';
 import type { RateLimits } from '../limits/rate-limits.ts';
 import type { McpCatalog } from './catalog.ts';
-import { createLegacyServer } from './legacy-server.ts';
 import { invalidParams, servedMethods } from './params.ts';
-import { replayable, type Replay, type ReplayableRequest } from './replay.ts';
-import { jsonReply, rpcError, unsupportedVersion } from './replies.ts';
-import type { SessionCheck, SessionSigner } from './session.ts';
+import { jsonReply, rpcError, unsupportedVersion } from './protocol.ts';
+import type { SessionCheck, SessionSigner } from './session-ids.ts';
+import { createSessionServer } from './session-server.ts';
 
 export const SESSION_HEADER = 'mcp-session-id';
 /** Batches were removed from the protocol in 2025-06-18. */
 const FIRST_VERSION_WITHOUT_BATCHES = '2025-06-18';
 
-export interface LegacyOptions {
+export interface SessionOptions {
   catalog: McpCatalog;
   /**
    * The session signer, made on first use: the 2026-07-28 path never needs it
@@ -38,8 +34,6 @@ export interface LegacyOptions {
   /** An answer instead of serving sessions (a serverless deployment without their settings: 503). */
   unavailable?: () => Response | undefined;
   onError: (error: unknown) => void;
-  /** Earlier answers to the same read requests, given again once the session checks pass (replay.ts). */
-  replay?: Replay;
   /** Per client: sessions opened (initialize) and ended (DELETE), each a store write or check. */
   limits: RateLimits<SessionStep>;
 }
@@ -56,21 +50,15 @@ export interface McpClient {
   address: string;
 }
 
-export type LegacyHandler = {
+export interface SessionHandler {
   post(request: Request, body: unknown, client: McpClient): Promise<Response>;
-  /**
-   * The kept answer to a read request of a live session (replay.ts); undefined
-   * when none is kept or a check fails (post answers). Reads only headers:
-   * Web Headers and the Node entry's reader both fit.
-   */
-  replay(headers: HeaderReader, repeat: ReplayableRequest): Promise<ApiAnswer | undefined>;
   delete(request: Request, client: McpClient): Promise<Response>;
-};
+}
 
-export function createLegacyHandler(options: LegacyOptions): LegacyHandler {
+export function createSessionHandler(options: SessionOptions): SessionHandler {
   const { catalog, onError } = options;
   // The methods the server answers are the same for every request: found once.
-  const served = servedMethods(createLegacyServer(catalog));
+  const served = servedMethods(createSessionServer(catalog));
   const overLimit = (step: SessionStep, client: McpClient, id: string | number | null) => limitAnswer(options.limits, step, client, id);
 
   /**
@@ -122,9 +110,6 @@ export function createLegacyHandler(options: LegacyOptions): LegacyHandler {
       if (Array.isArray(body) && protocolVersion >= FIRST_VERSION_WITHOUT_BATCHES) {
         return rpcError(400, -32600, `Invalid Request: JSON-RPC batches are not part of protocol ${protocolVersion}`);
       }
-      // A read request of a session: its answer is kept for the next time (replay.ts).
-      const repeat = options.replay && !initialize ? replayable(body) : undefined;
-
       // Requests of served methods whose params the SDK's schema refuses: -32602 here, not a -32603 zod dump from the SDK.
       const refused = messages.map((message) => invalidParams(message, served));
       const errors = refused.filter((error) => error !== null);
@@ -132,7 +117,7 @@ export function createLegacyHandler(options: LegacyOptions): LegacyHandler {
       const passed = errors.length > 0 ? messages.filter((_, index) => refused[index] === null) : null;
       if (passed?.length === 0) return jsonReply(200, errors);
 
-      const server = createLegacyServer(catalog);
+      const server = createSessionServer(catalog);
       try {
         const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
         transport.onerror = (error) => {
@@ -158,29 +143,11 @@ export function createLegacyHandler(options: LegacyOptions): LegacyHandler {
           if (typeof agreed === 'string') headers.set(SESSION_HEADER, await signer.issue(agreed));
           return new Response(responseText, { status: response.status, headers });
         }
-        const answer = new Response(response.body, { status: response.status, headers });
-        return repeat ? await options.replay!.remember(legacyScope(protocolVersion), repeat, answer) : answer;
+        return new Response(response.body, { status: response.status, headers });
       } finally {
         // JSON responses are complete once handleRequest resolves.
         void server.close();
       }
-    },
-
-    /**
-     * What post checks that does not follow from the body: the session (valid,
-     * not ended) and the MCP-Protocol-Version header (absent or the session's).
-     * A body kept in a session scope passed the rest (JSON-RPC shape, no
-     * envelope claim, not initialize, no batch, params) when it was kept.
-     */
-    async replay(headers, repeat) {
-      if (!options.replay || options.unavailable?.()) return undefined;
-      const id = headers.get(SESSION_HEADER);
-      if (id === null) return undefined;
-      const check = await checkSession(id);
-      if (!check.ok) return undefined;
-      const headerVersion = headers.get('mcp-protocol-version');
-      if (headerVersion !== null && headerVersion !== check.claims.pv) return undefined;
-      return options.replay.answer(legacyScope(check.claims.pv), repeat);
     },
 
     async delete(request, client) {
@@ -199,8 +166,6 @@ export function createLegacyHandler(options: LegacyOptions): LegacyHandler {
     },
   };
 }
-
-const legacyScope = (protocolVersion: string) => `legacy ${protocolVersion}`;
 
 /** A 429 once `client` is over its limit for `step`: a JSON-RPC error (to the request's id) with Retry-After. */
 async function limitAnswer(limits: RateLimits<SessionStep>, step: SessionStep, client: McpClient, id: string | number | null): Promise<Response | undefined> {

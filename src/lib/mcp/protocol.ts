@@ -1,8 +1,8 @@
 /**
- * The JSON answers /mcp makes itself (before or beside the SDKs): JSON-RPC
- * errors with an HTTP status, never cached.
+ * The protocol revisions /mcp serves, and the JSON answers it makes itself
+ * (before or beside the SDKs): JSON-RPC errors with an HTTP status, never cached.
  */
-import { SUPPORTED_PROTOCOL_VERSIONS as LEGACY_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { SUPPORTED_PROTOCOL_VERSIONS as SESSION_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { ProtocolErrorCode } from '@modelcontextprotocol/server';
 
 export const MCP_MAX_BODY_BYTES = 1024 * 1024;
@@ -11,9 +11,9 @@ export const MCP_MAX_BODY_BYTES = 1024 * 1024;
  * The revisions the SDK v2 serves sessionless (it exports no list of them; a
  * test checks this one against what server/discover announces).
  */
-export const MODERN_PROTOCOL_VERSIONS: readonly string[] = ['2026-07-28'];
-/** Every revision /mcp serves, newest first: 2026-07-28 (SDK v2) and the 2025-era ones (SDK v1). */
-export const SERVED_PROTOCOL_VERSIONS: readonly string[] = [...MODERN_PROTOCOL_VERSIONS, ...LEGACY_VERSIONS];
+export const STATELESS_PROTOCOL_VERSIONS: readonly string[] = ['2026-07-28'];
+/** Every revision /mcp serves, newest first: 2026-07-28 (SDK v2, stateless) and the session ones (SDK v1). */
+export const SERVED_PROTOCOL_VERSIONS: readonly string[] = [...STATELESS_PROTOCOL_VERSIONS, ...SESSION_VERSIONS];
 
 export function rpcError(status: number, code: number, message: string, headers: Record<string, string> = {}, id: string | number | null = null, data?: unknown): Response {
   return jsonReply(status, { jsonrpc: '2.0', error: data === undefined ? { code, message } : { code, message, data }, id }, headers);
