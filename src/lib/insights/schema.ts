@@ -62,6 +62,7 @@ export const aspectCounts = z.object({ positive: count, neutral: count, negative
 const trendFigures = {
   review_count: count,
   average_rating: rating.nullable().describe('Mean star rating (2 decimals); null when the period has no reviews.'),
+  reply_count: count.describe('Reviews of the period with an owner reply.'),
   reply_rate: z.number().min(0).max(1).nullable().describe("Share of the period's reviews with an owner reply (3 decimals); null when it has no reviews."),
   median_reply_days: z
     .number()

@@ -79,6 +79,7 @@ class Bucket {
       review_count: this.count,
       average_rating: this.count === 0 ? null : roundTo(this.ratingSum / this.count, 2),
       distribution: { '1': this.distribution[0], '2': this.distribution[1], '3': this.distribution[2], '4': this.distribution[3], '5': this.distribution[4] },
+      reply_count: this.replied,
       reply_rate: this.count === 0 ? null : round3(this.replied / this.count),
       median_reply_days: median(this.replyDays),
       aspects: Object.fromEntries(
