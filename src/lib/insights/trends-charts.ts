@@ -165,7 +165,7 @@ export function trendCharts(trends: Trends, labels: ReadonlyArray<{ id: AspectId
       height: HEIGHT,
       marginLeft: 40,
       x: timeX(domain, WIDTH),
-      y: { domain: [1, 5], ticks: [1, 2, 3, 4, 5], grid: true, label: '↑ stars' },
+      y: { domain: [1, 5], ticks: [1, 2, 3, 4, 5], tickFormat: (n: number) => String(n), grid: true, label: null },
       marks: [
         Plot.lineY(quarters, { x: 'at', y: (q: (typeof quarters)[number]) => q.average_rating ?? NaN, stroke: 'var(--trend-line)', strokeWidth: 2 }),
         Plot.dot(rated, { x: 'at', y: 'average_rating', fill: 'var(--trend-line)', r: 3 }),
@@ -191,7 +191,7 @@ export function trendCharts(trends: Trends, labels: ReadonlyArray<{ id: AspectId
       height: HEIGHT,
       marginLeft: 48,
       x: timeX(domain, WIDTH),
-      y: { grid: true, label: '↑ reviews', tickFormat: (n: number) => (Number.isInteger(n) ? n.toLocaleString('en-US') : '') },
+      y: { grid: true, label: null, tickFormat: (n: number) => (Number.isInteger(n) ? n.toLocaleString('en-US') : '') },
       marks: [Plot.rectY(months, { x: 'at', y: 'review_count', interval: 'month', fill: 'var(--trend-bar)', inset: 0.5 }), Plot.ruleY([0])],
     }),
     table: {
@@ -269,7 +269,7 @@ export function trendCharts(trends: Trends, labels: ReadonlyArray<{ id: AspectId
       height: HEIGHT,
       marginLeft: 48,
       x: timeX(domain, WIDTH),
-      y: { domain: [0, 1], ticks: [0, 0.25, 0.5, 0.75, 1], tickFormat: (n: number) => `${Math.round(n * 100)}%`, grid: true, label: '↑ answered' },
+      y: { domain: [0, 1], ticks: [0, 0.25, 0.5, 0.75, 1], tickFormat: (n: number) => `${Math.round(n * 100)}%`, grid: true, label: null },
       marks: [
         Plot.lineY(quarters, { x: 'at', y: (q: (typeof quarters)[number]) => q.reply_rate ?? NaN, stroke: 'var(--trend-line)', strokeWidth: 2 }),
         Plot.dot(answered, { x: 'at', y: 'reply_rate', fill: 'var(--trend-line)', r: 3 }),
@@ -304,7 +304,7 @@ export function trendCharts(trends: Trends, labels: ReadonlyArray<{ id: AspectId
       height: HEIGHT,
       marginLeft: 48,
       x: timeX(domain, WIDTH),
-      y: { grid: true, label: '↑ days', zero: true, tickFormat: (n: number) => (Number.isInteger(n) ? String(n) : '') },
+      y: { grid: true, label: null, zero: true, tickFormat: (n: number) => (Number.isInteger(n) ? String(n) : '') },
       marks: [
         Plot.rectY(timed, { x: 'at', y: 'median_reply_days', interval: '3 months', fill: 'var(--trend-bar)', inset: 2 }),
         Plot.ruleY([0]),
