@@ -46,8 +46,8 @@ export interface TrendCharts {
   replyTime: TrendChart;
 }
 
-const WIDTH = 640;
-const HEIGHT = 240;
+const WIDTH = 480;
+const HEIGHT = 200;
 const SMALL_WIDTH = 300;
 const SMALL_HEIGHT = 150;
 const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
