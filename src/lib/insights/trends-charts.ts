@@ -139,6 +139,12 @@ function windowText(w: RecentWindow): string {
   return plural(w.review_count, 'review');
 }
 
+/** The reading of a figure of both windows: compared when both have it, else what there is. */
+function compared(now: number | null, then: number | null, both: (now: number, then: number) => string, onlyNow: (now: number) => string, none: string): string {
+  if (now === null) return none;
+  return then === null ? onlyNow(now) : both(now, then);
+}
+
 /** Every chart of the trends page. `labels`: each aspect's label (editorial text: it stays text). */
 export function trendCharts(trends: Trends, labels: ReadonlyArray<{ id: AspectId; label: string }>): TrendCharts | null {
   const recent = trends.recent;
@@ -154,12 +160,13 @@ export function trendCharts(trends: Trends, labels: ReadonlyArray<{ id: AspectId
   const rating: TrendChart = {
     id: 'trend-rating',
     title: 'Average rating by quarter',
-    reading:
-      now.average_rating !== null && then.average_rating !== null
-        ? `Rating ${moved(recent.change.average_rating!, (n) => fixed(n, 2))} in ${recentLabel}: ${fixed(now.average_rating, 2)} from ${windowText(now)}, against ${fixed(then.average_rating, 2)} from ${windowText(then)} in ${before}.`
-        : now.average_rating !== null
-          ? `${fixed(now.average_rating, 2)} from ${windowText(now)} in ${recentLabel}; no reviews in ${before}.`
-          : `No reviews in ${recentLabel}.`,
+    reading: compared(
+      now.average_rating,
+      then.average_rating,
+      (a, b) => `Rating ${moved(recent.change.average_rating!, (n) => fixed(n, 2))} in ${recentLabel}: ${fixed(a, 2)} from ${windowText(now)}, against ${fixed(b, 2)} from ${windowText(then)} in ${before}.`,
+      (a) => `${fixed(a, 2)} from ${windowText(now)} in ${recentLabel}; no reviews in ${before}.`,
+      `No reviews in ${recentLabel}.`,
+    ),
     svg: render({
       width: WIDTH,
       height: HEIGHT,
@@ -258,12 +265,13 @@ export function trendCharts(trends: Trends, labels: ReadonlyArray<{ id: AspectId
   const replyRate: TrendChart = {
     id: 'trend-reply-rate',
     title: 'Share of reviews answered, by quarter',
-    reading:
-      now.reply_rate !== null && then.reply_rate !== null
-        ? `${percent(now.reply_rate)} of the reviews of ${recentLabel} answered, against ${percent(then.reply_rate)} in ${before}.`
-        : now.reply_rate !== null
-          ? `${percent(now.reply_rate)} of the reviews of ${recentLabel} answered; no reviews in ${before}.`
-          : `No reviews in ${recentLabel}.`,
+    reading: compared(
+      now.reply_rate,
+      then.reply_rate,
+      (a, b) => `${percent(a)} of the reviews of ${recentLabel} answered, against ${percent(b)} in ${before}.`,
+      (a) => `${percent(a)} of the reviews of ${recentLabel} answered; no reviews in ${before}.`,
+      `No reviews in ${recentLabel}.`,
+    ),
     svg: render({
       width: WIDTH,
       height: HEIGHT,
@@ -293,12 +301,13 @@ export function trendCharts(trends: Trends, labels: ReadonlyArray<{ id: AspectId
   const replyTime: TrendChart = {
     id: 'trend-reply-time',
     title: 'Median days to reply, by quarter',
-    reading:
-      now.median_reply_days !== null && then.median_reply_days !== null
-        ? `Replies in ${recentLabel} came after a median of ${days(now.median_reply_days)}, against ${days(then.median_reply_days)} in ${before}.`
-        : now.median_reply_days !== null
-          ? `Replies in ${recentLabel} came after a median of ${days(now.median_reply_days)}; no replies in ${before}.`
-          : `No review of ${recentLabel} has a reply yet.`,
+    reading: compared(
+      now.median_reply_days,
+      then.median_reply_days,
+      (a, b) => `Replies in ${recentLabel} came after a median of ${days(a)}, against ${days(b)} in ${before}.`,
+      (a) => `Replies in ${recentLabel} came after a median of ${days(a)}; no replies in ${before}.`,
+      `No review of ${recentLabel} has a reply yet.`,
+    ),
     svg: render({
       width: WIDTH,
       height: HEIGHT,
