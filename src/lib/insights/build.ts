@@ -14,6 +14,7 @@ import { round3 } from './round.ts';
 import type { AspectSummary, Entity, InsightsDataset } from './schema.ts';
 import { splitSentences, winkValence } from './sentences.ts';
 import { buildTopics, keyphrases } from './topics.ts';
+import { buildTrends, trendFigures } from './trends.ts';
 
 /** A capitalised name in a review's text that is no known technician. */
 export interface InsightsWarning {
@@ -218,7 +219,15 @@ export function analyseInsights(dataset: ReviewsDataset, editorial: Editorial, i
     return ids.map(({ id, name }) => summariseEntity(id, name, reviewsOf.get(id)!));
   };
 
-  const figures = computeFigures(dataset, aspects);
+  const trends = buildTrends(
+    reviews.map((r, i) => ({
+      date: r.date,
+      rating: r.rating,
+      response: dataset.reviews[i].response,
+      mentions: r.sentences.flatMap((s) => s.aspects),
+    })),
+  );
+  const figures = { ...computeFigures(dataset, aspects), ...trendFigures(trends) };
   const summary = editorial.summary ? fillSummary(editorial.summary, figures) : generatedSummary(dataset, figures);
 
   const updated = [dataset.updated, editorial.faq?.updated, editorial.summary?.updated]
@@ -235,6 +244,7 @@ export function analyseInsights(dataset: ReviewsDataset, editorial: Editorial, i
       service_areas: entityOf(business.service_areas, (r) => r.areas),
     },
     topics: buildTopics(topicInput),
+    trends,
     faq: editorial.faq?.entries ?? [],
     summary,
   };

@@ -16,6 +16,7 @@ import { roundTo } from '../reviews/dataset.ts';
 import type { ReviewsDataset } from '../reviews/schema.ts';
 import { ASPECT_IDS } from './lexicon.ts';
 import type { AspectSummary } from './schema.ts';
+import { TREND_FIGURES } from './trends.ts';
 
 const ASPECT_FIGURE_PREFIX = 'percent_positive_';
 
@@ -29,12 +30,12 @@ const BASE_FIGURES = {
   technician_count: 0,
 } as const;
 
-export const FIGURE_NAMES: readonly string[] = [...Object.keys(BASE_FIGURES), ...ASPECT_IDS.map((id) => `${ASPECT_FIGURE_PREFIX}${id}`)];
+export const FIGURE_NAMES: readonly string[] = [...Object.keys(BASE_FIGURES), ...Object.keys(TREND_FIGURES), ...ASPECT_IDS.map((id) => `${ASPECT_FIGURE_PREFIX}${id}`)];
 
 const MAX_DECIMALS = 3;
 
 function defaultDecimals(name: string): number {
-  return (BASE_FIGURES as Record<string, number>)[name] ?? 0;
+  return (BASE_FIGURES as Record<string, number>)[name] ?? (TREND_FIGURES as Record<string, number>)[name] ?? 0;
 }
 
 /** Every figure an editor may quote, unrounded. */

@@ -4,7 +4,7 @@
  * `insightsDataset`; nothing is written twice.
  */
 import { z } from 'zod';
-import { utcInstant } from '../reviews/schema.ts';
+import { isoDate, utcInstant } from '../reviews/schema.ts';
 import { ASPECT_IDS } from './lexicon.ts';
 
 const score = z.number().min(-1).max(1);
@@ -55,6 +55,64 @@ export const topic = z.object({
   by_year: z.record(z.string().regex(/^\d{4}$/), count).describe('Reviews per year of their date.'),
 });
 
+const rating = z.number().min(1).max(5);
+
+export const aspectCounts = z.object({ positive: count, neutral: count, negative: count });
+
+const trendFigures = {
+  review_count: count,
+  average_rating: rating.nullable().describe('Mean star rating (2 decimals); null when the period has no reviews.'),
+  reply_count: count.describe('Reviews of the period with an owner reply.'),
+  reply_rate: z.number().min(0).max(1).nullable().describe("Share of the period's reviews with an owner reply (3 decimals); null when it has no reviews."),
+  median_reply_days: z
+    .number()
+    .min(0)
+    .nullable()
+    .describe("Median whole days from a review's date to its reply's date (the mean of the two middle ones for an even count); null when no review of the period has a reply."),
+};
+
+export const trendPeriod = z.object({
+  ...trendFigures,
+  distribution: z.object({ '1': count, '2': count, '3': count, '4': count, '5': count }).describe('Reviews by star rating.'),
+  aspects: z.record(aspectId, aspectCounts).describe("Sentences naming each aspect in the period's reviews, by polarity; every aspect listed."),
+});
+
+export const trendMonth = z.object({ month: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/).describe('Calendar month, YYYY-MM.'), ...trendPeriod.shape });
+export const trendQuarter = z.object({ quarter: z.string().regex(/^\d{4}-Q[1-4]$/).describe('Calendar quarter, YYYY-Qn.'), ...trendPeriod.shape });
+
+export const recentWindow = z.object({
+  from: isoDate.describe('First day of the window.'),
+  to: isoDate.describe('Last day of the window (included).'),
+  ...trendFigures,
+  aspects: z
+    .record(aspectId, aspectCounts.extend({ mentions: count, score: score.nullable().describe('Mean sentence score (3 decimals); null without mentions.') }))
+    .describe("Each aspect's sentences in the window; every aspect listed."),
+});
+
+export const trends = z
+  .object({
+    months: z.array(trendMonth).describe("Every calendar month from the first review's to the newest's, oldest first; months without reviews included."),
+    quarters: z.array(trendQuarter).describe('Every calendar quarter from the first review\'s to the newest\'s, oldest first.'),
+    recent: z
+      .object({
+        days: z.literal(90).describe('Length of each window.'),
+        current: recentWindow.describe("The newest review's day and the 89 days before it."),
+        previous: recentWindow.describe('The 90 days before the current window.'),
+        change: z
+          .object({
+            review_count: z.int(),
+            average_rating: z.number().nullable(),
+            reply_rate: z.number().nullable(),
+            median_reply_days: z.number().nullable(),
+            aspects: z.record(aspectId, z.number().nullable()).describe('Change of each aspect\'s score.'),
+          })
+          .describe('current minus previous; null where either is null.'),
+      })
+      .nullable()
+      .describe('The last 90 days against the 90 before, dated by the newest review (never the build clock); null without reviews.'),
+  })
+  .describe('The reviews over time.');
+
 export const faqEntry = z.object({ question: z.string(), answer: z.string() });
 
 export const summary = z.object({
@@ -75,6 +133,7 @@ export const insightsDataset = z
       service_areas: z.array(entity),
     }),
     topics: z.array(topic),
+    trends,
     faq: z.array(faqEntry),
     summary,
   })
@@ -86,3 +145,7 @@ export type Entity = z.infer<typeof entity>;
 export type Topic = z.infer<typeof topic>;
 export type FaqEntry = z.infer<typeof faqEntry>;
 export type Summary = z.infer<typeof summary>;
+export type Trends = z.infer<typeof trends>;
+export type TrendPeriod = z.infer<typeof trendPeriod>;
+export type RecentWindow = z.infer<typeof recentWindow>;
+export type AspectCounts = z.infer<typeof aspectCounts>;
