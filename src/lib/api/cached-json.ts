@@ -11,10 +11,17 @@ import { httpDate, isNotModified } from '../http/conditional.ts';
 import { CORS_HEADERS } from '../http/cors.ts';
 import { JSON_TYPE, toJsonBody } from '../http/json.ts';
 import { strongEtag } from '../http/etag.ts';
+import { compressWhileWaiting, MIN_PRECOMPRESS_BYTES } from '../static/compress.ts';
 import { CONTENT_CACHE } from '../static/manifest.ts';
+import { ENCODING_SUFFIXES, negotiateEncoding, representationEtag } from '../static/respond.ts';
 
 export interface CachedBody {
   body: Uint8Array;
+  /**
+   * Its br and gzip forms, each made the first time a client accepts it and
+   * kept with the body: a cached answer is compressed once, not per request.
+   */
+  variants: Partial<Record<'br' | 'gzip', Uint8Array>>;
   etag: string;
   lastModified: string;
   /** The headers of the 200 and of the 304, made once: a hit copies nothing. */
@@ -100,11 +107,17 @@ export class BodyCache {
     return typeof hit === 'string' ? undefined : hit;
   }
 
-  /** The body under `alias` (another spelling of a key), if that key is still cached. */
-  getByAlias(alias: string): CachedBody | undefined {
+  /** The key `alias` (another spelling of a key) points to, if it is still kept. */
+  keyOf(alias: string): string | undefined {
     if (alias.length > MAX_ALIAS_KEY_LENGTH) return undefined;
     const key = this.#entries.get(alias);
-    return typeof key === 'string' ? this.get(key) : undefined;
+    return typeof key === 'string' ? key : undefined;
+  }
+
+  /** The body under `alias`, if that key is still cached. */
+  getByAlias(alias: string): CachedBody | undefined {
+    const key = this.keyOf(alias);
+    return key === undefined ? undefined : this.get(key);
   }
 
   alias(alias: string, key: string): void {
@@ -114,11 +127,21 @@ export class BodyCache {
   set(key: string, value: CachedBody): void {
     this.#entries.set(key, value);
   }
+
+  /**
+   * Counts a variant just added to a kept body against the budget (lru-cache
+   * sizes an entry when it is set); an entry that no longer fits is dropped.
+   */
+  recount(key: string): void {
+    const value = this.#entries.peek(key);
+    if (value && typeof value !== 'string') this.#entries.set(key, value);
+  }
 }
 
 /** What keeping `value` under `key` counts against the budget. */
 export function costOf(key: string, value: CachedBody | string): number {
-  return keyBytes(key) + (typeof value === 'string' ? ALIAS_OVERHEAD_BYTES : BODY_OVERHEAD_BYTES + value.bytes);
+  if (typeof value === 'string') return keyBytes(key) + ALIAS_OVERHEAD_BYTES;
+  return keyBytes(key) + BODY_OVERHEAD_BYTES + value.bytes + (value.variants.br?.byteLength ?? 0) + (value.variants.gzip?.byteLength ?? 0);
 }
 
 export function jsonBody(value: unknown, lastModifiedInstant: string): CachedBody {
@@ -136,11 +159,35 @@ export function cachedBody(body: Uint8Array, lastModifiedInstant: string): Cache
     'cache-control': CONTENT_CACHE,
     ...CORS_HEADERS,
   };
+  // A body too small to compress has one representation: no Vary.
+  if (compressible(body)) notModified.vary = 'Accept-Encoding';
   const bytes = body.byteLength + etag.length + lastModified.length;
-  return { body, etag, lastModified, notModified, ok: { ...notModified, 'content-length': String(body.byteLength) }, bytes };
+  return { body, variants: {}, etag, lastModified, notModified, ok: { ...notModified, 'content-length': String(body.byteLength) }, bytes };
 }
 
-export function conditionalJsonAnswer(request: ApiRequest, cached: CachedBody): ApiAnswer {
-  if (isNotModified(request.headers, cached)) return { status: 304, headers: cached.notModified, body: null };
-  return { status: 200, headers: cached.ok, body: cached.body };
+/**
+ * 200 in the encoding the client prefers among br and gzip (each with its own
+ * strong ETag, RFC 9110 §8.8.3), or 304 when it holds any of them.
+ * `onCompressed` is told when a variant was made, so a cache can count it.
+ */
+export function conditionalJsonAnswer(request: ApiRequest, cached: CachedBody, onCompressed?: () => void): ApiAnswer {
+  const encoding = compressible(cached.body) ? negotiateEncoding(request.headers.get('accept-encoding'), ENCODINGS) : 'identity';
+  if (encoding === 'identity') {
+    if (isNotModified(request.headers, cached, ENCODING_SUFFIXES)) return { status: 304, headers: cached.notModified, body: null };
+    return { status: 200, headers: cached.ok, body: cached.body };
+  }
+  const etag = representationEtag(cached.etag, encoding);
+  if (isNotModified(request.headers, cached, ENCODING_SUFFIXES)) return { status: 304, headers: { ...cached.notModified, etag }, body: null };
+  let variant = cached.variants[encoding];
+  if (!variant) {
+    variant = cached.variants[encoding] = compressWhileWaiting(cached.body, encoding);
+    onCompressed?.();
+  }
+  const headers = { ...cached.notModified, etag, 'content-encoding': encoding, 'content-length': String(variant.byteLength) };
+  return { status: 200, headers, body: variant };
 }
+
+const ENCODINGS = ['br', 'gzip'] as const;
+
+const compressible = (body: Uint8Array) => body.byteLength >= MIN_PRECOMPRESS_BYTES;
+

@@ -29,12 +29,13 @@ export function searchEndpoint(request: ApiRequest, context: ApiContext): ApiAns
   // A query string seen before was valid then and is valid now: answer it without parsing again.
   // Past MAX_ALIAS_KEY_LENGTH (a padded spelling) the cache neither finds nor keeps it by its raw text.
   const rawKey = `search${request.search}`;
-  let cached = cache.getByAlias(rawKey);
+  let key = cache.keyOf(rawKey);
+  let cached = key === undefined ? undefined : cache.get(key);
   if (!cached) {
     const parsed = fromSearchParams(new URLSearchParams(request.search));
     if (!parsed.ok) return invalidRequest(parsed.issues);
     // The same query written another way (order, defaults) shares one body and one ETag.
-    const key = `search:${canonicalKey(parsed.value)}`;
+    key = `search:${canonicalKey(parsed.value)}`;
     cached = cache.get(key);
     if (!cached) {
       const index = getReviewIndex(context.dataset);
@@ -45,7 +46,8 @@ export function searchEndpoint(request: ApiRequest, context: ApiContext): ApiAns
     }
     cache.alias(rawKey, key);
   }
-  return conditionalJsonAnswer(request, cached);
+  const kept = key;
+  return conditionalJsonAnswer(request, cached, () => cache.recount(kept));
 }
 
 export function sinceEndpoint(request: ApiRequest, context: ApiContext, rawDate: string): ApiAnswer {
@@ -66,7 +68,7 @@ export function sinceEndpoint(request: ApiRequest, context: ApiContext, rawDate:
     cached = cachedBody(bodyWithRecords(envelope, index.records, positions), sinceLastModified(index, parsed.value) ?? context.dataset.updated);
     if (request.search === '') cache.set(key, cached);
   }
-  return conditionalJsonAnswer(request, cached);
+  return conditionalJsonAnswer(request, cached, () => cache.recount(key));
 }
 
 /** The newest `updated` among the reviews served, or the dataset's when none are. */

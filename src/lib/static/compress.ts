@@ -53,3 +53,13 @@ const gzipInPool = promisify(gzipCallback);
 export function compressInPool(path: string, bytes: Uint8Array): Promise<[br: Buffer, gz: Buffer]> {
   return Promise.all([brotliInPool(bytes, brotliOptions(path, bytes)), gzipInPool(bytes, GZIP_OPTIONS)]);
 }
+
+/**
+ * Brotli at quality 5 and gzip at 6, for answers made while a client waits
+ * (search, since, pages rendered on request): the build's quality 11 would
+ * take tens of milliseconds for a few percent.
+ */
+export function compressWhileWaiting(body: Uint8Array, encoding: 'br' | 'gzip'): Buffer {
+  if (encoding === 'gzip') return gzipSync(body, { level: 6 });
+  return brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength } });
+}

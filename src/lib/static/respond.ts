@@ -38,7 +38,7 @@ export function answerStatic(entry: StaticEntry, requestHeaders: { get(name: str
  * them in If-None-Match means the client holds the same content.
  */
 const SUFFIX: Record<Encoding, string> = { identity: '', br: '-br', gzip: '-gz' };
-const ENCODING_SUFFIXES = ['-br', '-gz'];
+export const ENCODING_SUFFIXES = ['-br', '-gz'];
 
 export function representationEtag(etag: string, encoding: Encoding): string {
   return SUFFIX[encoding] ? `${etag.slice(0, -1)}${SUFFIX[encoding]}"` : etag;
