@@ -42,8 +42,19 @@ export const SEARCH_PARAMETERS = Object.keys(searchQuery.shape) as (keyof Search
 /** The date of GET /api/reviews/since/{date} and of the reviews_since tool. */
 export const sinceDate = isoDate.describe('Reviews dated on or after this day (YYYY-MM-DD) are returned.');
 
-const NUMERIC = new Set<string>(['rating', 'min_rating', 'limit']);
-const NUMBER_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+/*
+ * Which text becomes a number: plain decimal literals only. Anything else
+ * (`1e0`, `0x1`, `+1`, ` 1`, `1.0` for an integer) stays a string, which the
+ * schema refuses naming the parameter; Number() alone would take all of these.
+ * A leading minus is kept so `limit=-1` is refused as out of range, not as text.
+ */
+const INTEGER_TEXT = /^-?\d+$/;
+const DECIMAL_TEXT = /^-?\d+(?:\.\d+)?$/;
+const NUMERIC: ReadonlyMap<string, RegExp> = new Map([
+  ['rating', INTEGER_TEXT],
+  ['min_rating', DECIMAL_TEXT],
+  ['limit', INTEGER_TEXT],
+]);
 
 /**
  * URL query → SearchQuery. Unknown, repeated and empty parameters are refused
@@ -60,7 +71,7 @@ export function fromSearchParams(params: URLSearchParams): Parsed<SearchQuery> {
       delete input[name];
       continue;
     }
-    input[name] = NUMERIC.has(name) && NUMBER_TEXT.test(value.trim()) ? Number(value) : value;
+    input[name] = NUMERIC.get(name)?.test(value) ? Number(value) : value;
   }
   for (const [name, times] of seen) {
     if (!(SEARCH_PARAMETERS as string[]).includes(name)) {

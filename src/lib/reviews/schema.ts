@@ -62,6 +62,17 @@ export const postalAddress = z.object({
   country: z.string(),
 });
 
+export const DAYS_OF_WEEK = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
+
+const clockTime = z.string().regex(/^(?:[01]\d|2[0-3]):[0-5]\d$/, 'expected a time of day as HH:MM, 24-hour');
+
+/** One line of the business's hours, as schema.org's OpeningHoursSpecification has it: closes before opens runs past midnight. */
+export const openingHours = z.object({
+  days: z.array(z.enum(DAYS_OF_WEEK)).min(1, 'name at least one day').describe('Days these hours hold, English names: Monday … Sunday.'),
+  opens: clockTime.describe('Opening time, HH:MM, 24-hour.'),
+  closes: clockTime.describe('Closing time, HH:MM, 24-hour.'),
+});
+
 export const business = z
   .object({
     id: z.string(),
@@ -77,6 +88,11 @@ export const business = z
     technicians: z.array(namedRef),
     license_numbers: z.array(z.string()).optional(),
     founded: z.string().optional(),
+    opening_hours: z.array(openingHours).optional().describe('When the business answers customers; days without a line are closed.'),
+    profiles: z
+      .array(z.httpUrl())
+      .optional()
+      .describe("The business's own pages elsewhere (Google Business Profile, Yelp, Facebook, BBB): the JSON-LD's sameAs."),
   })
   .meta({ id: 'Business' });
 

@@ -1,10 +1,18 @@
 /**
  * schema.org structured data: the business as a RoofingContractor (a
- * LocalBusiness) with its AggregateRating and reviews for the home page, and one
- * Review with the business as its itemReviewed for a review's own page. Both
- * name the business by the same `@id`, so a crawler joins them into one entity.
+ * LocalBusiness) with its address, geo, telephone, hours and profiles, plus its
+ * AggregateRating and reviews, for the home page; one Review with the business
+ * as its itemReviewed for a review's own page. Both name the business by the
+ * same `@id`, so a crawler joins them into one entity.
+ *
+ * The rating and review nodes stay although Google shows no stars for them:
+ * reviews of a LocalBusiness on its own site are "self-serving" in its
+ * review-snippet guidelines, so not eligible for a review snippet, and Google
+ * says they need not be removed. They describe what the page shows, which any
+ * other reader of schema.org may use; docs/structured-data.md says what a
+ * search engine does and does not show.
  */
-import type { PostalAddress, ReviewLeaf, RoofingContractorLeaf, WithContext } from 'schema-dts';
+import type { OpeningHoursSpecification, PostalAddress, ReviewLeaf, RoofingContractorLeaf, WithContext } from 'schema-dts';
 import type { Business, Review, ReviewsDataset } from '../reviews/schema.ts';
 
 /*
@@ -42,6 +50,11 @@ function businessIdentity(business: Business) {
   } satisfies RoofingContractorLeaf;
 }
 
+function openingHours(business: Business): OpeningHoursSpecification[] | undefined {
+  if (!business.opening_hours?.length) return undefined;
+  return business.opening_hours.map((hours) => ({ '@type': 'OpeningHoursSpecification', dayOfWeek: hours.days, opens: hours.opens, closes: hours.closes }));
+}
+
 function reviewNode(review: Review, url: string) {
   return {
     '@type': 'Review',
@@ -64,6 +77,8 @@ export function businessJsonLd(dataset: ReviewsDataset, reviews: readonly Review
     email: business.email,
     address,
     geo: business.geo ? { '@type': 'GeoCoordinates', latitude: business.geo.latitude, longitude: business.geo.longitude } : undefined,
+    openingHoursSpecification: openingHours(business),
+    sameAs: business.profiles?.length ? business.profiles : undefined,
     foundingDate: business.founded || undefined,
     areaServed: business.service_areas.map((area) => ({ '@type': 'City', name: area.name })),
     makesOffer: business.services.map((service) => ({ '@type': 'Offer', itemOffered: { '@type': 'Service', name: service.name } })),

@@ -1,0 +1,156 @@
+/**
+ * "All reviews" narrowed by stars, service and technician: the page's query
+ * parameters (`rating`, `service`, `technician`, `page`), read strictly; the
+ * matching reviews, paged, and each choice's count, all answered by the
+ * search the API uses (searchPositions); and the links between them, so that
+ * narrowing works with plain links and no JavaScript.
+ */
+import type { ReviewIndex } from '../reviews/index.ts';
+import type { SearchQuery } from '../reviews/query.ts';
+import type { Business } from '../reviews/schema.ts';
+import { searchPositions } from '../reviews/search.ts';
+import { REVIEWS_PER_PAGE } from './paging.ts';
+
+export const FILTERS_PATH = '/reviews';
+
+export interface ReviewFilters {
+  rating?: number;
+  /** A service id of the business. */
+  service?: string;
+  /** A technician id of the business. */
+  technician?: string;
+}
+
+type FilterName = keyof ReviewFilters;
+const FILTER_NAMES: readonly FilterName[] = ['rating', 'service', 'technician'];
+const RATINGS = [5, 4, 3, 2, 1] as const;
+/** Beyond this a page number is not a page of any dataset this site serves. */
+const MAX_PAGE_TEXT = /^[1-9]\d{0,6}$/;
+
+export interface FilterProblem {
+  parameter: string;
+  message: string;
+}
+
+export type ParsedFilters = { ok: true; filters: ReviewFilters; page: number } | { ok: false; problems: FilterProblem[] };
+
+/**
+ * The page's parameters. Other parameters (a campaign's `utm_*`) are left
+ * alone, as a page does; an empty one counts as not given; a value that names
+ * nothing of this business, or a repeated parameter, is a problem that names it.
+ */
+export function parseFilters(params: URLSearchParams, business: Business): ParsedFilters {
+  const problems: FilterProblem[] = [];
+  const filters: ReviewFilters = {};
+  let page = 1;
+  const single = (name: string): string | undefined => {
+    const values = params.getAll(name).filter((value) => value !== '');
+    if (values.length > 1) problems.push({ parameter: name, message: `${name} is given ${values.length} times; give it once` });
+    return values.length === 1 ? values[0] : undefined;
+  };
+  const rating = single('rating');
+  if (rating !== undefined) {
+    if (/^[1-5]$/.test(rating)) filters.rating = Number(rating);
+    else problems.push({ parameter: 'rating', message: 'rating must be a whole number from 1 to 5' });
+  }
+  const service = single('service');
+  if (service !== undefined) {
+    if (business.services.some((s) => s.id === service)) filters.service = service;
+    else problems.push({ parameter: 'service', message: `service must be one of the business's service ids (${business.services.map((s) => s.id).join(', ')})` });
+  }
+  const technician = single('technician');
+  if (technician !== undefined) {
+    if (business.technicians.some((t) => t.id === technician)) filters.technician = technician;
+    else problems.push({ parameter: 'technician', message: `technician must be one of the business's technician ids (${business.technicians.map((t) => t.id).join(', ')})` });
+  }
+  const pageText = single('page');
+  if (pageText !== undefined) {
+    if (MAX_PAGE_TEXT.test(pageText)) page = Number(pageText);
+    else problems.push({ parameter: 'page', message: 'page must be a whole number from 1' });
+  }
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, filters, page };
+}
+
+/** The link to the filtered list: the parameters in one order, page 1 and absent filters left out. */
+export function filtersHref(filters: ReviewFilters, page = 1): string {
+  const params = new URLSearchParams();
+  for (const name of FILTER_NAMES) if (filters[name] !== undefined) params.set(name, String(filters[name]));
+  if (page > 1) params.set('page', String(page));
+  const query = params.toString();
+  return query ? `${FILTERS_PATH}?${query}` : FILTERS_PATH;
+}
+
+function searchFor(filters: ReviewFilters, limit: number): SearchQuery {
+  const query: SearchQuery = { limit };
+  if (filters.rating !== undefined) query.rating = filters.rating;
+  if (filters.service !== undefined) query.mentions_service = filters.service;
+  if (filters.technician !== undefined) query.mentions_technician = filters.technician;
+  return query;
+}
+
+export interface FilteredPage {
+  total: number;
+  page: number;
+  lastPage: number;
+  /** The place of this page's first review in the list, from 1. */
+  first: number;
+  /** Newest-first positions of this page's reviews in the index. */
+  positions: number[];
+}
+
+/** One page of the reviews the filters match, newest first; undefined past the last page. */
+export function filteredPage(index: ReviewIndex, filters: ReviewFilters, page: number): FilteredPage | undefined {
+  // The search hands back the first `limit` matches: ask for this page's end, keep its last REVIEWS_PER_PAGE.
+  const hits = searchPositions(index, searchFor(filters, page * REVIEWS_PER_PAGE));
+  const lastPage = Math.max(1, Math.ceil(hits.total / REVIEWS_PER_PAGE));
+  if (page > lastPage) return undefined;
+  const skipped = (page - 1) * REVIEWS_PER_PAGE;
+  return { total: hits.total, page, lastPage, first: skipped + 1, positions: hits.positions.slice(skipped) };
+}
+
+export interface FacetChoice {
+  label: string;
+  /** Reviews matching the current filters with this choice in place of the facet's current one. */
+  count: number;
+  /** Where choosing it leads; for the active choice, the list without this facet. */
+  href: string;
+  active: boolean;
+}
+
+export interface Facet {
+  name: FilterName;
+  title: string;
+  choices: FacetChoice[];
+}
+
+/**
+ * The three facets with a count per choice: how many reviews the list would
+ * hold with that choice and the other facets' current choices.
+ */
+export function facets(index: ReviewIndex, business: Business, filters: ReviewFilters): Facet[] {
+  const facet = <V extends string | number>(name: FilterName, title: string, values: ReadonlyArray<{ value: V; label: string }>): Facet => ({
+    name,
+    title,
+    choices: values.map(({ value, label }) => {
+      const chosen = { ...filters, [name]: value };
+      const active = filters[name] === value;
+      const without = { ...filters };
+      delete without[name];
+      return { label, count: searchPositions(index, searchFor(chosen, 0)).total, href: filtersHref(active ? without : chosen), active };
+    }),
+  });
+  return [
+    facet('rating', 'Stars', RATINGS.map((n) => ({ value: n, label: `${n} star${n === 1 ? '' : 's'}` }))),
+    facet('service', 'Service', business.services.map((s) => ({ value: s.id, label: s.name }))),
+    facet('technician', 'Technician', business.technicians.map((t) => ({ value: t.id, label: t.name }))),
+  ];
+}
+
+/** The filters in words, for the title and the lede: "rated 5 stars, about Gutter installation and repair, naming Dave Kowalski". */
+export function describeFilters(filters: ReviewFilters, business: Business): string {
+  const parts: string[] = [];
+  if (filters.rating !== undefined) parts.push(`rated ${filters.rating} star${filters.rating === 1 ? '' : 's'}`);
+  if (filters.service !== undefined) parts.push(`about ${business.services.find((s) => s.id === filters.service)?.name ?? filters.service}`);
+  if (filters.technician !== undefined) parts.push(`naming ${business.technicians.find((t) => t.id === filters.technician)?.name ?? filters.technician}`);
+  return parts.join(', ');
+}

@@ -1,0 +1,77 @@
+/**
+ * Small things a reader sees on the pages, in Chromium without JavaScript: the
+ * footer's links separated by spaced dots, a review's source by the platform's
+ * name, list cards without a band above their heading, and a review page's h1
+ * that is its title, not a link to itself.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { launchChromium } from '../helpers/browser.ts';
+import { startServer, type RunningServer } from '../helpers/server.ts';
+import type { ReviewsDataset } from '../../src/lib/reviews/schema.ts';
+
+let browser: Browser;
+let context: BrowserContext;
+let server: RunningServer;
+let dataset: ReviewsDataset;
+
+before(async () => {
+  [browser, server] = await Promise.all([launchChromium(), startServer('content')]);
+  context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
+  dataset = (await (await fetch(`${server.url}/reviews.json`)).json()) as ReviewsDataset;
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('page details', () => {
+  it('the footer separates its links with a spaced dot', async () => {
+    const page = await context.newPage();
+    await page.goto(`${server.url}/`);
+    const footer = ((await page.locator('footer').first().innerText()) ?? '').replace(/\s+/g, ' ');
+    assert.match(footer, /reviews\.json · insights\.json · JSON Feed · Atom · OpenAPI · WebSub hub at /);
+    assert.doesNotMatch(footer, /\S·|·\S/, footer);
+    await page.close();
+  });
+
+  it('names where a review was collected as a reader does: via Google, via our website', async () => {
+    const page = await context.newPage();
+    await page.goto(`${server.url}/reviews/page/1`);
+    const expected: Record<string, string> = { google: 'Google', yelp: 'Yelp', nextdoor: 'Nextdoor', website: 'our website', email: 'email' };
+    const seen = new Set<string>();
+    for (const review of dataset.reviews.slice(0, 25)) {
+      const meta = await page.locator(`#review-${review.id} .meta`).innerText();
+      assert.ok(meta.endsWith(`via ${expected[review.source] ?? review.source}`), `${review.id} (${review.source}): ${meta}`);
+      seen.add(review.source);
+    }
+    assert.ok(seen.has('google'), 'the first page holds a Google review');
+    await page.close();
+  });
+
+  it('a card of the review list has its heading at the top of its box, no band above it', async () => {
+    const page = await context.newPage();
+    await page.goto(`${server.url}/reviews/page/2`);
+    const gaps = await page.locator('article.review').evaluateAll((cards) =>
+      cards.map((card) => {
+        const style = getComputedStyle(card);
+        const contentTop = card.getBoundingClientRect().top + parseFloat(style.borderTopWidth) + parseFloat(style.paddingTop);
+        return card.querySelector('h2')!.getBoundingClientRect().top - contentTop;
+      }),
+    );
+    assert.equal(gaps.length, 25);
+    for (const gap of gaps) assert.ok(gap >= 0 && gap < 2, `the heading starts ${gap}px below the card's padding`);
+    await page.close();
+  });
+
+  it("a review page's h1 is its title as text, not a link to the page itself", async () => {
+    const review = dataset.reviews[0]!;
+    const page = await context.newPage();
+    await page.goto(`${server.url}/reviews/${review.id}`);
+    assert.equal(await page.locator('h1').count(), 1);
+    assert.equal(await page.locator('h1 a').count(), 0);
+    assert.equal(await page.locator('h1').textContent(), review.title ?? `Review by ${review.author.name}`);
+    await page.close();
+  });
+});
