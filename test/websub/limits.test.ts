@@ -13,7 +13,8 @@ import type { RunningServer } from '../helpers/server.ts';
 import { startSubscriber, type TestSubscriber } from '../helpers/subscriber.ts';
 import type { Store } from '../../src/lib/store/index.ts';
 import type { Subscription } from '../../src/lib/websub/subscriptions.ts';
-import { hubFixture, isSubscribed, publish, sleep, subscribe, subscriptionKey, TOPICS, until } from './helpers.ts';
+import { startRedisOn, type LocalRedis } from '../reliability/helpers.ts';
+import { freePort, hubFixture, isSubscribed, openStore, publish, sleep, subscribe, subscriptionKey, TOPICS, until } from './helpers.ts';
 
 const hub = hubFixture({
   build: 'small',
@@ -59,11 +60,19 @@ it('publish requests past the limit are 429, counted apart from subscribe', asyn
   assert.ok(Number(limited.headers.get('retry-after')) >= 1);
 });
 
-describe('caps per callback host and per callback network', () => {
+for (const kind of ['folder', 'redis'] as const) describe(`caps per callback host and per callback network (${kind} store)`, () => {
+  const caps = { WEBSUB_MAX_SUBSCRIPTIONS_PER_CALLBACK_HOST: '2', WEBSUB_MAX_SUBSCRIPTIONS_PER_CALLBACK_NETWORK: '3' };
+  let redis: LocalRedis | undefined;
   const capped = hubFixture({
     build: 'small',
     storeDir: 'websub-caps-',
-    env: { WEBSUB_MAX_SUBSCRIPTIONS_PER_CALLBACK_HOST: '2', WEBSUB_MAX_SUBSCRIPTIONS_PER_CALLBACK_NETWORK: '3' },
+    env:
+      kind === 'folder'
+        ? caps
+        : async () => {
+            redis = await startRedisOn(await freePort());
+            return { ...caps, REDIS_URL: redis.url };
+          },
   });
   let sub: TestSubscriber, server: RunningServer, store: Store;
   /** A second subscriber on ::1: another host, and another network (::/48) than 127.0.0.0/24. */
@@ -71,11 +80,14 @@ describe('caps per callback host and per callback network', () => {
   before(async () => {
     const opened = await capped.open();
     ({ sub, server, store } = opened);
+    if (redis) store = openStore({ REDIS_URL: redis.url });
     sub6 = await startSubscriber(opened.certs, '::1');
   });
   after(async () => {
     await sub6?.close();
     await capped.close();
+    if (redis) await store.close();
+    await redis?.kill();
   });
 
   const subscribed = async (topicId: string, callback: string) => until(() => isSubscribed(store, topicId, callback), `subscription of ${callback}`);
