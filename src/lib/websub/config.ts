@@ -17,6 +17,10 @@ export interface HubConfig {
   leaseMinSeconds: number;
   leaseMaxSeconds: number;
   maxSubscriptionsPerTopic: number;
+  /** Subscriptions to one topic whose callbacks share a host name (or IP literal). */
+  maxSubscriptionsPerCallbackHost: number;
+  /** Subscriptions to one topic whose callbacks' addresses share an IPv4 /24 or IPv6 /48. */
+  maxSubscriptionsPerCallbackNetwork: number;
   /** Requests per window and client address: subscribe + unsubscribe, and publish. */
   subscribeRateLimit: number;
   publishRateLimit: number;
@@ -42,6 +46,8 @@ export const DEFAULT_HUB_CONFIG: HubConfig = {
   leaseMinSeconds: 3600,
   leaseMaxSeconds: 30 * 24 * 3600,
   maxSubscriptionsPerTopic: 10_000,
+  maxSubscriptionsPerCallbackHost: 100,
+  maxSubscriptionsPerCallbackNetwork: 500,
   subscribeRateLimit: 30,
   publishRateLimit: 10,
   rateWindowSeconds: 60,
@@ -85,6 +91,8 @@ export function hubConfigFromEnv(env: Env = process.env): HubConfig {
     leaseMinSeconds: number(env, 'WEBSUB_LEASE_MIN_SECONDS', d.leaseMinSeconds, 1),
     leaseMaxSeconds: number(env, 'WEBSUB_LEASE_MAX_SECONDS', d.leaseMaxSeconds, 1),
     maxSubscriptionsPerTopic: number(env, 'WEBSUB_MAX_SUBSCRIPTIONS_PER_TOPIC', d.maxSubscriptionsPerTopic, 0),
+    maxSubscriptionsPerCallbackHost: number(env, 'WEBSUB_MAX_SUBSCRIPTIONS_PER_CALLBACK_HOST', d.maxSubscriptionsPerCallbackHost, 1),
+    maxSubscriptionsPerCallbackNetwork: number(env, 'WEBSUB_MAX_SUBSCRIPTIONS_PER_CALLBACK_NETWORK', d.maxSubscriptionsPerCallbackNetwork, 1),
     subscribeRateLimit: number(env, 'WEBSUB_SUBSCRIBE_RATE_LIMIT', d.subscribeRateLimit, 1),
     publishRateLimit: number(env, 'WEBSUB_PUBLISH_RATE_LIMIT', d.publishRateLimit, 1),
     rateWindowSeconds: number(env, 'WEBSUB_RATE_WINDOW_SECONDS', d.rateWindowSeconds, 1),

@@ -21,6 +21,7 @@ import { deliverPublished, preparePublish, PUBLISH_CLAIM_SECONDS, publishTopic, 
 import { createHubFormParser, type HubRequest } from './request.ts';
 import { RetryScheduler, type SweepOutcome } from './retries.ts';
 import { resolveTarget, type Resolver } from './ssrf.ts';
+import { addressNetwork, callbackHost, SubscriptionCaps, type CallbackPlace } from './caps.ts';
 import { callbackKey, HubState, newId } from './subscriptions.ts';
 import { topicRegistry, type Topic, type TopicRegistry } from './topics.ts';
 import { sendDenied, verifyIntent } from './verify.ts';
@@ -61,15 +62,6 @@ type Unsubscribe = Extract<HubRequest, { mode: 'unsubscribe' }>;
 
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 const ALLOWED = ['POST'];
-
-/**
- * The subscription cap is checked exactly (every key of the topic listed and
- * read, up to the cap's 10,000) only near it: a count taken less than this
- * long ago, plus this process's own new subscriptions since, that is more than
- * a tenth of the cap below it answers "room" without touching the store.
- */
-const COUNT_FRESH_MS = 60_000;
-const COUNT_MARGIN = 0.1;
 
 const json = (body: unknown, status: number, headers: Record<string, string> = {}) => toResponse(jsonAnswer(body, { status, headers }));
 
@@ -140,26 +132,26 @@ export function createHub(options: HubOptions): Hub {
 
   const topicOf = (url: string) => topics.byUrl(url) as Topic;
 
-  const counts = new Map<string, { count: number; at: number }>();
-  /** Whether one more subscription would pass the topic's cap. */
-  async function capReached(topic: Topic): Promise<boolean> {
-    const cap = config.maxSubscriptionsPerTopic;
-    const known = counts.get(topic.id);
-    if (known && now() - known.at < COUNT_FRESH_MS && known.count + Math.max(1, Math.ceil(cap * COUNT_MARGIN)) < cap) return false;
-    const count = (await state.subscriptionKeys(topic.id)).length;
-    counts.set(topic.id, { count, at: now() });
-    return count >= cap;
+  const caps = new SubscriptionCaps(state, config, now);
+  /** Why `key`'s subscription may not be added (caps.ts); re-subscribing is not "a new one". */
+  async function capRefusal(topic: Topic, key: string, place: CallbackPlace) {
+    return (await state.getSubscription(topic.id, key)) ? null : caps.refusal(topic.id, place);
   }
-  /** The same for `key`'s subscription: re-subscribing is not "a new one". */
-  async function topicIsFull(topic: Topic, key: string): Promise<boolean> {
-    return !(await state.getSubscription(topic.id, key)) && capReached(topic);
-  }
-  const countNewSubscription = (topicId: string) => {
-    const known = counts.get(topicId);
-    if (known) known.count++;
-  };
 
-  async function verifyAndApply(request: Subscribe | Unsubscribe, intentId: string): Promise<void> {
+  /**
+   * Verified subscriptions are checked against the caps and stored one at a time per topic in
+   * this process: two verifications finishing together would otherwise both see room for one.
+   */
+  const applying = new Map<string, Promise<unknown>>();
+  function oneAtATime<T>(topicId: string, task: () => Promise<T>): Promise<T> {
+    const run = (applying.get(topicId) ?? Promise.resolve()).then(task, task);
+    const tail = run.catch(() => {});
+    applying.set(topicId, tail);
+    void tail.then(() => applying.get(topicId) === tail && applying.delete(topicId));
+    return run;
+  }
+
+  async function verifyAndApply(request: Subscribe | Unsubscribe, intentId: string, requested: CallbackPlace): Promise<void> {
     const topic = topicOf(request.topic);
     const key = callbackKey(request.callback);
     const lease = request.mode === 'subscribe' ? clampLease(request.leaseSeconds) : undefined;
@@ -169,29 +161,37 @@ export function createHub(options: HubOptions): Hub {
       log(`websub: ${request.mode} of ${key.slice(0, 12)} to ${topic.id} not verified (${outcome.detail})`);
       return;
     }
-    // A later request for the same callback and topic wins, whatever order the verifications finish in.
-    if (!(await state.isLatestIntent(topic.id, key, intentId))) return;
-    if (request.mode === 'unsubscribe') {
-      await state.removeSubscription(topic.id, key);
-      return;
-    }
-    const isNew = !(await state.getSubscription(topic.id, key));
-    if (isNew && (await capReached(topic))) {
-      await sendDenied(request.callback, topic.url, 'this topic has reached its subscription limit', outbound);
-      return;
-    }
-    const at = now();
-    await state.putSubscription({
-      callback: request.callback,
-      topic: topic.url,
-      topic_id: topic.id,
-      secret: request.secret ?? null,
-      lease_seconds: lease!,
-      verified_at: at,
-      expires_at: at + lease! * 1000,
-      failures: 0,
+    // Counted where the challenge was answered: DNS may have named another network when the request came.
+    const place: CallbackPlace = { host: requested.host, network: (outcome.address && addressNetwork(outcome.address)) ?? requested.network };
+    const refused = await oneAtATime(topic.id, async () => {
+      // A later request for the same callback and topic wins, whatever order the verifications finish in.
+      if (!(await state.isLatestIntent(topic.id, key, intentId))) return null;
+      if (request.mode === 'unsubscribe') {
+        await state.removeSubscription(topic.id, key);
+        return null;
+      }
+      const isNew = !(await state.getSubscription(topic.id, key));
+      const refusal = isNew ? await caps.refusal(topic.id, place) : null;
+      if (refusal) return refusal;
+      const at = now();
+      await state.putSubscription({
+        callback: request.callback,
+        topic: topic.url,
+        topic_id: topic.id,
+        secret: request.secret ?? null,
+        lease_seconds: lease!,
+        verified_at: at,
+        expires_at: at + lease! * 1000,
+        failures: 0,
+        ...(place.network === undefined ? {} : { network: place.network }),
+      });
+      if (isNew) caps.added(topic.id, place);
+      return null;
     });
-    if (isNew) countNewSubscription(topic.id);
+    if (refused) {
+      log(`websub: subscribe of ${key.slice(0, 12)} to ${topic.id} denied after verification: ${refused.reason}`);
+      await sendDenied(request.callback, topic.url, refused.reason, outbound);
+    }
   }
 
   async function readForm(request: Request): Promise<URLSearchParams | Response> {
@@ -240,12 +240,17 @@ export function createHub(options: HubOptions): Hub {
 
     const topic = topicOf(hubRequest.topic);
     const key = callbackKey(hubRequest.callback);
-    if (hubRequest.mode === 'subscribe' && (await topicIsFull(topic, key))) {
-      inBackground(() => sendDenied(hubRequest.callback, topic.url, 'this topic has reached its subscription limit', outbound), defer);
+    const place: CallbackPlace = { host: callbackHost(hubRequest.callback), network: addressNetwork(target.target.addresses[0]!.address) };
+    const refusal = hubRequest.mode === 'subscribe' ? await capRefusal(topic, key, place) : null;
+    if (refusal?.cap === 'topic') {
+      inBackground(() => sendDenied(hubRequest.callback, topic.url, refusal.reason, outbound), defer);
+    } else if (refusal) {
+      // Answered here, with no request to the callback: a host or network at its cap is not sent a denial per attempt.
+      return json({ error: 'subscription_limit', message: `hub.callback is refused: ${refusal.reason}.` }, 403);
     } else {
       const intentId = newId();
       await state.setIntent(topic.id, key, intentId);
-      inBackground(() => verifyAndApply(hubRequest, intentId), defer);
+      inBackground(() => verifyAndApply(hubRequest, intentId, place), defer);
     }
     return json({ status: 'accepted', mode: hubRequest.mode, topic: topic.url, message: 'The hub will now verify the intent with a GET to the callback.' }, 202);
   }

@@ -24,7 +24,8 @@ export interface OutboundRequest {
 }
 
 export type OutboundResult =
-  | { ok: true; status: number; body: Buffer; headers: Record<string, string | string[] | undefined> }
+  /** `address`: the IP address that answered (one of those checked). */
+  | { ok: true; status: number; body: Buffer; headers: Record<string, string | string[] | undefined>; address?: string }
   /** `message` may be told to the subscriber (hub.reason); `detail`, for the log, may name resolved addresses. */
   | { ok: false; error: 'refused' | 'busy' | 'timeout' | 'network'; message: string; detail?: string };
 
@@ -88,6 +89,7 @@ export async function sendOutbound(req: OutboundRequest, options: OutboundOption
     const outgoing = httpsRequest(
       requestOptions,
       (res) => {
+        const address = res.socket?.remoteAddress;
         const chunks: Buffer[] = [];
         let size = 0;
         res.on('data', (chunk: Buffer) => {
@@ -95,11 +97,11 @@ export async function sendOutbound(req: OutboundRequest, options: OutboundOption
           size += chunk.length;
           // Enough to decide: stop reading (a callback streaming megabytes is not read until the deadline).
           if (keep > 0 && size >= keep) {
-            finish({ ok: true, status: res.statusCode ?? 0, body: Buffer.concat(chunks), headers: res.headers });
+            finish({ ok: true, status: res.statusCode ?? 0, body: Buffer.concat(chunks), headers: res.headers, address });
             outgoing.destroy();
           }
         });
-        res.once('end', () => finish({ ok: true, status: res.statusCode ?? 0, body: Buffer.concat(chunks), headers: res.headers }));
+        res.once('end', () => finish({ ok: true, status: res.statusCode ?? 0, body: Buffer.concat(chunks), headers: res.headers, address }));
         res.once('error', (error) => finish({ ok: false, error: 'network', message: error.message }));
       },
     );

@@ -27,6 +27,11 @@ export interface Subscription {
   expires_at: number;
   /** Consecutive failed delivery attempts. */
   failures: number;
+  /**
+   * The network (caps.ts: IPv4 /24, IPv6 /48) of the address the verification reached, for the
+   * per-network cap. Absent in records stored before it was kept: those count by host only.
+   */
+  network?: string;
 }
 
 /** One pending delivery; it sends the topic's content as served when it is sent. */

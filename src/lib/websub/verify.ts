@@ -18,6 +18,8 @@ export interface VerificationOutcome {
   verified: boolean;
   /** Why not, for logs (never the secret). */
   detail: string;
+  /** The address that answered the challenge: where the subscriber is, whatever DNS said before. */
+  address?: string;
 }
 
 export async function verifyIntent(
@@ -34,7 +36,7 @@ export async function verifyIntent(
   if (!result.ok) return { verified: false, detail: `${result.error}: ${result.detail ?? result.message}` };
   if (result.status < 200 || result.status > 299) return { verified: false, detail: `answered ${result.status}` };
   if (result.body.toString('utf8') !== challenge) return { verified: false, detail: 'answered a body other than the challenge' };
-  return { verified: true, detail: 'verified' };
+  return { verified: true, detail: 'verified', address: result.address };
 }
 
 /** Tells a subscriber its subscription is refused or ended (§5.2). The answer is not looked at. */
