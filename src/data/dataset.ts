@@ -11,7 +11,7 @@ import { textBytes } from '../lib/http/answer.ts';
 import { toJsonBody } from '../lib/http/json.ts';
 import { processDataset } from '../lib/platform/process-dataset.ts';
 import { buildDataset, datasetBytes } from '../lib/reviews/dataset.ts';
-import type { DatasetSource } from '../lib/reviews/index.ts';
+import type { DatasetSource } from '../lib/reviews/review-index.ts';
 import type { ReviewsDataset } from '../lib/reviews/schema.ts';
 
 let cached: Promise<ReviewsDataset> | undefined;

@@ -16,7 +16,7 @@
 import { z } from 'zod';
 import { siteLinks } from '../feeds/links.ts';
 import { boundIssues, validate } from '../http/issues.ts';
-import { getReviewIndex, recordsOf, type DatasetSource } from '../reviews/index.ts';
+import { getReviewIndex, recordsOf, type DatasetSource } from '../reviews/review-index.ts';
 import { searchQuery, sinceDate, type SearchQuery } from '../reviews/query.ts';
 import { searchResponse, sinceResponse } from '../reviews/responses.ts';
 import { aggregateRating, business, review } from '../reviews/schema.ts';

@@ -11,7 +11,7 @@
  * interface has no place for: that day is one page of its own, larger than
  * SINCE_PAGE_SIZE (docs/api.md says so). O(log n + k) per page.
  */
-import type { ReviewIndex } from './index.ts';
+import type { ReviewIndex } from './review-index.ts';
 import type { SinceResponse } from './responses.ts';
 
 /** Reviews per page: about 570 KiB of JSON with generated reviews, where a serverless answer may be 4.5 MB. */
