@@ -5,7 +5,7 @@
  */
 import type { ApiAnswer, ApiRequest } from '../http/answer.ts';
 import { invalidRequest } from '../http/json.ts';
-import { newestInstant } from '../reviews/dataset.ts';
+import { newestInstant } from '../reviews/published-dataset.ts';
 import { getReviewIndex, type ReviewIndex } from '../reviews/review-index.ts';
 import { validate } from '../http/issues.ts';
 import { fromSearchParams, sinceDate, type SearchQuery } from '../reviews/query.ts';

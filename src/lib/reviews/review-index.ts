@@ -7,7 +7,7 @@
  * reviews.json; nothing here holds a review object.
  */
 import { dayNumber, dayString, recordsFromDataset, type ReviewRecords } from './records.ts';
-import { reviewById } from './dataset.ts';
+import { reviewById } from './published-dataset.ts';
 import type { Review, ReviewsDataset } from './schema.ts';
 
 /** What the index can be made from: a dataset object (Astro routes, tests) or records already compact (the Node server). */
