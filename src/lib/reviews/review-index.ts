@@ -73,10 +73,11 @@ export function findReview(source: DatasetSource, id: string): Review | undefine
 
 export function getReviewIndex(source: DatasetSource): ReviewIndex {
   const records = recordsOf(source) as ReviewRecords & { [INDEX]?: ReviewIndex };
-  return (records[INDEX] ??= buildIndex(records));
+  // A dataset object's reviews are already objects, in the records' order: folded from them, no record is parsed.
+  return (records[INDEX] ??= buildIndex(records, 'reviews' in source ? source.reviews : undefined));
 }
 
-function buildIndex(records: ReviewRecords): ReviewIndex {
+function buildIndex(records: ReviewRecords, reviews?: readonly Review[]): ReviewIndex {
   const n = records.length;
   const { dates, updates } = records;
   const ids = records.takeIds();
@@ -110,7 +111,7 @@ function buildIndex(records: ReviewRecords): ReviewIndex {
     records,
     length: n,
     oldest,
-    texts: () => (folded ??= foldedTexts(records)),
+    texts: () => (folded ??= reviews ? reviews.map(foldedText) : foldedTexts(records)),
     byId,
     technician(nameOrId) {
       const name = technicianKeys.get(nameOrId.trim().toLowerCase());
@@ -130,9 +131,13 @@ function buildIndex(records: ReviewRecords): ReviewIndex {
 function foldedTexts(records: ReviewRecords): string[] {
   const folded: string[] = new Array(records.length);
   records.forEach((review, position) => {
-    folded[position] = fold(review.title ? `${review.title}\n${review.text}` : review.text);
+    folded[position] = foldedText(review);
   });
   return folded;
+}
+
+function foldedText(review: Review): string {
+  return fold(review.title ? `${review.title}\n${review.text}` : review.text);
 }
 
 /**
