@@ -33,7 +33,7 @@ const { loadContent } = await import(`${root}/src/lib/content/load.ts`);
 const { createReviewAnalyser, analyseInsights } = await import(`${root}/src/lib/insights/build.ts`);
 const { loadEditorial } = await import(`${root}/src/lib/insights/index.ts`);
 const { getNlp } = await import(`${root}/src/lib/insights/sentences.ts`);
-const { buildDataset } = await import(`${root}/src/lib/reviews/dataset.ts`);
+const { buildDataset } = await import(`${root}/src/lib/reviews/published-dataset.ts`);
 
 const content = loadContent(contentDir);
 const reviews = values.limit ? content.reviews.slice(0, Number(values.limit)) : content.reviews;

@@ -30,7 +30,7 @@ import { McpServer as McpServerV1 } from '@modelcontextprotocol/sdk/server/mcp.j
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { createMcpHandler, McpServer as McpServerV2 } from '@modelcontextprotocol/server';
 import { createMcpService } from '../src/lib/mcp/service.ts';
-import { getReviewIndex } from '../src/lib/reviews/index.ts';
+import { getReviewIndex } from '../src/lib/reviews/review-index.ts';
 import { searchQuery, type SearchQuery } from '../src/lib/reviews/query.ts';
 import { searchReviews } from '../src/lib/reviews/search.ts';
 import { createStore, storeConfigFromEnv } from '../src/lib/store/index.ts';

@@ -58,10 +58,10 @@ const cases = Object.entries(FILTERS).flatMap(([filter, make]) =>
 
 async function searchOver(root: string): Promise<Search> {
   const lib = (path: string) => import(pathToFileURL(resolve(root, 'src/lib/reviews', path)).href);
-  const { getReviewIndex } = (await lib('index.ts')) as { getReviewIndex: (d: unknown) => { text(): unknown } };
+  const { getReviewIndex } = (await lib('review-index.ts')) as { getReviewIndex: (d: unknown) => { texts(): unknown } };
   const { searchPositions } = (await lib('search.ts')) as { searchPositions: (index: unknown, query: Query) => { total: number; positions: number[] } };
   const index = getReviewIndex(structuredClone(dataset));
-  index.text();
+  index.texts();
   return (query) => searchPositions(index, query);
 }
 

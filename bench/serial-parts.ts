@@ -19,13 +19,13 @@ if (!values.content || !values.before) throw new Error('pass --content DIR and -
 const contentDir = resolve(values.content);
 const roots = { before: resolve(values.before), after: resolve(import.meta.dirname, '..') };
 
-const { loadContentWithInsights } = await import(`${roots.after}/src/lib/content/parallel-load.ts`);
+const { loadContentWithInsights } = await import(`${roots.after}/src/lib/build/parallel-load.ts`);
 const { content, insightOf } = await loadContentWithInsights(contentDir);
 const trees = await Promise.all(
   Object.entries(roots).map(async ([name, root]) => ({
     name,
     insights: await import(`${root}/src/lib/insights/index.ts`),
-    dataset: await import(`${root}/src/lib/reviews/dataset.ts`),
+    dataset: await import(`${root}/src/lib/reviews/published-dataset.ts`),
     stored: await import(`${root}/src/lib/content/stored-reviews.ts`),
     answer: await import(`${root}/src/lib/http/answer.ts`),
   })),

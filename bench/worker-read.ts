@@ -28,7 +28,7 @@ const BATCH = 250;
 
 const trees = [];
 for (const root of values.roots.split(',').map((r) => resolve(r))) {
-  const { createFileReader } = await import(`${root}/src/lib/content/parallel-load.ts`);
+  const { createFileReader } = await import(`${root}/src/lib/build/parallel-load.ts`);
   trees.push({ root, createFileReader });
 }
 const { listReviewFiles, loadBusiness } = await import(`${trees[0].root}/src/lib/content/load.ts`);

@@ -14,10 +14,10 @@ import type { LoaderContext } from 'astro/loaders';
 import { resolve } from 'node:path';
 import { contentDir } from './lib/config/site.ts';
 import { liveContent, type ContentSnapshot } from './lib/content/live-content.ts';
-import { loadContentWithInsights } from './lib/content/parallel-load.ts';
+import { loadContentWithInsights } from './lib/build/parallel-load.ts';
 import { packReviews, storedReviews } from './lib/content/stored-reviews.ts';
 import { buildInsights, loadEditorial } from './lib/insights/index.ts';
-import { buildDataset } from './lib/reviews/dataset.ts';
+import { buildDataset } from './lib/reviews/published-dataset.ts';
 import { business } from './lib/reviews/schema.ts';
 
 const content = liveContent(resolve(contentDir()), async (dir, warn) => {

@@ -17,13 +17,12 @@ import { clientAddress, proxyTrustFromEnv, type ProxyTrust } from './lib/http/cl
 import { jsonAnswer, methodNotAllowed } from './lib/http/json.ts';
 import { securityHeadersFor } from './lib/http/security-headers.ts';
 import { registerProcessDataset } from './lib/platform/process-dataset.ts';
-import { getReviewIndex } from './lib/reviews/index.ts';
+import { getReviewIndex } from './lib/reviews/review-index.ts';
 import { BodyBudget } from './node/body-budget.ts';
 import { bodySettingsFromEnv, serverTimeouts, type BodySettings } from './node/body-settings.ts';
 import { answerClientError } from './node/client-errors.ts';
 import { canonicalTarget, checkedHost, FORBIDDEN_METHODS, nodeHeaderReader, requestUrl } from './node/request.ts';
 import { openDatasetFile } from './node/dataset-file.ts';
-import { CHILD_FROM_REVIEWS, textIndexInChild } from './node/text-index-process.ts';
 import { createNodeServices } from './node/dynamic-routes.ts';
 import { loadStaticFiles } from './node/static-files.ts';
 import { reviewJsonFiles } from './lib/static/review-files.ts';
@@ -147,14 +146,8 @@ export async function startServer(options: ServerOptions) {
   for (const task of services.onListening) {
     services.pending.track(task().catch((error: unknown) => console.error('start-up task failed:', error)));
   }
-  // The text index takes seconds at 100k reviews: built now, not by the first text query (text
-  // queries are answered by a scan until it is ready; if the build fails, the first one builds it);
-  // for a large dataset in a child process that takes the build's garbage with it
-  // (src/node/text-index-process.ts), for a small one in slices on this thread.
-  const inChild = datasetFile.records.length >= CHILD_FROM_REVIEWS;
-  getReviewIndex(api.dataset)
-    .startTextIndex(inChild ? () => textIndexInChild(datasetFile.descriptor, datasetPath) : undefined)
-    .catch((error: unknown) => console.error('text index build failed:', error));
+  // The texts a `query` looks in are folded now (once), not by the first text query.
+  getReviewIndex(api.dataset).texts();
   /**
    * Stops taking requests, lets the work the hub left running after its answers
    * (verifications, deliveries) finish within `graceMs`, then closes the store.

@@ -23,7 +23,7 @@ import { resolve } from 'node:path';
 import { jsonBody } from '../../src/lib/api/cached-json.ts';
 import type { ApiContext } from '../../src/lib/api/context.ts';
 import { answerApi } from '../../src/lib/api/routes.ts';
-import { getReviewIndex } from '../../src/lib/reviews/index.ts';
+import { getReviewIndex } from '../../src/lib/reviews/review-index.ts';
 import { fromSearchParams } from '../../src/lib/reviews/query.ts';
 import type { ReviewsDataset } from '../../src/lib/reviews/schema.ts';
 import { searchPositions, searchReviews } from '../../src/lib/reviews/search.ts';
@@ -80,12 +80,12 @@ export function measureHandlerCosts(distDir: string, paths: string[], textPerKin
   started = performance.now();
   const index = getReviewIndex(dataset);
   const buildIndexMs = performance.now() - started;
-  // The text index is built by the first text query (query=leak below): time it alone, first.
-  const withText = index as { text?: () => unknown };
+  // The texts are folded by the first text query (query=leak below): time it alone, first.
+  const withText = index as { texts?: () => unknown };
   let textIndexMs: number | null = null;
-  if (typeof withText.text === 'function') {
+  if (typeof withText.texts === 'function') {
     started = performance.now();
-    withText.text();
+    withText.texts();
     textIndexMs = performance.now() - started;
   }
   const context: ApiContext = { site: 'http://localhost:4321', dataset };

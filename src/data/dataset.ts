@@ -10,8 +10,8 @@ import { reviewsJsonParts, unpackReviews } from '../lib/content/stored-reviews.t
 import { textBytes } from '../lib/http/answer.ts';
 import { toJsonBody } from '../lib/http/json.ts';
 import { processDataset } from '../lib/platform/process-dataset.ts';
-import { buildDataset, datasetBytes } from '../lib/reviews/dataset.ts';
-import type { DatasetSource } from '../lib/reviews/index.ts';
+import { buildDataset, datasetBytes } from '../lib/reviews/published-dataset.ts';
+import type { DatasetSource } from '../lib/reviews/review-index.ts';
 import type { ReviewsDataset } from '../lib/reviews/schema.ts';
 
 let cached: Promise<ReviewsDataset> | undefined;

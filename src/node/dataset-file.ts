@@ -10,7 +10,7 @@ import { recordsFromSource, type RecordSource, type ReviewRecords } from '../lib
 
 export interface DatasetFile {
   records: ReviewRecords;
-  /** The open descriptor the records are read through (the text index child process is handed it too: text-index-process.ts). */
+  /** The open descriptor the records are read through. */
   descriptor: number;
 }
 

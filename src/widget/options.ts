@@ -8,8 +8,8 @@ export const LAYOUTS = ['list', 'compact'] as const;
 export type Layout = (typeof LAYOUTS)[number];
 
 /** A widget is a teaser for the site, not the review list: a few reviews, ten at most. */
-export const DEFAULT_LIMIT = 3;
-export const MAX_LIMIT = 10;
+export const DEFAULT_WIDGET_LIMIT = 3;
+export const MAX_WIDGET_LIMIT = 10;
 
 /** The attributes the element reacts to; every other attribute is the host page's own business. */
 export const WIDGET_ATTRIBUTES = ['limit', 'min-rating', 'service', 'technician', 'layout'] as const;
@@ -41,12 +41,12 @@ function wholeNumber(value: string, min: number, max: number): number | undefine
 
 export function readOptions(element: { getAttribute(name: string): string | null }): ReadOptions {
   const problem = (attribute: WidgetAttribute, value: string, expected: string): ReadOptions => ({ ok: false, problem: { attribute, value, expected } });
-  const options: WidgetOptions = { limit: DEFAULT_LIMIT, layout: 'list' };
+  const options: WidgetOptions = { limit: DEFAULT_WIDGET_LIMIT, layout: 'list' };
 
   const limit = element.getAttribute('limit');
   if (limit !== null) {
-    const n = wholeNumber(limit, 1, MAX_LIMIT);
-    if (n === undefined) return problem('limit', limit, `a whole number from 1 to ${MAX_LIMIT}`);
+    const n = wholeNumber(limit, 1, MAX_WIDGET_LIMIT);
+    if (n === undefined) return problem('limit', limit, `a whole number from 1 to ${MAX_WIDGET_LIMIT}`);
     options.limit = n;
   }
   const layout = element.getAttribute('layout');

@@ -51,6 +51,7 @@ for (const [name, server] of [
           assert.equal(Number(answer.headers['content-length']), answer.body.length);
           assert.ok(answer.body.length < identity.body.length / 2, `${encoding}: ${answer.body.length} of ${identity.body.length} bytes`);
           assert.deepEqual(decode[encoding](answer.body), identity.body);
+          assert.ok(typeof answer.headers.etag === 'string');
           etags.add(answer.headers.etag);
           // The same representation again: the same bytes (made once, kept with the answer).
           const again = await rawGet(port, path, { 'accept-encoding': encoding });

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { recordsFromDataset, recordsFromBytes, dayNumber } from '../../src/lib/reviews/records.ts';
-import { findReview, getReviewIndex } from '../../src/lib/reviews/index.ts';
+import { findReview, getReviewIndex } from '../../src/lib/reviews/review-index.ts';
 import { searchReviews } from '../../src/lib/reviews/search.ts';
 import type { ReviewsDataset } from '../../src/lib/reviews/schema.ts';
 import { recordsFromFile } from '../../src/node/dataset-file.ts';

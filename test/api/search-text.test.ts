@@ -1,6 +1,6 @@
 /**
- * `query` through the substring index, at 10,000 generated reviews and on the
- * sample content: for needles of every shape the index treats apart — one or
+ * `query` through the server, at 10,000 generated reviews and on the
+ * sample content: for needles of every shape — one or
  * two characters, one word or part of one, phrases across spaces and
  * punctuation, text that Unicode folding changes, needles found nowhere — the
  * answer equals a naive filter over reviews.json (NFKC, lower case, substring

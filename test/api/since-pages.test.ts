@@ -10,9 +10,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { getReviewIndex } from '../../src/lib/reviews/index.ts';
+import { getReviewIndex } from '../../src/lib/reviews/review-index.ts';
 import type { ReviewsDataset } from '../../src/lib/reviews/schema.ts';
-import { reviewsSince, SINCE_PAGE_SIZE } from '../../src/lib/reviews/since.ts';
+import { SINCE_PAGE_SIZE } from '../../src/lib/reviews/query.ts';
+import { reviewsSince } from '../../src/lib/reviews/since.ts';
 import { BUILDS } from '../helpers/builds.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
 

@@ -12,7 +12,7 @@ import { after, describe, it } from 'node:test';
 import { loadContent } from '../../src/lib/content/load.ts';
 import { packReviews, REVIEWS_PER_ENTRY, reviewsJsonParts, unpackReviews } from '../../src/lib/content/stored-reviews.ts';
 import { toJsonBody } from '../../src/lib/http/json.ts';
-import { buildDataset, datasetBytes } from '../../src/lib/reviews/dataset.ts';
+import { buildDataset, datasetBytes } from '../../src/lib/reviews/published-dataset.ts';
 import { brotli, gzip } from '../../src/lib/static/compress.ts';
 import { acceptEarlyCompressions, compressEarly, writeStaticManifest } from '../../src/lib/static/manifest.ts';
 

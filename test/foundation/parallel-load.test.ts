@@ -1,5 +1,5 @@
 /**
- * A large content folder is read on worker threads (src/lib/content/parallel-load.ts):
+ * A large content folder is read on worker threads (src/lib/build/parallel-load.ts):
  * the same reviews, the same insights and the same problems, in the same order,
  * as the read in one thread. Workers are forced here on small fixtures.
  */
@@ -7,10 +7,10 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { loadContent } from '../../src/lib/content/load.ts';
-import { contentThreads, loadContentWithInsights } from '../../src/lib/content/parallel-load.ts';
+import { contentThreads, loadContentWithInsights } from '../../src/lib/build/parallel-load.ts';
 import { ContentError } from '../../src/lib/content/problems.ts';
 import { buildInsights, loadEditorial } from '../../src/lib/insights/index.ts';
-import { buildDataset } from '../../src/lib/reviews/dataset.ts';
+import { buildDataset } from '../../src/lib/reviews/published-dataset.ts';
 import { ROOT } from '../helpers/builds.ts';
 
 const fixture = (name: string) => join(ROOT, 'test/fixtures', name);

@@ -17,7 +17,7 @@ import { fillPlaceholders } from '../../src/lib/insights/figures.ts';
 import { splitSentences } from '../../src/lib/insights/sentences.ts';
 import { buildTopics, keyphrases } from '../../src/lib/insights/topics.ts';
 import { toJsonBody } from '../../src/lib/http/json.ts';
-import { buildDataset } from '../../src/lib/reviews/dataset.ts';
+import { buildDataset } from '../../src/lib/reviews/published-dataset.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const fixture = (name: string) => resolve(ROOT, 'test/fixtures', name);

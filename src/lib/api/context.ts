@@ -3,7 +3,7 @@
  * dataset (loaded once per process, never re-read from content files) and the
  * site's base URL. The Node server and the Astro routes both build one.
  */
-import type { DatasetSource } from '../reviews/index.ts';
+import type { DatasetSource } from '../reviews/review-index.ts';
 
 export interface ApiContext {
   site: string;

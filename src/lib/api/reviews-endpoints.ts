@@ -5,8 +5,8 @@
  */
 import type { ApiAnswer, ApiRequest } from '../http/answer.ts';
 import { invalidRequest } from '../http/json.ts';
-import { newestInstant } from '../reviews/dataset.ts';
-import { getReviewIndex, type ReviewIndex } from '../reviews/index.ts';
+import { newestInstant } from '../reviews/published-dataset.ts';
+import { getReviewIndex, type ReviewIndex } from '../reviews/review-index.ts';
 import { validate } from '../http/issues.ts';
 import { fromSearchParams, sinceDate, type SearchQuery } from '../reviews/query.ts';
 import { searchPositions } from '../reviews/search.ts';
@@ -29,25 +29,23 @@ export function searchEndpoint(request: ApiRequest, context: ApiContext): ApiAns
   // A query string seen before was valid then and is valid now: answer it without parsing again.
   // Past MAX_ALIAS_KEY_LENGTH (a padded spelling) the cache neither finds nor keeps it by its raw text.
   const rawKey = `search${request.search}`;
-  let key = cache.keyOf(rawKey);
-  let cached = key === undefined ? undefined : cache.get(key);
+  const seenKey = cache.keyOf(rawKey);
+  const seen = seenKey === undefined ? undefined : cache.get(seenKey);
+  if (seenKey !== undefined && seen) return conditionalJsonAnswer(request, seen, () => cache.recount(seenKey));
+  const parsed = fromSearchParams(new URLSearchParams(request.search));
+  if (!parsed.ok) return invalidRequest(parsed.issues);
+  // The same query written another way (order, defaults) shares one body and one ETag.
+  const key = `search:${canonicalKey(parsed.value)}`;
+  let cached = cache.get(key);
   if (!cached) {
-    const parsed = fromSearchParams(new URLSearchParams(request.search));
-    if (!parsed.ok) return invalidRequest(parsed.issues);
-    // The same query written another way (order, defaults) shares one body and one ETag.
-    key = `search:${canonicalKey(parsed.value)}`;
-    cached = cache.get(key);
-    if (!cached) {
-      const index = getReviewIndex(context.dataset);
-      const { positions, ...hits } = searchPositions(index, parsed.value);
-      const envelope = { total: hits.total, count: positions.length, limit: hits.limit };
-      cached = cachedBody(bodyWithRecords(envelope, index.records, positions), lastModifiedOf(index, positions, context));
-      cache.set(key, cached);
-    }
-    cache.alias(rawKey, key);
+    const index = getReviewIndex(context.dataset);
+    const { positions, ...hits } = searchPositions(index, parsed.value);
+    const envelope = { total: hits.total, count: positions.length, limit: hits.limit };
+    cached = cachedBody(bodyWithRecords(envelope, index.records, positions), lastModifiedOf(index, positions, context));
+    cache.set(key, cached);
   }
-  const kept = key;
-  return conditionalJsonAnswer(request, cached, () => cache.recount(kept));
+  cache.alias(rawKey, key);
+  return conditionalJsonAnswer(request, cached, () => cache.recount(key));
 }
 
 export function sinceEndpoint(request: ApiRequest, context: ApiContext, rawDate: string): ApiAnswer {

@@ -4,7 +4,6 @@
  * validated by the schemas rather than silently turned into Date objects.
  */
 import { parseDocument } from 'yaml';
-import { parseSimpleYaml } from './simple-yaml.ts';
 
 export interface MarkdownFile {
   data: unknown;
@@ -19,10 +18,8 @@ export function parseMarkdown(source: string): MarkdownFile {
   const text = source.replace(/^\uFEFF/, '');
   const match = FENCE.exec(text);
   if (!match) throw new FrontmatterError('missing frontmatter: the file must start with a line "---", the fields, and a closing "---"');
-  // The common simple frontmatter is read without building a YAML syntax tree (simple-yaml.ts);
-  // anything else, mistakes included, goes through `yaml`, whose messages editors see.
   // The frontmatter starts on the file's second line: errors name the file's line numbers.
-  return { data: parseSimpleYaml(match[1]) ?? parseYaml(match[1], 1), body: text.slice(match[0].length).trim() };
+  return { data: parseYaml(match[1], 1), body: text.slice(match[0].length).trim() };
 }
 
 /** Parses YAML; `lineOffset` is added to error line numbers (the lines above `source` in its file). */

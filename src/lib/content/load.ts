@@ -87,7 +87,7 @@ export interface ReadReview {
 
 /**
  * Reads one review file. Depends on the file and the business only, so files
- * can be read in any order or in other threads (see parallel-load.ts).
+ * can be read in any order or in other threads (see src/lib/build/parallel-load.ts).
  */
 export function readReviewFile(entry: ReviewFile, business: Business | null, resolver = business ? createReferenceResolver(business) : null): ReadReview {
   const { absolute, file, id } = entry;

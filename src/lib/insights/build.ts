@@ -2,7 +2,7 @@
  * insights.json from the reviews dataset and the editorial files: one pure
  * function, no clock. Same dataset and editorial → the same bytes.
  */
-import { roundTo } from '../reviews/dataset.ts';
+import { roundTo } from '../reviews/published-dataset.ts';
 import type { ReviewsDataset } from '../reviews/schema.ts';
 import { analyseSentence, type SentenceAnalysis } from './aspects.ts';
 import type { Editorial } from './editorial.ts';

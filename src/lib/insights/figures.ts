@@ -12,7 +12,7 @@
  * `{average_rating:x}`) is a mistake reported with the file and field; braces
  * around words with spaces are ordinary text.
  */
-import { roundTo } from '../reviews/dataset.ts';
+import { roundTo } from '../reviews/published-dataset.ts';
 import type { ReviewsDataset } from '../reviews/schema.ts';
 import { ASPECT_IDS } from './lexicon.ts';
 import type { AspectSummary } from './schema.ts';

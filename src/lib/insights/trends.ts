@@ -4,7 +4,7 @@
  * their aspect mentions, with no clock: "recent" ends on the newest review's
  * date, so the same content builds to the same bytes whenever it is built.
  */
-import { roundTo } from '../reviews/dataset.ts';
+import { roundTo } from '../reviews/published-dataset.ts';
 import { ASPECT_IDS, type AspectId } from './lexicon.ts';
 import type { Polarity } from './polarity.ts';
 import { round3 } from './round.ts';

@@ -6,7 +6,7 @@
  */
 import type { z } from 'zod';
 import { siteLinks, type SiteLinks } from '../feeds/links.ts';
-import { getReviewIndex, type DatasetSource, type ReviewIndex } from '../reviews/index.ts';
+import { getReviewIndex, type DatasetSource, type ReviewIndex } from '../reviews/review-index.ts';
 import { OverBudget } from './budget.ts';
 
 /** JSON-RPC's Invalid params. */

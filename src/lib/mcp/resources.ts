@@ -3,7 +3,7 @@
  * Every URI is also the address of the same JSON on the web, which is where a
  * client fetches a dataset too large for one MCP answer (see budget.ts).
  */
-import { recordsOf } from '../reviews/index.ts';
+import { recordsOf } from '../reviews/review-index.ts';
 import { utf8Length } from './budget.ts';
 import { UNTRUSTED_TEXT, type McpContext, type ResourceDefinition, type ResourceTemplateDefinition } from './definitions.ts';
 

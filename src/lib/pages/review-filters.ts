@@ -5,7 +5,7 @@
  * search the API uses (searchPositions); and the links between them, so that
  * narrowing works with plain links and no JavaScript.
  */
-import type { ReviewIndex } from '../reviews/index.ts';
+import type { ReviewIndex } from '../reviews/review-index.ts';
 import type { SearchQuery } from '../reviews/query.ts';
 import type { Business } from '../reviews/schema.ts';
 import { searchPositions } from '../reviews/search.ts';

@@ -3,15 +3,18 @@
  * validation (GET /api/reviews/search), the MCP tool's input schema, the
  * OpenAPI document and the types. HTTP values arrive as strings and are
  * turned into numbers strictly (see fromSearchParams) before this schema sees
- * them, so both front doors validate the same thing the same way.
+ * them, so both front doors validate the same thing the same way. Beside it,
+ * the interface's sizes: query length, search limit, since page.
  */
 import { z } from 'zod';
 import { validate, type Issue, type Parsed } from '../http/issues.ts';
 import { isoDate } from './schema.ts';
 
 export const MAX_QUERY_LENGTH = 200;
-export const DEFAULT_LIMIT = 20;
-export const MAX_LIMIT = 100;
+export const DEFAULT_SEARCH_LIMIT = 20;
+export const MAX_SEARCH_LIMIT = 100;
+/** Reviews per since page: about 570 KiB of JSON with generated reviews, where a serverless answer may be 4.5 MB. */
+export const SINCE_PAGE_SIZE = 1000;
 
 const nonEmpty = (what: string) => z.string().min(1, `${what} must not be empty`);
 
@@ -24,7 +27,7 @@ export const searchQuery = z
     query: nonEmpty('query').max(MAX_QUERY_LENGTH, `query may be at most ${MAX_QUERY_LENGTH} characters`).optional().describe('Case-insensitive substring of the review text or title (Unicode NFKC).'),
     mentions_technician: nonEmpty('mentions_technician').max(200).optional().describe("A technician's full name or id, case-insensitive. An unknown name matches nothing."),
     mentions_service: nonEmpty('mentions_service').max(200).optional().describe('A service id (see the business). An unknown id matches nothing.'),
-    limit: z.int('limit must be a whole number from 1 to 100').min(1, `limit must be from 1 to ${MAX_LIMIT}`).max(MAX_LIMIT, `limit must be from 1 to ${MAX_LIMIT}`).default(DEFAULT_LIMIT).describe(`Maximum number of reviews returned, 1 to ${MAX_LIMIT}; default ${DEFAULT_LIMIT}.`),
+    limit: z.int('limit must be a whole number from 1 to 100').min(1, `limit must be from 1 to ${MAX_SEARCH_LIMIT}`).max(MAX_SEARCH_LIMIT, `limit must be from 1 to ${MAX_SEARCH_LIMIT}`).default(DEFAULT_SEARCH_LIMIT).describe(`Maximum number of reviews returned, 1 to ${MAX_SEARCH_LIMIT}; default ${DEFAULT_SEARCH_LIMIT}.`),
   })
   .superRefine((q, ctx) => {
     if (q.since !== undefined && q.until !== undefined && q.since > q.until) {

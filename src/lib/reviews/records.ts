@@ -5,7 +5,7 @@
  * every answer splices in, so an answer needs no object and no serialisation.
  * The fields the index filters and sorts on are read once, at load, into
  * typed-array columns and posting lists; a record is parsed only when an
- * object is asked for (MCP results, the text index's folding).
+ * object is asked for (MCP results, the folding of the texts search scans).
  *
  * Where the bytes live is a RecordSource: the dataset's bytes in memory (the
  * Astro routes, tests), or reviews.json on disk, read by offset (the Node

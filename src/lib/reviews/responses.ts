@@ -1,7 +1,7 @@
 /** The bodies of search and since (one schema each: types, OpenAPI, MCP output schemas). */
 import { z } from 'zod';
 import { isoDate, review } from './schema.ts';
-import { SINCE_PAGE_SIZE } from './since.ts';
+import { SINCE_PAGE_SIZE } from './query.ts';
 
 export const searchResponse = z
   .object({

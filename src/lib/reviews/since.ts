@@ -11,11 +11,10 @@
  * interface has no place for: that day is one page of its own, larger than
  * SINCE_PAGE_SIZE (docs/api.md says so). O(log n + k) per page.
  */
-import type { ReviewIndex } from './index.ts';
+import { SINCE_PAGE_SIZE } from './query.ts';
+import type { ReviewIndex } from './review-index.ts';
 import type { SinceResponse } from './responses.ts';
 
-/** Reviews per page: about 570 KiB of JSON with generated reviews, where a serverless answer may be 4.5 MB. */
-export const SINCE_PAGE_SIZE = 1000;
 
 export const SINCE_PATH = '/api/reviews/since/';
 

@@ -7,7 +7,7 @@
  */
 import { httpDate } from '../http/conditional.ts';
 import { JSON_TYPE } from '../http/json.ts';
-import { getReviewIndex, type DatasetSource } from '../reviews/index.ts';
+import { getReviewIndex, type DatasetSource } from '../reviews/review-index.ts';
 import { renderedFile, type RenderedFiles } from './rendered.ts';
 
 const REVIEW_JSON = /^\/reviews\/([^/]+)\.json$/;

@@ -6,7 +6,7 @@
  * few earlier replies of the business as examples of its tone.
  */
 import type { Review } from '../../reviews/schema.ts';
-import { recordsOf } from '../../reviews/index.ts';
+import { recordsOf } from '../../reviews/review-index.ts';
 import { InvalidArguments, UNTRUSTED_TEXT, type Completion, type McpContext, type PromptDefinition, type PromptResult } from '../definitions.ts';
 
 /** Earlier replies given as tone examples. */

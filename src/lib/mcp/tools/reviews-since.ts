@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { sinceDate } from '../../reviews/query.ts';
+import { SINCE_PAGE_SIZE, sinceDate } from '../../reviews/query.ts';
 import { sinceResponse } from '../../reviews/responses.ts';
-import { reviewsSince as since, SINCE_PAGE_SIZE } from '../../reviews/since.ts';
+import { reviewsSince as since } from '../../reviews/since.ts';
 import { defineTool, result, UNTRUSTED_TEXT } from '../definitions.ts';
 
 export const reviewsSince = defineTool({

@@ -2,15 +2,13 @@
  * The review index, built once per dataset (once per process) over its compact
  * records (records.ts): the oldest-first order for the since feed, binary
  * search on the date column, posting lists by technician, service and rating,
- * an id table, and the substring index over the folded texts (text-index.ts),
- * built in the background once startTextIndex is called, or else by the first
- * text query. Positions refer to the newest-first order of reviews.json;
- * nothing here holds a review object.
+ * an id table, and the texts folded for `query` (made once, when first
+ * needed: search scans them). Positions refer to the newest-first order of
+ * reviews.json; nothing here holds a review object.
  */
 import { dayNumber, dayString, recordsFromDataset, type ReviewRecords } from './records.ts';
-import { reviewById } from './dataset.ts';
+import { reviewById } from './published-dataset.ts';
 import type { Review, ReviewsDataset } from './schema.ts';
-import { buildTextIndex, buildTextIndexInSlices, scanningTextIndex, type TextIndex } from './text-index.ts';
 
 /** What the index can be made from: a dataset object (Astro routes, tests) or records already compact (the Node server). */
 export type DatasetSource = ReviewsDataset | ReviewRecords;
@@ -22,25 +20,10 @@ export interface ReviewIndex {
   /** Oldest first (date asc, id asc): the newest-first position of each review in the order of the since feed. */
   readonly oldest: Int32Array;
   /**
-   * Folded `title + text` per newest-first position, made when first needed
-   * and let go once the substring index is built (it reads no text).
+   * Folded `title + text` per newest-first position (see fold), made on the
+   * first call and kept: what a `query` is looked for in.
    */
-  folded(): readonly string[];
-  /**
-   * The substring index over the folded texts. Before startTextIndex, the first
-   * call builds it (seconds at 100k reviews, paid by that request); while a
-   * background build runs, a scan of the texts answers instead.
-   */
-  text(): TextIndex;
-  /**
-   * Starts building the substring index in the background (the Node server
-   * calls it once listening); resolves when it is ready. By default in slices
-   * between other work on this thread; `build` may make it elsewhere (the
-   * Node server: a child process, src/node/text-index-process.ts), and then
-   * no folded text is made here. If the build fails, the first text query
-   * builds it here.
-   */
-  startTextIndex(build?: () => Promise<TextIndex>): Promise<void>;
+  texts(): readonly string[];
   /** The newest-first position of the review with this id. */
   byId(id: string): number | undefined;
   /** Positions (ascending) of the reviews naming a technician, by lower-cased full name or id. */
@@ -90,10 +73,11 @@ export function findReview(source: DatasetSource, id: string): Review | undefine
 
 export function getReviewIndex(source: DatasetSource): ReviewIndex {
   const records = recordsOf(source) as ReviewRecords & { [INDEX]?: ReviewIndex };
-  return (records[INDEX] ??= buildIndex(records));
+  // A dataset object's reviews are already objects, in the records' order: folded from them, no record is parsed.
+  return (records[INDEX] ??= buildIndex(records, 'reviews' in source ? source.reviews : undefined));
 }
 
-function buildIndex(records: ReviewRecords): ReviewIndex {
+function buildIndex(records: ReviewRecords, reviews?: readonly Review[]): ReviewIndex {
   const n = records.length;
   const { dates, updates } = records;
   const ids = records.takeIds();
@@ -116,18 +100,7 @@ function buildIndex(records: ReviewRecords): ReviewIndex {
     newestFrom[i] = newest;
   }
 
-  let text: TextIndex | undefined;
-  let building: Promise<void> | undefined;
-  let scanning: TextIndex | undefined;
   let folded: string[] | undefined;
-  const getFolded = () => (folded ??= foldedTexts(records));
-  const built = (index: TextIndex) => {
-    text ??= index;
-    // The index answers from its own arrays: the texts (about 60 MB at 100k) can go.
-    folded = undefined;
-    scanning = undefined;
-    return text;
-  };
   /** The first position where `reached(dates[at(i)], day)` holds, `day` the date's number. */
   const bound = (date: string, length: number, reached: (i: number, day: number) => boolean) => {
     const day = dayNumber(date);
@@ -138,21 +111,7 @@ function buildIndex(records: ReviewRecords): ReviewIndex {
     records,
     length: n,
     oldest,
-    folded: getFolded,
-    text: () => text ?? (building ? (scanning ??= scanningTextIndex(getFolded())) : built(buildTextIndex(getFolded()))),
-    startTextIndex: (build = () => buildTextIndexInSlices(getFolded())) =>
-      (building ??= text
-        ? Promise.resolve()
-        : build().then(
-            (index) => {
-              built(index);
-            },
-            (error: unknown) => {
-              // Back to building on the first text query, rather than scanning for ever.
-              building = undefined;
-              throw error;
-            },
-          )),
+    texts: () => (folded ??= reviews ? reviews.map(foldedText) : foldedTexts(records)),
     byId,
     technician(nameOrId) {
       const name = technicianKeys.get(nameOrId.trim().toLowerCase());
@@ -169,12 +128,16 @@ function buildIndex(records: ReviewRecords): ReviewIndex {
 }
 
 /** Folded `title + text` per newest-first position: each record parsed once, only the folded text kept. */
-export function foldedTexts(records: ReviewRecords): string[] {
+function foldedTexts(records: ReviewRecords): string[] {
   const folded: string[] = new Array(records.length);
   records.forEach((review, position) => {
-    folded[position] = fold(review.title ? `${review.title}\n${review.text}` : review.text);
+    folded[position] = foldedText(review);
   });
   return folded;
+}
+
+function foldedText(review: Review): string {
+  return fold(review.title ? `${review.title}\n${review.text}` : review.text);
 }
 
 /**

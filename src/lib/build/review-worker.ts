@@ -6,7 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Business } from '../reviews/schema.ts';
 import { createFileReader } from './parallel-load.ts';
-import type { ReviewFile } from './load.ts';
+import type { ReviewFile } from '../content/load.ts';
 
 const read = createFileReader((workerData as { business: Business | null }).business);
 
