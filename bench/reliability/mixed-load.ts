@@ -1,5 +1,5 @@
 /**
- * 60 s of mixed load on the real Node server (issue 14, the suite): static
+ * 60 s of mixed load on the real Node server: static
  * files with and without validators, search, since, MCP (a 2025-06-18
  * session and 2026-07-28 sessionless calls) and hub subscribes to callbacks
  * nobody answers, all at once, each from its own load-generator process
