@@ -59,12 +59,13 @@ export function startProcess(args: string[], env: Record<string, string> = {}, t
 }
 
 /** The real server (src/server.ts of this checkout, or of `root`, with that checkout's production Node flags) over a build, quiet. */
-export function startRealServer(distDir: string, root = ROOT): Promise<Running> {
+export function startRealServer(distDir: string, root = ROOT, env: Record<string, string> = {}): Promise<Running> {
   return startProcess(serveArgs(root), {
     ASTRO_OUT_DIR: distDir,
     PORT: '0',
     HOST: '127.0.0.1',
     ASTRO_NODE_LOGGING: 'disabled',
+    ...env,
   });
 }
 
@@ -86,9 +87,9 @@ export interface Fetched {
 }
 
 /** One GET on a fresh connection (no agent), body read whole. */
-export function get(origin: string, path: string): Promise<Fetched> {
+export function get(origin: string, path: string, headers: Record<string, string> = {}): Promise<Fetched> {
   return new Promise((resolveGet, reject) => {
-    const req = request(`${origin}${path}`, { agent: false }, (res) => {
+    const req = request(`${origin}${path}`, { agent: false, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => resolveGet({ status: res.statusCode ?? 0, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks) }));

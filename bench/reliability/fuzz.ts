@@ -1,6 +1,5 @@
 /**
- * Fuzzing every dynamic endpoint of the real Node server (issue 14, the
- * suite): at least 10,000 requests each to search, since, /mcp at
+ * Fuzzing every dynamic endpoint of the real Node server: at least 10,000 requests each to search, since, /mcp at
  * 2025-06-18 (with and without a session), /mcp at 2026-07-28 and the WebSub
  * hub, made from valid requests by random mutations (parameter names and
  * values, repeats, encodings, methods, content types, bodies: broken JSON,

@@ -1,6 +1,6 @@
 /**
  * 20 cycles of kill -9 during a burst of subscriptions and a publish, each
- * followed by a restart on the same folder store (issue 14, the suite).
+ * followed by a restart on the same folder store.
  * Every cycle: start the real Node server, let it deliver what is due (the
  * start-up publish and the jobs the last kill left), then send a burst of
  * subscribes to new HTTPS callbacks and a publish of changed content at

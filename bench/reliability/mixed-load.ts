@@ -1,5 +1,5 @@
 /**
- * 60 s of mixed load on the real Node server (issue 14, the suite): static
+ * 60 s of mixed load on the real Node server: static
  * files with and without validators, search, since, MCP (a 2025-06-18
  * session and 2026-07-28 sessionless calls) and hub subscribes to callbacks
  * nobody answers, all at once, each from its own load-generator process
@@ -13,7 +13,7 @@
  * to itself V8 doubles its new space under this load, from 64 to 128 MiB, at a
  * moment of its choosing (20 to 85 s in, or not at all): one step of 50–60 MiB
  * of RSS while the heap in use stays flat, which no warm-up of fixed length
- * reliably covers (docs/reliability.md, "Mixed load"). --default-heap runs
+ * reliably covers (docs/reliability.md, "Memory under load"). --default-heap runs
  * with no flag (V8's own sizing); --node-flag <flag> (repeatable) with those
  * flags instead, to compare settings.
  *

@@ -1,8 +1,8 @@
 /**
  * Redis stopped (SIGKILL) under load, started again (empty: no persistence),
  * then flushed (FLUSHALL) under load, against the real Node server and a real
- * redis-server (issue 14, the suite; the quick forms are
- * test/reliability/redis-faults.test.ts and redis-flush.test.ts).
+ * redis-server (the quick forms are test/reliability/redis-faults.test.ts
+ * and redis-flush.test.ts).
  *
  * Load during all of it, from this process: static files, search, hub
  * subscribes (callbacks that verify) and MCP 2025-06-18 initialize, four

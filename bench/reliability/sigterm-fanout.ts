@@ -1,5 +1,5 @@
 /**
- * SIGTERM in the middle of a fan-out (issue 14, the suite): 400 HTTPS
+ * SIGTERM in the middle of a fan-out: 400 HTTPS
  * subscribers on the file store, 10 % of them never answering; a publish
  * through the real Node server with its defaults (64 requests in flight, 10 s
  * deadline, 12 s shutdown grace); SIGTERM once 50 notifications have arrived.

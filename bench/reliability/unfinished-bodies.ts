@@ -1,5 +1,5 @@
 /**
- * Issue 14 item 2's load against the real Node server with its default
+ * Slow-body load against the real Node server with its default
  * settings: 200 connections each POST /mcp declaring 1 MiB and sending all but
  * the last 1 KB, then nothing. The server's RSS is sampled from /proc/<pid>/status
  * throughout; meanwhile a GET and a small POST show what other clients see.
@@ -12,9 +12,8 @@
  *   node_modules/.bin/node bench/reliability/unfinished-bodies.ts [--connections 200] [--root <checkout>]
  *
  * Needs the test build .test-builds/content (node scripts/build-test-sites.ts).
- * --root runs another checkout's src/server.ts over the same build (the figures
- * before the fix: `git archive <base> src | tar -x -C /tmp/base` and a
- * node_modules symlink there).
+ * --root runs another checkout's src/server.ts over the same build (e.g.
+ * `git archive <base> src | tar -x -C /tmp/base` and a node_modules symlink there).
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

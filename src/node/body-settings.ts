@@ -1,8 +1,7 @@
 /**
  * How long the Node entry waits for a request body and how many bytes it holds
- * for bodies still arriving (issue 14 item 2). Without them 200 connections each
- * sending a 1 MiB /mcp body that stops 1 KB short held ~190 MB for Node's 300 s
- * request timeout. Serverless hosts bound bodies themselves; this is Node only.
+ * for bodies still arriving. Without them 200 connections each sending a 1 MiB
+ * /mcp body that stops 1 KB short hold ~190 MB for Node's 300 s request timeout. Serverless hosts bound bodies themselves; this is Node only.
  */
 import { z } from 'zod';
 

@@ -3,8 +3,7 @@
  * HTTP parser refused it (a request line or headers over Node's 16 KiB limit,
  * broken syntax) or Node's own request/header timeout fired. Without a
  * `clientError` listener Node writes a bare status line with no body; every
- * other refusal of ours is a small JSON error, so these are too (issue 14's
- * fuzzing found the bare 431s).
+ * other refusal of ours is a small JSON error, so these are too.
  */
 import type { Socket } from 'node:net';
 

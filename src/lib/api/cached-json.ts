@@ -33,21 +33,19 @@ export interface CachedBody {
 
 /**
  * The search and since answers of one process, at most this many bytes, keys
- * included: about 1,400 answers of 20 reviews (12 KB) at 100k. It was 32 MiB; filled
- * under load, that half took the 100k server past its 300 MB
- * (docs/performance.md, "Large answers not kept, a 16 MiB budget").
+ * included: about 1,400 answers of 20 reviews (12 KB) at 100k. Twice this, filled
+ * under load, takes the 100k server past its 300 MB floor (docs/performance.md).
  */
 export const BODY_CACHE_BYTES = 16 * 1024 * 1024;
 
 /**
  * Largest answer kept. A search answer is at most 100 records (~57 KB at 100k
  * reviews); a since page of 1,000 records is ~570 KB and is made again when
- * asked again (one read of its records, one SHA-256: 1.7 ms of CPU instead
- * of 0.55 for a kept one, bench/since-repeat.ts).
- * Kept, the few hundred of them a walk from an old date makes replaced
+ * asked again (one read of its records, one SHA-256: about a millisecond).
+ * Kept, the few hundred of them a walk from an old date makes would replace
  * thousands of small answers, and the freed small bodies' memory, too
- * scattered for the large ones, stayed in the process: +30 MB of RSS over a
- * 100k walk with no more bytes held (docs/performance.md, "Large answers not kept, a 16 MiB budget").
+ * scattered for the large ones, stays in the process: tens of MB of RSS over
+ * a 100k walk with no more bytes held.
  */
 export const MAX_KEPT_BODY_BYTES = 256 * 1024;
 

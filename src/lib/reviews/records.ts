@@ -1,5 +1,5 @@
 /**
- * The reviews of a dataset held compactly (issue 11: the server's memory at
+ * The reviews of a dataset held compactly (the server's memory floor at
  * 100k reviews). A review is kept as where its record lies in the dataset's
  * JSON (reviews.json): those bytes are exactly `JSON.stringify(review)`, what
  * every answer splices in, so an answer needs no object and no serialisation.

@@ -6,8 +6,8 @@
  * or answers late) gives its slot to the next one and goes on as a laggard,
  * at most `maxLaggards` of them at once: otherwise 150 callbacks that never
  * answer would hold 64 slots for the whole delivery timeout and delay every
- * healthy subscriber behind them (issue 14's suite: 1,000 subscribers, 10 %
- * silent, 5 % answering after 30 s). Waiting sockets cost little; the bound
+ * healthy subscriber behind them (bench/reliability/slow-subscribers.ts:
+ * 1,000 subscribers, 10 % silent, 5 % answering after 30 s). Waiting sockets cost little; the bound
  * on laggards keeps their number finite all the same.
  */
 export interface PoolOptions {
