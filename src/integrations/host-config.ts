@@ -23,7 +23,8 @@ export const DEFAULT_CRON_SCHEDULE = '0 5 * * *';
 
 export function hostConfig(target: DeployTarget, env: Record<string, string | undefined> = process.env): AstroIntegration {
   let root = '';
-  const dynamicPrefixes: string[] = [];
+  const dynamicRoutes: string[] = [];
+  const prerenderedRoutes: string[] = [];
   return {
     name: 'roofing-reviews:host-config',
     hooks: {
@@ -34,15 +35,15 @@ export function hostConfig(target: DeployTarget, env: Record<string, string | un
         for (const { problem } of unmet) logger.warn(`${target}: ${problem}. Until it is set, the endpoints that need it answer 503.`);
       },
       'astro:routes:resolved': ({ routes }) => {
-        // Paths a function answers: no folder-wide CDN rule may cover them.
-        for (const route of routes) if (!route.isPrerendered) dynamicPrefixes.push(route.pattern.split('[')[0]!);
+        // Paths a function answers: no pattern rule may cover them. Prerendered routes with parameters: one rule for all their files.
+        for (const route of routes) (route.isPrerendered ? prerenderedRoutes : dynamicRoutes).push(route.pattern);
       },
       'astro:build:done': ({ dir, logger }) => {
         if (!isServerless(target)) return;
         const clientDir = fileURLToPath(dir);
         const manifestFile = join(clientDir, MANIFEST_FILE);
         const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as StaticManifest;
-        const rules = staticHeaderRules(manifest, dynamicPrefixes);
+        const rules = staticHeaderRules(manifest, dynamicRoutes, prerenderedRoutes);
         // A build artefact, not a page: the host's CDN would publish it (its rules are in the headers now).
         rmSync(manifestFile);
         if (target === 'netlify') {

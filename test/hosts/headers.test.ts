@@ -4,6 +4,8 @@
  * files: the same Content-Type with charset, Cache-Control, CORS, Last-Modified
  * and WebSub Link discovery headers, for every data file. The host builds and
  * the Node build are made from the same content; only the site URL differs.
+ * At 10k reviews, every static file against the rules the same code makes from
+ * that build's manifest, and the rules' number at a 100k-shaped manifest.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -13,8 +15,12 @@ import { HOST_BUILDS, type HostName } from '../helpers/builds.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
 import { DEFAULT_SITE_URL } from '../../src/lib/config/site.ts';
 import { parseNetlifyHeaders } from '../../src/lib/platform/netlify-headers.ts';
-import { ruleMatches, type HeaderRule } from '../../src/lib/platform/static-headers.ts';
-import type { VercelConfig } from '../../src/lib/platform/vercel-config.ts';
+import { netlifyHeadersFile } from '../../src/lib/platform/netlify-headers.ts';
+import { ruleMatches, staticHeaderRules, type HeaderRule } from '../../src/lib/platform/static-headers.ts';
+import { withHeadersAndCrons, type VercelConfig, type VercelRoute } from '../../src/lib/platform/vercel-config.ts';
+import { MANIFEST_FILE, type StaticManifest } from '../../src/lib/static/manifest.ts';
+import { BUILDS } from '../helpers/builds.ts';
+import { pageRoutes } from './routes.ts';
 
 const DATA_FILES = ['/reviews.json', '/insights.json', '/api/feed.json', '/feed.xml', '/openapi.json'];
 const SECURITY = ['x-content-type-options', 'referrer-policy', 'x-frame-options', 'content-security-policy'];
@@ -27,8 +33,11 @@ before(async () => (node = await startServer('small')));
 after(() => node?.stop());
 
 /** The headers a host's rules give `path`, each matching rule's headers in order. */
-function netlifyHeaders(path: string): Record<string, string> {
-  const rules = parseNetlifyHeaders(readFileSync(join(HOST_BUILDS.netlify.dir, 'dist/_headers'), 'utf8'));
+function netlifyRules(): HeaderRule[] {
+  return parseNetlifyHeaders(readFileSync(join(HOST_BUILDS.netlify.dir, 'dist/_headers'), 'utf8'));
+}
+
+function netlifyHeaders(path: string, rules = netlifyRules()): Record<string, string> {
   return applied(rules.filter((rule) => ruleMatches(rule, path)));
 }
 
@@ -36,10 +45,9 @@ function vercelConfig(): VercelConfig {
   return JSON.parse(readFileSync(join(HOST_BUILDS.vercel.dir, 'output/config.json'), 'utf8')) as VercelConfig;
 }
 
-function vercelHeaders(path: string): Record<string, string> {
-  const routes = vercelConfig().routes ?? [];
+function vercelHeaders(path: string, routes: VercelRoute[] = vercelConfig().routes ?? []): Record<string, string> {
   const end = routes.findIndex((route) => route.handle === 'filesystem');
-  const matching = routes.slice(0, end).filter((route) => route.src && route.headers && new RegExp(route.src).test(path));
+  const matching = routes.slice(0, end).filter((route) => route.src && route.headers && new RegExp(route.src, 'i').test(path));
   return applied(matching.map((route) => ({ path: route.src!, headers: route.headers! })));
 }
 
@@ -104,4 +112,52 @@ it('the Node server sends nosniff and a Referrer-Policy on every answer, and for
     assert.equal(headers.get('x-frame-options'), editor ? 'DENY' : null, path);
     assert.equal(headers.get('content-security-policy'), editor ? "frame-ancestors 'none'" : null, path);
   }
+});
+
+const routes = pageRoutes();
+const manifestOf = (outDir: string) => JSON.parse(readFileSync(join(outDir, 'client', MANIFEST_FILE), 'utf8')) as StaticManifest;
+const rulesOf = (manifest: StaticManifest) => staticHeaderRules(manifest, routes.dynamic, routes.prerendered);
+
+it('the routes read from src/pages make the very rules the Netlify build wrote (so the rules below are the builds\' own)', () => {
+  const fromPages = rulesOf(manifestOf(BUILDS.small.outDir)).map((rule) => rule.path);
+  assert.deepEqual(fromPages, netlifyRules().map((rule) => rule.path));
+});
+
+it('at 10k reviews every static file gets, from exactly one rule on each host, the headers the Node server sends; no rule reaches a function', async () => {
+  const manifest = manifestOf(BUILDS.large.outDir);
+  const rules = rulesOf(manifest);
+  assert.ok(rules.length <= 30, `${rules.length} rules`);
+  // Each host's own form of the rules, read back as the host reads it.
+  const netlify = parseNetlifyHeaders(netlifyHeadersFile(rules));
+  const vercel = withHeadersAndCrons({ version: 3, routes: [{ handle: 'filesystem' }] }, rules, []).routes!;
+  const large = await startServer('large');
+  try {
+    const paths = Object.keys(manifest).filter((path) => !path.startsWith('/_astro/'));
+    assert.ok(paths.length > 1_200, `${paths.length} files`);
+    for (const path of paths) {
+      const response = await fetch(`${large.url}${path}`, { method: 'HEAD' });
+      assert.equal(response.status, 200, path);
+      const fromHosts = { netlify: netlifyHeaders(path, netlify), vercel: vercelHeaders(path, vercel) };
+      for (const [host, configured] of Object.entries(fromHosts)) {
+        for (const name of COMPARED) assert.equal(configured[name], response.headers.get(name) ?? undefined, `${host} ${path} ${name}`);
+      }
+    }
+    for (const path of DYNAMIC) {
+      assert.deepEqual(netlifyHeaders(path, netlify), {}, path);
+      assert.deepEqual(vercelHeaders(path, vercel), {}, path);
+    }
+  } finally {
+    await large.stop();
+  }
+});
+
+it('the number of rules does not grow with the reviews: a 100k-shaped manifest (4,000 list pages, 3 sitemap parts) adds only the sitemap parts', () => {
+  const manifest = manifestOf(BUILDS.large.outDir);
+  const atTenThousand = rulesOf(manifest).length;
+  const page = manifest['/reviews/page/2/']!;
+  for (let n = 1; n <= 4_000; n++) for (const path of [`/reviews/page/${n}/`, `/reviews/page/${n}`, `/reviews/page/${n}/index.html`]) manifest[path] = { ...page, file: `reviews/page/${n}/index.html` };
+  for (let n = 1; n <= 3; n++) manifest[`/sitemaps/${n}.xml`] = { ...manifest['/sitemap.xml']!, file: `sitemaps/${n}.xml` };
+  const rules = rulesOf(manifest);
+  assert.equal(rules.length, atTenThousand + 3);
+  assert.ok(rules.length <= 100);
 });

@@ -5,7 +5,7 @@
  * routes (the adapter's `handle: filesystem`, then the function) answer.
  * https://vercel.com/docs/build-output-api/configuration
  */
-import type { HeaderRule } from './static-headers.ts';
+import { ruleSource, type HeaderRule } from './static-headers.ts';
 
 export interface VercelRoute {
   src?: string;
@@ -35,9 +35,10 @@ export function withHeadersAndCrons(config: VercelConfig, rules: readonly Header
   return { ...config, routes: [...ours, ...(config.routes ?? [])], crons: [...otherCrons, ...crons] };
 }
 
-/** `/a.json` → `^/a\.json$`; `/reviews/*` → `^/reviews/.*$`. */
+/**
+ * `/a.json` → `^/a\.json/?$`; `/reviews/page/:page` → `^/reviews/page/([^/]+)/?$`: the
+ * expression Netlify matches the same rule with, so both hosts cover the same paths.
+ */
 export function routeSource(path: string): string {
-  const wildcard = path.endsWith('*');
-  const literal = (wildcard ? path.slice(0, -1) : path).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return `^${literal}${wildcard ? '.*' : ''}$`;
+  return `^${ruleSource(path)}$`;
 }
