@@ -1,0 +1,94 @@
+/**
+ * npm run import -- FILE_OR_FOLDER… : platform exports in, review files out
+ * (src/lib/import). See docs/editing.md, "Import reviews".
+ */
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { contentDir } from '../src/lib/config/site.ts';
+import { CSV_FIELDS, type CsvField } from '../src/lib/import/csv.ts';
+import { FORMAT_NAMES, type FormatName } from '../src/lib/import/detect.ts';
+import { formatReport } from '../src/lib/import/report.ts';
+import { ImportSetupError, importReviews } from '../src/lib/import/run.ts';
+
+const USAGE = `Usage: npm run import -- [options] FILE_OR_FOLDER...
+
+Reads review exports and writes one file per review into the content folder's reviews/.
+Formats (detected, or named with --format):
+  google      Google Business Profile: an API reviews.list response, or Takeout's reviews.json
+              (a folder: every reviews.json under it, one per location)
+  trustpilot  Trustpilot's JSON or CSV export
+  csv         any other platform's reviews as CSV, columns: ${CSV_FIELDS.join(', ')}
+
+Options:
+  --format NAME          ${FORMAT_NAMES.join(' | ')}
+  --map FIELD=COLUMN     a CSV field's column, e.g. --map rating=Stars (repeatable)
+  --source NAME          where a generic CSV's reviews were written (yelp, facebook, email…), when it has no source column
+  --content-dir DIR      the content folder (default: CONTENT_DIR, else content/)
+  --delete-missing       delete imported reviews that the platform's export no longer has
+  --skip-invalid         import an export's valid records even when some have problems (those are reported, not written)
+  --dry-run              say what would change, write nothing
+  --help                 this text
+
+Exit status: 0 when every export was imported, 1 when one was not (nothing of it written), 2 for a usage mistake.`;
+
+function fail(message: string): never {
+  process.stderr.write(`import: ${message}\n\n${USAGE}\n`);
+  process.exit(2);
+}
+
+let args;
+try {
+  args = parseArgs({
+    args: process.argv.slice(2),
+    options: {
+      format: { type: 'string' },
+      map: { type: 'string', multiple: true },
+      source: { type: 'string' },
+      'content-dir': { type: 'string' },
+      'delete-missing': { type: 'boolean' },
+      'skip-invalid': { type: 'boolean' },
+      'dry-run': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
+} catch (error) {
+  fail((error as Error).message);
+}
+const { values, positionals } = args;
+if (values.help) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
+if (positionals.length === 0) fail('name at least one export file or folder');
+if (values.format !== undefined && !(FORMAT_NAMES as readonly string[]).includes(values.format)) fail(`--format must be one of ${FORMAT_NAMES.join(', ')}, got "${values.format}"`);
+const map: Partial<Record<CsvField, string>> = {};
+for (const entry of values.map ?? []) {
+  const match = /^([a-z_]+)=(.+)$/.exec(entry);
+  if (!match || !(CSV_FIELDS as readonly string[]).includes(match[1]!)) fail(`--map takes FIELD=COLUMN with FIELD one of ${CSV_FIELDS.join(', ')}, got "${entry}"`);
+  map[match[1] as CsvField] = match[2]!;
+}
+
+try {
+  const report = importReviews(positionals.map((p) => resolve(p)), {
+    contentDir: resolve(values['content-dir'] ?? contentDir()),
+    ...(values.format ? { format: values.format as FormatName } : {}),
+    csv: { map, ...(values.source ? { source: values.source } : {}) },
+    deleteMissing: values['delete-missing'] ?? false,
+    skipInvalid: values['skip-invalid'] ?? false,
+    dryRun: values['dry-run'] ?? false,
+  });
+  process.stdout.write(formatReport(report));
+  process.exit(report.files.every((f) => f.imported) ? 0 : 1);
+} catch (error) {
+  if (error instanceof ImportSetupError) {
+    process.stderr.write(`import: the content folder cannot be read:\n${error.message}\n`);
+    process.exit(1);
+  }
+  if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+    process.stderr.write(`import: ${(error as Error).message}\n`);
+    process.exit(1);
+  }
+  throw error;
+}
