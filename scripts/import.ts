@@ -79,16 +79,15 @@ try {
     skipInvalid: values['skip-invalid'] ?? false,
     dryRun: values['dry-run'] ?? false,
   });
+  // exitCode, not exit(): a long report to a pipe is written out before the process ends.
   process.stdout.write(formatReport(report));
-  process.exit(report.files.every((f) => f.imported) ? 0 : 1);
+  process.exitCode = report.files.every((f) => f.imported) ? 0 : 1;
 } catch (error) {
   if (error instanceof ImportSetupError) {
     process.stderr.write(`import: the content folder cannot be read:\n${error.message}\n`);
-    process.exit(1);
-  }
-  if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+    process.exitCode = 1;
+  } else if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
     process.stderr.write(`import: ${(error as Error).message}\n`);
-    process.exit(1);
-  }
-  throw error;
+    process.exitCode = 1;
+  } else throw error;
 }
