@@ -8,13 +8,12 @@
  * per topic.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { after, before, it } from 'node:test';
 import { totals } from '../../src/lib/import/report.ts';
 import { importReviews } from '../../src/lib/import/run.ts';
-import { ASTRO_BIN, BUILDS, buildEnv, NODE, ROOT, TEST_BUILDS_DIR } from '../helpers/builds.ts';
+import { BUILDS, buildSite, TEST_BUILDS_DIR } from '../helpers/builds.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
 import type { TestSubscriber } from '../helpers/subscriber.ts';
 import { initialize, post } from '../mcp/helpers.ts';
@@ -35,15 +34,7 @@ const GOOGLE_ID = 'ChdDSUhNMG9nS0VJQ0FnSUR1X2VpQmpRRRAB';
 const TRUSTPILOT_ID = '6650f1a2b3c4d5e6f7a8b9c0';
 const IDS = { google: '2026-11-21-priya-raman', anonymous: '2026-11-22-a-google-user', trustpilot: '2026-11-23-emilie-d' };
 
-function build(contentDir: string, outDir: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(NODE, [ASTRO_BIN, 'build'], { cwd: ROOT, env: buildEnv(contentDir, outDir), stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    child.once('exit', (code) => (code === 0 ? resolve(output) : reject(new Error(`build failed (${code}):\n${output}`))));
-  });
-}
+const build = buildSite;
 
 function writeExports(root: string, edited = false): string {
   writeTakeout(root, {

@@ -40,7 +40,10 @@ function changedFiles(before: Map<string, string>, after: Map<string, string>): 
 }
 
 const run = (paths: string[], options: ImportOptions) => importReviews(paths, { cwd: work, ...options });
-const frontmatter = (dir: string, id: string) => parseMarkdown(readFileSync(join(dir, 'reviews', `${id}.md`), 'utf8'));
+function frontmatter(dir: string, id: string): { data: Record<string, unknown>; body: string } {
+  const { data, body } = parseMarkdown(readFileSync(join(dir, 'reviews', `${id}.md`), 'utf8'));
+  return { data: data as Record<string, unknown>, body };
+}
 
 function cli(args: string[]) {
   const result = spawnSync(NODE, [join(ROOT, 'scripts/import.ts'), ...args], { cwd: work, encoding: 'utf8' });
