@@ -15,6 +15,7 @@ import { listReviewFiles, loadBusiness, readReviewFile, REVIEWS_DIR, type Review
 import { createLinker } from '../insights/entities.ts';
 import type { CsvOptions, FormatId, ImportedReview, ImportProblem, Skipped } from './types.ts';
 import { exportFiles, readExport, type FormatName } from './detect.ts';
+import { parseGoogle } from './google.ts';
 import { authorName, ContentIndex, readExisting, type ExistingReview } from './existing.ts';
 import { detectEditorFields, newReviewId, platformFields, reviewFileText, type Frontmatter } from './review-file.ts';
 
@@ -30,6 +31,8 @@ export interface ImportOptions {
   skipInvalid?: boolean;
   /** Export paths are shown relative to this folder (default: the working directory). */
   cwd?: string;
+  /** Google reviews fetched from the API (google-api.ts), one document per location, named for the report. */
+  google?: Array<{ name: string; document: unknown }>;
 }
 
 export interface Change {
@@ -93,9 +96,13 @@ export function importReviews(paths: readonly string[], options: ImportOptions):
   const incomplete = new Set<string>();
   const shown = (file: string) => relative(options.cwd ?? process.cwd(), file) || file;
 
-  for (const path of exportFiles(paths)) {
-    const parsed = readExport(path, shown(path), options.format, options.csv);
-    const file: FileReport = { file: shown(path), format: parsed.format, imported: false, problems: [...parsed.problems], added: [], updated: [], unchanged: 0, skipped: [...parsed.skipped] };
+  const inputs = [
+    ...exportFiles(paths).map((path) => ({ name: shown(path), read: () => readExport(path, shown(path), options.format, options.csv) })),
+    ...(options.google ?? []).map(({ name, document }) => ({ name, read: () => parseGoogle(name, document) })),
+  ];
+  for (const input of inputs) {
+    const parsed = input.read();
+    const file: FileReport = { file: input.name, format: parsed.format, imported: false, problems: [...parsed.problems], added: [], updated: [], unchanged: 0, skipped: [...parsed.skipped] };
     report.files.push(file);
     read.push({ file, records: parsed.records, sources: new Set([...parsed.records.map((r) => r.source), ...(parsed.format === 'google' ? ['google'] : parsed.format.startsWith('trustpilot') ? ['trustpilot'] : [])]) });
     const problem = (record: ImportedReview, field: string, message: string) => file.problems.push({ file: file.file, at: record.at, field, message });
