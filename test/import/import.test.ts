@@ -159,6 +159,19 @@ describe('a Google Takeout folder (two locations)', () => {
     assert.match(body, /fixed the downspout\.$/);
   });
 
+  it('an older export does not undo the newer version; a dry run writes nothing', () => {
+    const current = snapshot(content);
+    const older = run([exports], { contentDir: content });
+    assert.deepEqual(totals(older), { added: 0, updated: 0, unchanged: 2, skipped: 2, rejected: 0 });
+    assert.match(older.files[0]!.skipped.map((s) => s.reason).join('\n'), /older than reviews\/2025-05-10-a-google-user\.md \(updated 2025-06-02T10:00:00Z\)/);
+    const fresh = contentCopy();
+    const before = snapshot(fresh);
+    const dry = run([exports], { contentDir: fresh, dryRun: true });
+    assert.equal(totals(dry).added, 3);
+    assert.deepEqual(changedFiles(before, snapshot(fresh)), []);
+    assert.deepEqual(changedFiles(current, snapshot(content)), []);
+  });
+
   it('a review missing from the export is reported and kept; --delete-missing deletes it', () => {
     const one = writeJson(join(work, 'one-location.json'), googleListPage([googleReview('1045', '12', 'XyZ9', { reviewer: { displayName: '李娜' }, comment: '屋顶修得很好。Maria Santos was great with the skylight.', createTime: '2025-05-20T02:00:00Z', updateTime: '2025-05-21T02:00:00Z' })]));
     const kept = run([one], { contentDir: content });

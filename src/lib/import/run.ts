@@ -183,10 +183,11 @@ export function importReviews(paths: readonly string[], options: ImportOptions):
         const read = readReviewFile({ absolute: temp, file: `${REVIEWS_DIR}/${plan.id}.md`, id: plan.id }, business);
         for (const p of read.problems) problem(plan.record, p.field === '(body)' ? (parsed.fields.text ?? 'text') : exportField(p.field.split(/[.[]/)), p.message);
       }
-      if (file.problems.length > 0 || options.dryRun) continue;
+      if (file.problems.length > 0) continue;
       for (const { plan, temp, content } of temps) {
         const absolute = join(reviewsDir, `${plan.id}.md`);
-        renameSync(temp, absolute);
+        if (!options.dryRun) renameSync(temp, absolute);
+        // A dry run goes on as if written: a later export of the run is compared with what this one would write.
         index.put(readExistingFromText({ absolute, file: `${REVIEWS_DIR}/${plan.id}.md`, id: plan.id }, content, plan));
       }
     } finally {
