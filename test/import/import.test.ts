@@ -268,7 +268,7 @@ describe('a bad export writes nothing and says where it is wrong', () => {
     ['control.json', JSON.stringify(googleListPage([googleReview('1', '2', 'c1', { comment: 'Fine work\u0007 done' })])), /record 1, comment: the review text contains an invisible control character \(U\+0007\)/],
     ['too-long.json', JSON.stringify(googleListPage([googleReview('1', '2', 'l1', { comment: 'x'.repeat(10_001) })])), /record 1, comment: the review text is too long/],
     ['bad-date.csv', 'date,rating,author,text,source\n2025-02-30,5,Ann,Fine,yelp\n', /row 2, date: "2025-02-30" is not a real calendar date/],
-    ['ragged.csv', 'date,rating,author,text,source\n2025-02-01,5,Ann\n', /line 2, \(csv\): not a readable CSV file/],
+    ['ragged.csv', 'date,rating,author,text,source\n2025-02-01,5,Ann\n', /\(file\), \(csv\): not a readable CSV file \(line 2\)/],
     ['broken.json', '{"reviews": [', /\(file\), \(file\): not valid JSON/],
     ['unknown.json', '{"items": []}', /\(file\), \(file\): unknown format/],
     ['facebook.csv', 'date,recommendation,author,text,source\n2025-02-01,positive,Ann,Fine,facebook\n', /\(header\), rating: no rating column/],

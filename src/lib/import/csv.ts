@@ -58,8 +58,8 @@ export function parseCsv(file: string, text: string, format: 'csv' | 'trustpilot
   try {
     rows = parse(text, { bom: true, skip_empty_lines: true, relax_quotes: false }) as string[][];
   } catch (error) {
-    const at = error instanceof CsvError && 'lines' in error ? `line ${String((error as CsvError & { lines: number }).lines)}` : '(file)';
-    out.problems.push({ file, at, field: '(csv)', message: `not a readable CSV file: ${(error as Error).message.replace(/^Invalid Record Length: /, '')}` });
+    const line = error instanceof CsvError && 'lines' in error ? ` (line ${String((error as CsvError & { lines: number }).lines)})` : '';
+    out.problems.push({ file, at: '(file)', field: '(csv)', message: `not a readable CSV file${line}: ${(error as Error).message.replace(/^Invalid Record Length: /, '')}` });
     return out;
   }
   const [header, ...body] = rows;

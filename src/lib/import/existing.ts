@@ -66,6 +66,7 @@ export class ContentIndex {
   /** Hand-typed reviews (no source_id) by date. */
   private readonly handTyped = new Map<string, ExistingReview[]>();
   readonly ids = new Set<string>();
+  private readonly all = new Map<string, ExistingReview>();
 
   constructor(reviews: Iterable<ExistingReview>) {
     for (const review of reviews) this.put(review);
@@ -94,8 +95,6 @@ export class ContentIndex {
       if (list) this.handTyped.set(old.data.date, list);
     }
   }
-
-  private readonly all = new Map<string, ExistingReview>();
 
   /** The file this platform review already has, and how it was recognised. */
   find(record: ImportedReview): { review: ExistingReview; by: 'id' | 'text' } | undefined {

@@ -43,7 +43,7 @@ export function platformFields(record: ImportedReview, before?: Frontmatter): Pi
     date: record.date,
     ...(updated === undefined ? {} : { updated }),
     rating: record.rating,
-    author: before?.author ?? record.author,
+    author: record.author,
     source: record.source,
     source_id: record.source_id,
     ...(url === undefined ? {} : { source_url: url }),

@@ -17,7 +17,7 @@ import type { CsvOptions, FormatId, ImportedReview, ImportProblem, Skipped } fro
 import { exportFiles, readExport, type FormatName } from './detect.ts';
 import { parseGoogle } from './google.ts';
 import { authorName, ContentIndex, readExisting, type ExistingReview } from './existing.ts';
-import { detectEditorFields, newReviewId, platformFields, reviewFileText, type Frontmatter } from './review-file.ts';
+import { detectEditorFields, EDITOR_FIELDS, newReviewId, platformFields, reviewFileText, type Frontmatter } from './review-file.ts';
 
 export interface ImportOptions {
   contentDir: string;
@@ -104,7 +104,7 @@ export function importReviews(paths: readonly string[], options: ImportOptions):
     const parsed = input.read();
     const file: FileReport = { file: input.name, format: parsed.format, imported: false, problems: [...parsed.problems], added: [], updated: [], unchanged: 0, skipped: [...parsed.skipped] };
     report.files.push(file);
-    read.push({ file, records: parsed.records, sources: new Set([...parsed.records.map((r) => r.source), ...(parsed.format === 'google' ? ['google'] : parsed.format.startsWith('trustpilot') ? ['trustpilot'] : [])]) });
+    read.push({ file, records: parsed.records, sources: new Set([...parsed.records.map((r) => r.source), ...formatSources(parsed.format, options.csv)]) });
     const problem = (record: ImportedReview, field: string, message: string) => file.problems.push({ file: file.file, at: record.at, field, message });
     const exportField = (path: readonly PropertyKey[]) => {
       const name = fieldName(path).replace(/\[\d+\]/g, '');
@@ -143,7 +143,7 @@ export function importReviews(paths: readonly string[], options: ImportOptions):
         }
         claimed.set(existing.id, record.at);
         const before = asWritten(existing.data);
-        data = { ...before, ...platformFields(record, before) };
+        data = { ...platformFields(record, before), ...Object.fromEntries(EDITOR_FIELDS.map((field) => [field, before[field]])) } as Frontmatter;
         if (canonical(data) === canonical(before) && existing.body === record.text) {
           file.unchanged += 1;
           continue;
@@ -240,4 +240,11 @@ function issueText(issue: z.core.$ZodIssue): string {
 
 function readExistingFromText(entry: ReviewFile, raw: string, plan: Plan): ExistingReview {
   return { ...entry, raw, data: reviewFrontmatter.parse(plan.data), body: plan.text, source: plan.data.source, source_id: plan.data.source_id! };
+}
+
+/** The platforms an export of this format is from, before its records are read (a rejected export may have none). */
+function formatSources(format: FormatId, csv: CsvOptions = {}): string[] {
+  if (format === 'google') return ['google'];
+  if (format === 'trustpilot-json' || format === 'trustpilot-csv') return ['trustpilot'];
+  return csv.source ? [csv.source.trim().toLowerCase()] : [];
 }
