@@ -90,7 +90,7 @@ describe('the config generated from the schema and business.yaml', () => {
     const byName = Object.fromEntries(fields.map((f) => [f.name, f]));
     assert.deepEqual(
       Object.fromEntries(fields.map((f) => [f.name, f.required])),
-      { date: true, updated: false, rating: true, title: false, author: true, technicians: false, services: true, service_area: false, source: true, verified: true, response: false, body: true },
+      { date: true, updated: false, rating: true, title: false, author: true, technicians: false, services: true, service_area: false, source: true, source_id: false, source_url: false, verified: true, response: false, body: true },
     );
     assert.deepEqual(byName.date, { ...byName.date, widget: 'datetime', format: 'YYYY-MM-DD', time_format: false, picker_utc: true });
     assert.deepEqual(byName.rating, { ...byName.rating, widget: 'number', value_type: 'int', min: 1, max: 5 });

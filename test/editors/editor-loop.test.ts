@@ -7,11 +7,10 @@
  * and MCP no longer see the removed reviews.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, it } from 'node:test';
-import { ASTRO_BIN, BUILDS, buildEnv, NODE, ROOT, TEST_BUILDS_DIR } from '../helpers/builds.ts';
+import { BUILDS, buildSite, TEST_BUILDS_DIR } from '../helpers/builds.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
 import type { TestSubscriber } from '../helpers/subscriber.ts';
 import { initialize, post } from '../mcp/helpers.ts';
@@ -27,15 +26,7 @@ let server: RunningServer | undefined;
 const NEW_ID = '2026-11-20-joan-d-gutter-guards';
 const NEW_TEXT = 'Joan here: the gutter guards went on in one morning and not a single leaf got through the storm that weekend.';
 
-function build(contentDir: string, outDir: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(NODE, [ASTRO_BIN, 'build'], { cwd: ROOT, env: buildEnv(contentDir, outDir), stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    child.once('exit', (code) => (code === 0 ? resolve(output) : reject(new Error(`build failed (${code}):\n${output}`))));
-  });
-}
+const build = buildSite;
 
 const hub = hubFixture({
   storeDir: () => {

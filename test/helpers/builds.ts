@@ -3,6 +3,7 @@
  * scripts/build-test-sites.ts before any test file starts (a build takes
  * seconds; every test file reuses them).
  */
+import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -63,4 +64,15 @@ export function buildEnv(contentDir: string, outDir: string, extra: Record<strin
     ASTRO_TELEMETRY_DISABLED: '1',
     ...extra,
   };
+}
+
+/** `astro build` of `contentDir` into `outDir`; resolves with its output, rejects with it when the build fails. */
+export function buildSite(contentDir: string, outDir: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(NODE, [ASTRO_BIN, 'build'], { cwd: ROOT, env: buildEnv(contentDir, outDir), stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.once('exit', (code) => (code === 0 ? resolve(output) : reject(new Error(`build failed (${code}):\n${output}`))));
+  });
 }

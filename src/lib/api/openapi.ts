@@ -94,6 +94,8 @@ const jsonFeed = z.object({
             services: z.array(z.string()),
             service_area: z.string().nullable(),
             source: z.string(),
+            source_id: z.string().optional(),
+            source_url: z.string().optional(),
           })
           .describe('Extension (JSON Feed §Extensions): the review fields a feed reader would otherwise lose. The full record is in /reviews.json.'),
       }),

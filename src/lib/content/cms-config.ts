@@ -84,6 +84,8 @@ const PRESENTATION: Record<string, Presentation> = {
   services: { label: 'Services', hint: 'At least one.', choices: 'services' },
   service_area: { label: 'Service area', choices: 'service_areas' },
   source: { label: 'Source', hint: 'Where the customer wrote it: google, yelp, nextdoor, website, email…', default: 'google' },
+  source_id: { label: 'Platform review id', hint: 'Filled in by `npm run import`: the review’s id on its platform, which keeps a later import from doubling it. Leave it as it is.' },
+  source_url: { label: 'Original review link', hint: 'Where the review can be read on its platform, if it has a link (filled in by `npm run import`).' },
   verified: { label: 'Verified (published)', hint: 'Only verified reviews are published. Untick to keep a review off the site.', default: true },
   response: {
     label: 'Our reply',

@@ -10,7 +10,7 @@ import { business, isoDate, utcInstant } from '../reviews/schema.ts';
 export const REVIEW_ID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** Limits that keep one file from swelling every page that quotes it (docs/editing.md). */
-const TEXT_LIMITS = { text: 10_000, reply: 5_000, title: 200, name: 100, source: 50 } as const;
+const TEXT_LIMITS = { text: 10_000, reply: 5_000, title: 200, name: 100, source: 50, sourceId: 200, sourceUrl: 2_000 } as const;
 
 // C0 and C1 control characters other than tab and line breaks: invisible, and unsafe to pass on.
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
@@ -43,29 +43,45 @@ function published(max: number) {
 
 // The descriptions are what editors read: hover text in VS Code (through the JSON
 // Schema made from this one) and hints under the fields of the /admin form.
-export const reviewFrontmatter = z.strictObject({
-  date: isoDate.describe('The day the customer wrote the review, as YYYY-MM-DD.'),
-  updated: utcInstant
-    .optional()
-    .describe('When a reply, a correction or a late publication happened, in UTC (2025-05-23T18:05:00Z). Leave it out unless you change an older review; a reply alone sets it to the reply date.'),
-  rating: z.int('must be a whole number from 1 to 5').min(1, 'must be from 1 to 5').max(5, 'must be from 1 to 5').describe('Stars, a whole number from 1 to 5.'),
-  title: published(TEXT_LIMITS.title).optional().describe('A short headline, if the customer gave one.'),
-  author: z.union([published(TEXT_LIMITS.name), z.strictObject({ name: published(TEXT_LIMITS.name) })]).describe('The customer as shown publicly, e.g. "Linda K."'),
-  technicians: z.array(nonEmpty).default([]).describe('Who did the job: names (or ids) from business.yaml.'),
-  services: z.array(nonEmpty).min(1, 'name at least one service id').describe('Service ids from business.yaml, at least one.'),
-  service_area: nonEmpty.nullable().optional().describe('A service area id from business.yaml.'),
-  source: published(TEXT_LIMITS.source).describe('Where the customer wrote it: google, yelp, nextdoor, website, email…'),
-  // false takes a review down (or keeps a draft out) without deleting its file: it is
-  // still checked, its id stays taken, and nothing of it is published.
-  verified: z
-    .boolean('must be true (published) or false (not published): only verified reviews are published')
-    .describe('true publishes the review; false keeps it (or takes it) off the site.'),
-  response: z
-    .strictObject({ date: isoDate.describe('The day the business replied.'), text: published(TEXT_LIMITS.reply).describe('The reply, plain text.') })
-    .nullable()
-    .optional()
-    .describe("The business's public reply, if any."),
-});
+export const reviewFrontmatter = z
+  .strictObject({
+    date: isoDate.describe('The day the customer wrote the review, as YYYY-MM-DD.'),
+    updated: utcInstant
+      .optional()
+      .describe('When a reply, a correction or a late publication happened, in UTC (2025-05-23T18:05:00Z). Leave it out unless you change an older review; a reply alone sets it to the reply date.'),
+    rating: z.int('must be a whole number from 1 to 5').min(1, 'must be from 1 to 5').max(5, 'must be from 1 to 5').describe('Stars, a whole number from 1 to 5.'),
+    title: published(TEXT_LIMITS.title).optional().describe('A short headline, if the customer gave one.'),
+    author: z.union([published(TEXT_LIMITS.name), z.strictObject({ name: published(TEXT_LIMITS.name) })]).describe('The customer as shown publicly, e.g. "Linda K."'),
+    technicians: z.array(nonEmpty).default([]).describe('Who did the job: names (or ids) from business.yaml.'),
+    services: z.array(nonEmpty).describe('Service ids from business.yaml: at least one, unless the review was imported (source_id) and names none.'),
+    service_area: nonEmpty.nullable().optional().describe('A service area id from business.yaml.'),
+    source: published(TEXT_LIMITS.source).describe('Where the customer wrote it: google, yelp, nextdoor, website, email…'),
+    source_id: published(TEXT_LIMITS.sourceId)
+      .optional()
+      .describe("The platform's own id of the review (set by `npm run import`): with source, what keeps an import from doubling it. Leave it as it is."),
+    source_url: z
+      .url({ protocol: /^https?$/, error: 'must be an http(s) address' })
+      .max(TEXT_LIMITS.sourceUrl, `is too long: at most ${TEXT_LIMITS.sourceUrl} characters`)
+      .optional()
+      .describe('Where the original review can be read on its platform, if it has such a link.'),
+    // false takes a review down (or keeps a draft out) without deleting its file: it is
+    // still checked, its id stays taken, and nothing of it is published.
+    verified: z
+      .boolean('must be true (published) or false (not published): only verified reviews are published')
+      .describe('true publishes the review; false keeps it (or takes it) off the site.'),
+    response: z
+      .strictObject({ date: isoDate.describe('The day the business replied.'), text: published(TEXT_LIMITS.reply).describe('The reply, plain text.') })
+      .nullable()
+      .optional()
+      .describe("The business's public reply, if any."),
+  })
+  // A customer writing on a platform need not name the job: an imported review (one with a
+  // source_id) may list no service; one typed here names at least one.
+  .superRefine((data, context) => {
+    if (data.services.length === 0 && data.source_id === undefined) {
+      context.addIssue({ code: 'custom', path: ['services'], message: 'name at least one service id' });
+    }
+  });
 
 export type ReviewFrontmatter = z.infer<typeof reviewFrontmatter>;
 

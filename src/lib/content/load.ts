@@ -233,6 +233,8 @@ function toReview(
     services: data.services,
     service_area: area,
     source: data.source,
+    ...(data.source_id === undefined ? {} : { source_id: data.source_id }),
+    ...(data.source_url === undefined ? {} : { source_url: data.source_url }),
     verified: true,
     response: data.response ?? null,
   };

@@ -39,6 +39,8 @@ export function jsonFeed(dataset: ReviewsDataset, site: string) {
           services: review.services,
           service_area: review.service_area,
           source: review.source,
+          ...(review.source_id === undefined ? {} : { source_id: review.source_id }),
+          ...(review.source_url === undefined ? {} : { source_url: review.source_url }),
         },
       };
     }),

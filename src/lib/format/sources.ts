@@ -21,5 +21,6 @@ const SOURCE_NAMES: Readonly<Record<string, string>> = {
 };
 
 export function sourceName(id: string): string {
-  return Object.hasOwn(SOURCE_NAMES, id) ? SOURCE_NAMES[id]! : id;
+  const key = id.toLowerCase();
+  return Object.hasOwn(SOURCE_NAMES, key) ? SOURCE_NAMES[key]! : id;
 }

@@ -7,7 +7,7 @@
  * so an editor can add the technician or fix a typo.
  */
 import type { Business } from '../reviews/schema.ts';
-import type { Sentence, Token } from './sentences.ts';
+import { splitSentences, type Sentence, type Token } from './sentences.ts';
 
 /** Common short forms of first names, both ways: "Dave" ↔ "David", "Tommy" ↔ "Tom", "Thomas". */
 const NICKNAMES: Readonly<Record<string, readonly string[]>> = {
@@ -31,6 +31,12 @@ export interface Linker {
   technicians(sentence: Sentence): string[];
   /** Service area ids named in one sentence. */
   areas(sentence: Sentence): string[];
+  /**
+   * Service ids named in one sentence: a service's id as words ("roof-repair": "roof repair"),
+   * its name, or a part of its name of two words or more ("Storm damage and insurance claims":
+   * "insurance claims"), compared word by word on dictionary forms ("gutters", "skylights").
+   */
+  services(sentence: Sentence): string[];
   /** Capitalised words in the sentence that look like a person's name but match no technician. */
   unknownNames(sentence: Sentence): string[];
   /** Technician id for a frontmatter name ("Maria Santos") or id. */
@@ -151,5 +157,34 @@ export function createLinker(business: Business): Linker {
     return byAlias.get(name.toLowerCase());
   }
 
-  return { technicians, areas, unknownNames, technicianByName };
+  // Made on first use, through the same tokenizer as the text: the insights never call it.
+  let serviceTerms: Array<{ id: string; words: Array<{ lemma: string; lower: string }> }> | undefined;
+  function services(sentence: Sentence): string[] {
+    serviceTerms ??= business.services.flatMap((service) => {
+      const parts = service.name.split(/\s+and\s+|,\s*/).filter((part) => part.trim().split(/\s+/).length >= 2);
+      const phrases = [...new Set([service.id.replace(/-/g, ' '), service.name, ...parts].map((p) => p.toLowerCase()))];
+      return phrases.map((phrase) => ({
+        id: service.id,
+        words: splitSentences(phrase).flatMap((s) => s.tokens.filter((t) => !t.punct).map((t) => ({ lemma: t.lemma, lower: t.lower }))),
+      }));
+    });
+    const words = sentence.tokens.filter((t) => !t.punct);
+    const found: string[] = [];
+    for (const { id, words: term } of serviceTerms) {
+      if (term.length === 0 || found.includes(id)) continue;
+      for (let i = 0; i + term.length <= words.length; i += 1) {
+        if (term.every((w, k) => sameWord(words[i + k], w))) {
+          found.push(id);
+          break;
+        }
+      }
+    }
+    return found;
+  }
+
+  return { technicians, areas, services, unknownNames, technicianByName };
+}
+
+function sameWord(token: Token, word: { lemma: string; lower: string }): boolean {
+  return token.lemma === word.lemma || token.lower === word.lower || token.lemma === word.lower || token.lower === word.lemma;
 }

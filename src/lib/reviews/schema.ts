@@ -49,6 +49,8 @@ export const review = z
     services: z.array(z.string()).describe('Service ids.'),
     service_area: z.string().nullable().describe('Service area id.'),
     source: z.string().describe('Where the review was collected: google, website, email, ...'),
+    source_id: z.string().optional().describe("The platform's own id of the review (imported reviews); with source, the key that keeps imports from doubling."),
+    source_url: z.string().optional().describe('Where the original can be read, when the platform has such a link.'),
     verified: z.literal(true),
     response: reviewResponse.nullable().describe("The business's public reply."),
   })

@@ -1,0 +1,141 @@
+/**
+ * CSV exports: Trustpilot's business export and a generic CSV any other
+ * platform's reviews can be put into (Yelp, Facebook, a spreadsheet of emails).
+ * Columns are found by their header, case and surrounding spaces ignored; each
+ * review-file field has default column names (below, and docs/editing.md),
+ * and `--map field=Column` names another.
+ */
+import { CsvError, parse } from 'csv-parse/sync';
+import { optionalString, RecordReader } from './fields.ts';
+import { trustpilotReviewUrl } from './trustpilot.ts';
+import type { CsvOptions, ImportedReview, ParsedExport } from './types.ts';
+import { calendarDate, derivedSourceId, latestInstant, plainText, starRating, utcInstant } from './values.ts';
+
+/** The fields a CSV can hold, by the names `--map` takes. */
+export const CSV_FIELDS = ['date', 'updated', 'rating', 'title', 'text', 'author', 'response', 'response_date', 'source', 'source_id', 'source_url'] as const;
+export type CsvField = (typeof CSV_FIELDS)[number];
+
+/** The generic CSV's columns: the field names themselves. */
+export const GENERIC_COLUMNS: Readonly<Record<CsvField, readonly string[]>> = Object.fromEntries(CSV_FIELDS.map((field) => [field, [field] as readonly string[]])) as Record<CsvField, readonly string[]>;
+
+/** Trustpilot's export columns, with the spellings its exports have used. */
+export const TRUSTPILOT_COLUMNS: Readonly<Record<CsvField, readonly string[]>> = {
+  date: ['Review Created (UTC)', 'Review Created', 'Created At', 'Date'],
+  updated: ['Review Updated (UTC)', 'Review Updated', 'Updated At'],
+  rating: ['Review Stars', 'Stars'],
+  title: ['Review Title', 'Title'],
+  text: ['Review Content', 'Review Text', 'Content', 'Text'],
+  author: ['Reviewer Name', 'Consumer Name', 'Name'],
+  response: ['Reply', 'Reply Content', 'Company Reply'],
+  response_date: ['Reply Date (UTC)', 'Reply Date', 'Replied At'],
+  source: [],
+  source_id: ['Review ID', 'Review Id', 'ReviewId', 'Id'],
+  source_url: ['Review URL', 'Review Link', 'Link'],
+};
+
+const REQUIRED: readonly CsvField[] = ['date', 'rating', 'text'];
+
+/** The header row of a CSV text, or undefined when it has none that parses. */
+export function csvHeader(text: string): string[] | undefined {
+  try {
+    const rows = parse(text, { bom: true, to_line: 1, relax_column_count: true }) as string[][];
+    return rows[0];
+  } catch {
+    return undefined;
+  }
+}
+
+/** A header of Trustpilot's export (its own column names), not a generic CSV's. */
+export function isTrustpilotHeader(header: readonly string[]): boolean {
+  const names = new Set(header.map((h) => h.trim().toLowerCase()));
+  return ['review stars', 'review created (utc)', 'review content', 'review id'].filter((name) => names.has(name)).length >= 2;
+}
+
+export function parseCsv(file: string, text: string, format: 'csv' | 'trustpilot-csv', options: CsvOptions = {}): ParsedExport {
+  const columns = format === 'csv' ? GENERIC_COLUMNS : TRUSTPILOT_COLUMNS;
+  const out: ParsedExport = { format, records: [], fields: {}, problems: [], skipped: [] };
+  let rows: string[][];
+  try {
+    rows = parse(text, { bom: true, skip_empty_lines: true, relax_quotes: false }) as string[][];
+  } catch (error) {
+    const line = error instanceof CsvError && 'lines' in error ? ` (line ${String((error as CsvError & { lines: number }).lines)})` : '';
+    out.problems.push({ file, at: '(file)', field: '(csv)', message: `not a readable CSV file${line}: ${(error as Error).message.replace(/^Invalid Record Length: /, '')}` });
+    return out;
+  }
+  const [header, ...body] = rows;
+  if (!header) {
+    out.problems.push({ file, at: '(file)', field: '(csv)', message: 'the file is empty: expected a header row and one row per review' });
+    return out;
+  }
+  const position = new Map(header.map((name, index) => [name.trim().toLowerCase(), index] as const));
+  const index: Partial<Record<CsvField, number>> = {};
+  const fields: Record<string, string> = {};
+  for (const field of CSV_FIELDS) {
+    const mapped = options.map?.[field];
+    const names = mapped !== undefined ? [mapped] : columns[field];
+    const found = names.find((name) => position.has(name.trim().toLowerCase()));
+    if (found !== undefined) {
+      index[field] = position.get(found.trim().toLowerCase());
+      fields[field] = header[index[field]!]!.trim();
+    } else if (mapped !== undefined) {
+      out.problems.push({ file, at: '(header)', field: mapped, message: `--map ${field}=${mapped}: there is no column "${mapped}" (columns: ${header.join(', ')})` });
+    } else if (REQUIRED.includes(field)) {
+      out.problems.push({ file, at: '(header)', field, message: `no ${field} column: expected one named ${names.map((n) => `"${n}"`).join(' or ')}, or name it with --map ${field}=<column>` });
+    }
+  }
+  fields['response.text'] = fields.response ?? 'response';
+  fields['response.date'] = fields.response_date ?? 'response_date';
+  out.fields = fields;
+  const defaultSource = format === 'trustpilot-csv' ? 'trustpilot' : options.source?.trim().toLowerCase();
+  if (index.source === undefined && !defaultSource) {
+    out.problems.push({ file, at: '(header)', field: 'source', message: 'no source column: say where these reviews were written with --source (e.g. --source yelp)' });
+  }
+  if (out.problems.length > 0) return out;
+
+  body.forEach((row, i) => {
+    // Row numbers as a spreadsheet shows them: the header is row 1.
+    const reader = new RecordReader(file, `row ${i + 2}`);
+    const cell = (field: CsvField) => (index[field] === undefined ? undefined : row[index[field]!]);
+    const column = (field: CsvField) => fields[field] ?? field;
+    const date = reader.read(column('date'), cell('date'), calendarDate);
+    const rating = reader.read(column('rating'), cell('rating'), starRating);
+    const updatedCell = optionalString(cell('updated'));
+    const updated = updatedCell === undefined ? undefined : reader.read(column('updated'), updatedCell, utcInstant);
+    const title = reader.read(column('title'), cell('title'), (value) => optionalString(plainText(value)));
+    const text = reader.read(column('text'), cell('text'), plainText);
+    const author = optionalString(cell('author')) ?? 'Anonymous';
+    const source = (optionalString(cell('source'))?.toLowerCase() ?? defaultSource)!;
+    const url = optionalString(cell('source_url'));
+    let response: ImportedReview['response'] = index.response === undefined ? undefined : null;
+    const replyText = reader.read(column('response'), cell('response'), plainText);
+    if (replyText) {
+      const replyDate = reader.read(column('response_date'), cell('response_date'), calendarDate);
+      if (replyDate) response = { date: replyDate, text: replyText };
+    }
+    if (reader.problems.length > 0 || date === undefined || rating === undefined || text === undefined) {
+      out.problems.push(...reader.problems);
+      return;
+    }
+    if (text === '') {
+      out.skipped.push({ file, at: reader.at, reason: 'a star rating without text: there is nothing to publish' });
+      return;
+    }
+    const id = optionalString(cell('source_id'));
+    const replyInstant = response ? `${response.date}T00:00:00Z` : undefined;
+    const latest = latestInstant(updated, replyInstant);
+    out.records.push({
+      source,
+      source_id: id ?? derivedSourceId(source, author, date, text),
+      ...(url ? { source_url: url } : format === 'trustpilot-csv' && id ? { source_url: trustpilotReviewUrl(id) } : {}),
+      date,
+      ...(latest ? { updated: latest } : {}),
+      rating,
+      ...(title ? { title } : {}),
+      text,
+      author,
+      response,
+      at: reader.at,
+    });
+  });
+  return out;
+}

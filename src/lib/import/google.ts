@@ -1,0 +1,97 @@
+/**
+ * Google Business Profile reviews: the API's `accounts.locations.reviews.list`
+ * response (`{ reviews, averageRating, totalReviewCount, nextPageToken }`) and
+ * Google Takeout's per-location `reviews.json` (`{ reviews }`) hold the same
+ * Review resources (API v4):
+ *
+ *   { name: "accounts/{a}/locations/{l}/reviews/{id}", reviewId,
+ *     reviewer: { displayName, profilePhotoUrl, isAnonymous },
+ *     starRating: "ONE" … "FIVE" | "STAR_RATING_UNSPECIFIED",
+ *     comment, createTime, updateTime, reviewReply: { comment, updateTime } }
+ *
+ * Google publishes no address of a single review, so these reviews have no source_url.
+ */
+import { isObject, optionalString, RecordReader } from './fields.ts';
+import type { ImportedReview, ParsedExport } from './types.ts';
+import { calendarDate, latestInstant, plainText, utcInstant, ValueError } from './values.ts';
+
+const STARS: Readonly<Record<string, number>> = { ONE: 1, TWO: 2, THREE: 3, FOUR: 4, FIVE: 5 };
+
+/** Review-file field → Google's field. */
+export const GOOGLE_FIELDS = {
+  date: 'createTime',
+  updated: 'updateTime',
+  rating: 'starRating',
+  text: 'comment',
+  author: 'reviewer.displayName',
+  source_id: 'reviewId',
+  response: 'reviewReply',
+  'response.date': 'reviewReply.updateTime',
+  'response.text': 'reviewReply.comment',
+} as const;
+
+/** Whether a parsed JSON document looks like a reviews.list response or a Takeout reviews.json. */
+export function isGoogleExport(json: unknown): boolean {
+  const reviews = isObject(json) ? json.reviews : json;
+  if (Array.isArray(reviews)) {
+    const first = reviews.find(isObject);
+    if (first) return 'starRating' in first || 'reviewId' in first || (typeof first.name === 'string' && /\/reviews\//.test(first.name));
+  }
+  // An API page of a location with no reviews: only the figures.
+  return isObject(json) && ('totalReviewCount' in json || 'averageRating' in json) && !('reviews' in json && !Array.isArray(json.reviews));
+}
+
+export function parseGoogle(file: string, json: unknown): ParsedExport {
+  const out: ParsedExport = { format: 'google', records: [], fields: GOOGLE_FIELDS, problems: [], skipped: [] };
+  const list = isObject(json) ? (json.reviews ?? []) : json;
+  if (!Array.isArray(list)) {
+    out.problems.push({ file, at: '(file)', field: 'reviews', message: 'expected a list of reviews' });
+    return out;
+  }
+  list.forEach((item, index) => {
+    const reader = new RecordReader(file, `record ${index + 1}`);
+    const record = readReview(reader, item);
+    out.problems.push(...reader.problems);
+    if (record === 'no text') out.skipped.push({ file, at: reader.at, reason: 'a star rating without text: there is nothing to publish' });
+    else if (record) out.records.push(record);
+  });
+  return out;
+}
+
+function readReview(reader: RecordReader, item: unknown): ImportedReview | 'no text' | undefined {
+  if (!isObject(item)) {
+    reader.problem('(record)', 'expected a review object');
+    return undefined;
+  }
+  const id = reader.read('reviewId', item.reviewId ?? (typeof item.name === 'string' ? item.name.split('/').at(-1) : undefined), (value) => {
+    const text = optionalString(value);
+    if (!text) throw new ValueError('missing: the review has neither reviewId nor name');
+    return text;
+  });
+  const rating = reader.read('starRating', item.starRating, (value) => {
+    if (typeof value === 'string' && STARS[value] !== undefined) return STARS[value];
+    if (value === undefined || value === 'STAR_RATING_UNSPECIFIED') throw new ValueError('no star rating (STAR_RATING_UNSPECIFIED): a review without stars cannot be published here');
+    throw new ValueError(`"${String(value)}" is not a star rating (ONE … FIVE)`);
+  });
+  const created = reader.read('createTime', item.createTime, utcInstant);
+  const changed = item.updateTime === undefined ? undefined : reader.read('updateTime', item.updateTime, utcInstant);
+  const text = reader.read('comment', item.comment, plainText);
+  const reviewer = isObject(item.reviewer) ? item.reviewer : {};
+  const name = reader.read('reviewer.displayName', reviewer.displayName, optionalString);
+  // An anonymous reviewer is shown by Google as "A Google User".
+  const author = name ?? 'A Google user';
+  let response: ImportedReview['response'] = null;
+  if (item.reviewReply !== undefined && item.reviewReply !== null) {
+    const reply = isObject(item.reviewReply) ? item.reviewReply : {};
+    const replyText = reader.read('reviewReply.comment', reply.comment, plainText);
+    const replyTime = reader.read('reviewReply.updateTime', reply.updateTime, utcInstant);
+    if (replyText && replyTime) response = { date: calendarDate(replyTime), text: replyText };
+    else if (replyText === '') reader.problem('reviewReply.comment', 'the reply has no text');
+  }
+  if (reader.problems.length > 0 || id === undefined || rating === undefined || created === undefined || text === undefined) return undefined;
+  if (text === '') return 'no text';
+  // The last change the readers saw: the review's own edit or the reply, whichever is later.
+  const replyTime = isObject(item.reviewReply) && typeof item.reviewReply.updateTime === 'string' ? utcInstant(item.reviewReply.updateTime) : undefined;
+  const updated = latestInstant(created, changed, replyTime)!;
+  return { source: 'google', source_id: id, date: created.slice(0, 10), updated, rating, text, author, response, at: reader.at };
+}

@@ -1,0 +1,92 @@
+/**
+ * A platform review as a review file, written the way the editors' files are:
+ * YAML frontmatter (through `yaml`, fields in the schema's order, lists one
+ * item per line, quotes only where YAML needs them) and the text below it.
+ */
+import { stringify } from 'yaml';
+import { REVIEW_ID, type ReviewFrontmatter } from '../content/editor-schema.ts';
+import { createLinker, type Linker } from '../insights/entities.ts';
+import { splitSentences } from '../insights/sentences.ts';
+import type { Business } from '../reviews/schema.ts';
+import type { ImportedReview } from './types.ts';
+import { latestInstant } from './values.ts';
+
+/** A review file's frontmatter as written (the schema's input form: author a plain name). */
+export type Frontmatter = Omit<ReviewFrontmatter, 'author'> & { author: string };
+
+/**
+ * The fields an editor owns in an imported file: set on the first import (from the platform,
+ * or found in the text), then left as the editor has them. The customer's name is one: a
+ * business may publish "Linda K." for "Linda Kowalczyk", and a re-import must not undo that.
+ */
+export const EDITOR_FIELDS = ['title', 'author', 'technicians', 'services', 'service_area', 'verified'] as const;
+
+const ORDER: ReadonlyArray<keyof Frontmatter> = ['date', 'updated', 'rating', 'title', 'author', 'technicians', 'services', 'service_area', 'source', 'source_id', 'source_url', 'verified', 'response'];
+
+/** The file's bytes: frontmatter, then the text. */
+export function reviewFileText(data: Frontmatter, text: string): string {
+  const ordered: Record<string, unknown> = {};
+  for (const field of ORDER) {
+    const value = data[field];
+    if (value === undefined || value === null) continue;
+    ordered[field] = value;
+  }
+  // lineWidth 0: a long title or reply stays on one line, as an editor typed it.
+  return `---\n${stringify(ordered, { lineWidth: 0 })}---\n${text}\n`;
+}
+
+/** What the platform says, over what the file had (or nothing, for a new file). */
+export function platformFields(record: ImportedReview, before?: Frontmatter): Pick<Frontmatter, 'date' | 'updated' | 'rating' | 'author' | 'source' | 'source_id' | 'source_url' | 'response'> {
+  const updated = latestInstant(record.updated, before?.updated);
+  const url = record.source_url ?? before?.source_url;
+  return {
+    date: record.date,
+    ...(updated === undefined ? {} : { updated }),
+    rating: record.rating,
+    author: record.author,
+    source: record.source,
+    source_id: record.source_id,
+    ...(url === undefined ? {} : { source_url: url }),
+    // An export that cannot say whether there is a reply (a CSV without the column) keeps the file's.
+    response: record.response === undefined ? (before?.response ?? null) : record.response,
+  };
+}
+
+/** Technicians, services and the service area a review's text names, found as the insights find them. */
+export function detectEditorFields(business: Business, linker: Linker = createLinker(business)) {
+  const names = new Map(business.technicians.map((t) => [t.id, t.name]));
+  return (record: ImportedReview): Pick<Frontmatter, 'technicians' | 'services' | 'service_area'> => {
+    const technicians = new Set<string>();
+    const services = new Set<string>();
+    const areas = new Set<string>();
+    // The title first, as the insights read a review.
+    for (const sentence of splitSentences(record.title ? `${record.title}.\n${record.text}` : record.text)) {
+      for (const id of linker.technicians(sentence)) technicians.add(names.get(id)!);
+      for (const id of linker.services(sentence)) services.add(id);
+      for (const id of linker.areas(sentence)) areas.add(id);
+    }
+    return { technicians: [...technicians], services: [...services], service_area: [...areas][0] ?? null };
+  };
+}
+
+/**
+ * A new review's id, as the web form names files: its date and the customer, in lowercase
+ * ASCII (`2024-03-01-zoe-obrien`); `-2`, `-3`… when taken. A name with no Latin letter gives
+ * the platform instead (`2024-03-01-google-review`).
+ */
+export function newReviewId(record: ImportedReview, taken: ReadonlySet<string>): string {
+  const slug = (value: string) =>
+    value
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      .replace(/['’]/g, '')
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 50)
+      .replace(/-+$/, '');
+  const base = `${record.date}-${slug(record.author) || `${slug(record.source) || 'imported'}-review`}`;
+  let id = base;
+  for (let n = 2; taken.has(id) || !REVIEW_ID.test(id); n += 1) id = `${base}-${n}`;
+  return id;
+}

@@ -1,0 +1,250 @@
+/**
+ * `npm run import`: export files in, review files out. Per export file, all or
+ * nothing: every record is converted, matched with the files already there,
+ * and checked with the build's own schema and loader before anything is
+ * written; then every new or changed file is written beside its final name
+ * and renamed into place. A file with a problem writes nothing (unless
+ * `skipInvalid`, which leaves out the records with a problem, each reported).
+ */
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import type { z } from 'zod';
+import { reviewFrontmatter, reviewTextProblem } from '../content/editor-schema.ts';
+import { fieldName, type ContentProblem } from '../content/problems.ts';
+import { listReviewFiles, loadBusiness, readReviewFile, REVIEWS_DIR, type ReviewFile } from '../content/load.ts';
+import { createLinker } from '../insights/entities.ts';
+import type { CsvOptions, FormatId, ImportedReview, ImportProblem, Skipped } from './types.ts';
+import { exportFiles, readExport, type FormatName } from './detect.ts';
+import { parseGoogle } from './google.ts';
+import { authorName, ContentIndex, readExisting, type ExistingReview } from './existing.ts';
+import { detectEditorFields, EDITOR_FIELDS, newReviewId, platformFields, reviewFileText, type Frontmatter } from './review-file.ts';
+
+export interface ImportOptions {
+  contentDir: string;
+  format?: FormatName;
+  csv?: CsvOptions;
+  /** Delete the imported reviews of a platform that its export no longer has. */
+  deleteMissing?: boolean;
+  /** Say what would change, write nothing. */
+  dryRun?: boolean;
+  /** Write an export's valid records even when some have problems (those are skipped, with their problems). */
+  skipInvalid?: boolean;
+  /** Export paths are shown relative to this folder (default: the working directory). */
+  cwd?: string;
+  /** Google reviews fetched from the API (google-api.ts), one document per location, named for the report. */
+  google?: Array<{ name: string; document: unknown }>;
+}
+
+export interface Change {
+  /** The review file, relative to the content folder: reviews/<id>.md */
+  file: string;
+  /** Where in the export. */
+  at: string;
+  /** How an existing file was recognised: its platform id, or (typed by hand) author, date and text. */
+  by?: 'id' | 'text';
+}
+
+export interface FileReport {
+  file: string;
+  format?: FormatId;
+  /** False when the export had a problem and nothing of it was written. */
+  imported: boolean;
+  problems: ImportProblem[];
+  added: Change[];
+  updated: Change[];
+  unchanged: number;
+  skipped: Skipped[];
+}
+
+export interface ImportReport {
+  files: FileReport[];
+  /** Imported reviews of a platform that its export no longer has; deleted with `deleteMissing`. */
+  missing: Array<{ file: string; source: string; source_id: string }>;
+  deleted: string[];
+  dryRun: boolean;
+}
+
+/** A problem before any export is read (no business.yaml): nothing can be imported. */
+export class ImportSetupError extends Error {}
+
+interface Plan {
+  record: ImportedReview;
+  id: string;
+  data: Frontmatter;
+  text: string;
+  kind: 'added' | 'updated';
+  by?: 'id' | 'text';
+}
+
+export function importReviews(paths: readonly string[], options: ImportOptions): ImportReport {
+  const { contentDir } = options;
+  const setup: ContentProblem[] = [];
+  const business = loadBusiness(contentDir, setup);
+  if (!business) throw new ImportSetupError(setup.map((p) => `${p.file}: ${p.field}: ${p.message}`).join('\n'));
+  let files: ReviewFile[];
+  try {
+    files = listReviewFiles(contentDir);
+  } catch (error) {
+    throw new ImportSetupError(`${join(contentDir, REVIEWS_DIR)}: ${(error as Error).message}`);
+  }
+  const index = new ContentIndex(files.map(readExisting));
+  const detect = detectEditorFields(business, createLinker(business));
+  const reviewsDir = join(contentDir, REVIEWS_DIR);
+  const report: ImportReport = { files: [], missing: [], deleted: [], dryRun: options.dryRun ?? false };
+  const seen = new Map<string, Set<string>>();
+  const read: Array<{ file: FileReport; records: ImportedReview[]; sources: Set<string> }> = [];
+  const incomplete = new Set<string>();
+  const shown = (file: string) => relative(options.cwd ?? process.cwd(), file) || file;
+
+  const inputs = [
+    ...exportFiles(paths).map((path) => ({ name: shown(path), read: () => readExport(path, shown(path), options.format, options.csv) })),
+    ...(options.google ?? []).map(({ name, document }) => ({ name, read: () => parseGoogle(name, document) })),
+  ];
+  for (const input of inputs) {
+    const parsed = input.read();
+    const file: FileReport = { file: input.name, format: parsed.format, imported: false, problems: [...parsed.problems], added: [], updated: [], unchanged: 0, skipped: [...parsed.skipped] };
+    report.files.push(file);
+    read.push({ file, records: parsed.records, sources: new Set([...parsed.records.map((r) => r.source), ...formatSources(parsed.format, options.csv)]) });
+    const problem = (record: ImportedReview, field: string, message: string) => file.problems.push({ file: file.file, at: record.at, field, message });
+    const exportField = (path: readonly PropertyKey[]) => {
+      const name = fieldName(path).replace(/\[\d+\]/g, '');
+      return parsed.fields[name] ?? parsed.fields[name.split('.')[0]!] ?? name;
+    };
+
+    // The same review twice in one export (two copies of a location's file): the latest copy counts.
+    const latest = new Map<string, ImportedReview>();
+    for (const record of parsed.records) {
+      const key = `${record.source}\0${record.source_id}`;
+      const other = latest.get(key);
+      if (!other) latest.set(key, record);
+      else {
+        const [keep, drop] = (record.updated ?? '') > (other.updated ?? '') ? [record, other] : [other, record];
+        latest.set(key, keep);
+        file.skipped.push({ file: file.file, at: drop.at, reason: `the same review (${record.source} ${record.source_id}) as ${keep.at}, which is kept` });
+      }
+    }
+
+    const plans: Plan[] = [];
+    const claimed = new Map<string, string>();
+    const taken = new Set(index.ids);
+    for (const record of latest.values()) {
+      const match = index.find(record);
+      let data: Frontmatter;
+      let plan: Plan | undefined;
+      if (match) {
+        const existing = match.review;
+        if (!existing.data) {
+          problem(record, '(record)', `this is the review of ${existing.file}, which has a problem (npm run build names it): fix that file first`);
+          continue;
+        }
+        if (claimed.has(existing.id)) {
+          file.skipped.push({ file: file.file, at: record.at, reason: `${existing.file} is already this export's ${claimed.get(existing.id)}` });
+          continue;
+        }
+        claimed.set(existing.id, record.at);
+        const before = asWritten(existing.data);
+        data = { ...platformFields(record, before), ...Object.fromEntries(EDITOR_FIELDS.map((field) => [field, before[field]])) } as Frontmatter;
+        if (canonical(data) === canonical(before) && existing.body === record.text) {
+          file.unchanged += 1;
+          continue;
+        }
+        if (match.by === 'id' && record.updated !== undefined && before.updated !== undefined && record.updated < before.updated) {
+          file.skipped.push({ file: file.file, at: record.at, reason: `older than ${existing.file} (updated ${before.updated}): left as it is` });
+          continue;
+        }
+        plan = { record, id: existing.id, data, text: record.text, kind: 'updated', by: match.by };
+      } else {
+        const id = newReviewId(record, taken);
+        taken.add(id);
+        data = { ...platformFields(record), ...(record.title ? { title: record.title } : {}), ...detect(record), verified: true };
+        plan = { record, id, data, text: record.text, kind: 'added' };
+      }
+      // The build's own schema, before anything is written; problems named by the export's fields.
+      const checked = reviewFrontmatter.safeParse(plan.data);
+      if (!checked.success) for (const issue of checked.error.issues) problem(record, exportField(issue.path), issueText(issue));
+      const textProblem = reviewTextProblem(plan.text);
+      if (textProblem) problem(record, parsed.fields.text ?? 'text', textProblem);
+      if (checked.success && !textProblem) plans.push(plan);
+    }
+
+    const fileLevel = file.problems.some((p) => p.at.startsWith('('));
+    if ((file.problems.length > 0 && !options.skipInvalid) || fileLevel) continue;
+    const failedAt = new Set(file.problems.map((p) => p.at));
+    for (const p of file.problems) file.skipped.push({ file: p.file, at: p.at, reason: `${p.field}: ${p.message}` });
+    file.problems = [];
+    const writing = plans.filter((plan) => !failedAt.has(plan.record.at));
+
+    // Written beside their final names (hidden: the loader skips dot files), checked by the
+    // loader itself, then renamed into place; any problem removes them all.
+    const temps = writing.map((plan) => ({ plan, temp: join(reviewsDir, `.${plan.id}.md.import-${process.pid}`), content: reviewFileText(plan.data, plan.text) }));
+    try {
+      for (const { temp, content } of temps) writeFileSync(temp, content);
+      for (const { plan, temp } of temps) {
+        const read = readReviewFile({ absolute: temp, file: `${REVIEWS_DIR}/${plan.id}.md`, id: plan.id }, business);
+        for (const p of read.problems) problem(plan.record, p.field === '(body)' ? (parsed.fields.text ?? 'text') : exportField(p.field.split(/[.[]/)), p.message);
+      }
+      if (file.problems.length > 0) continue;
+      for (const { plan, temp, content } of temps) {
+        const absolute = join(reviewsDir, `${plan.id}.md`);
+        if (!options.dryRun) renameSync(temp, absolute);
+        // A dry run goes on as if written: a later export of the run is compared with what this one would write.
+        index.put(readExistingFromText({ absolute, file: `${REVIEWS_DIR}/${plan.id}.md`, id: plan.id }, content, plan));
+      }
+    } finally {
+      for (const { temp } of temps) rmSync(temp, { force: true });
+    }
+    file.imported = true;
+    for (const plan of writing) (plan.kind === 'added' ? file.added : file.updated).push({ file: `${REVIEWS_DIR}/${plan.id}.md`, at: plan.record.at, ...(plan.by ? { by: plan.by } : {}) });
+  }
+
+  // A platform review with a file that no export of this run has is missing from the platform,
+  // unless an export of that platform could not be imported (it may be in there).
+  for (const { file, records, sources } of read) {
+    for (const source of sources) {
+      if (!file.imported) incomplete.add(source);
+      if (!seen.has(source)) seen.set(source, new Set());
+    }
+    if (file.imported) for (const record of records) seen.get(record.source)!.add(record.source_id);
+  }
+  for (const [source, ids] of seen) {
+    if (incomplete.has(source)) continue;
+    for (const review of index.fromSource(source)) {
+      if (ids.has(review.source_id!)) continue;
+      report.missing.push({ file: review.file, source, source_id: review.source_id! });
+      if (options.deleteMissing && !options.dryRun) {
+        rmSync(review.absolute, { force: true });
+        index.remove(review.id);
+        report.deleted.push(review.file);
+      }
+    }
+  }
+  return report;
+}
+
+/** A parsed frontmatter in the form this module writes (author as a plain name). */
+function asWritten(data: z.infer<typeof reviewFrontmatter>): Frontmatter {
+  return { ...data, author: authorName(data) };
+}
+
+/** The frontmatter's meaning, whatever its layout: equal strings, equal files for the build. */
+function canonical(data: Frontmatter): string {
+  return JSON.stringify([
+    data.date, data.updated ?? null, data.rating, data.title ?? null, data.author, data.technicians ?? [], data.services,
+    data.service_area ?? null, data.source, data.source_id ?? null, data.source_url ?? null, data.verified, data.response ?? null,
+  ]);
+}
+
+function issueText(issue: z.core.$ZodIssue): string {
+  return issue.code === 'unrecognized_keys' ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}` : issue.message;
+}
+
+function readExistingFromText(entry: ReviewFile, raw: string, plan: Plan): ExistingReview {
+  return { ...entry, raw, data: reviewFrontmatter.parse(plan.data), body: plan.text, source: plan.data.source, source_id: plan.data.source_id! };
+}
+
+/** The platforms an export of this format is from, before its records are read (a rejected export may have none). */
+function formatSources(format: FormatId, csv: CsvOptions = {}): string[] {
+  if (format === 'google') return ['google'];
+  if (format === 'trustpilot-json' || format === 'trustpilot-csv') return ['trustpilot'];
+  return csv.source ? [csv.source.trim().toLowerCase()] : [];
+}

@@ -1,0 +1,100 @@
+/**
+ * Trustpilot service reviews as its business API and JSON exports give them:
+ * `{ reviews: [ { id, stars, title, text, language, createdAt, updatedAt,
+ * consumer: { displayName }, companyReply: { text, createdAt, updatedAt },
+ * status } ] }` (or the list alone). Instants without a zone are UTC, as
+ * Trustpilot writes them. Every review has a public page: source_url.
+ */
+import { isObject, optionalString, RecordReader } from './fields.ts';
+import type { ImportedReview, ParsedExport } from './types.ts';
+import { calendarDate, latestInstant, plainText, starRating, utcInstant, ValueError } from './values.ts';
+
+export const TRUSTPILOT_FIELDS = {
+  date: 'createdAt',
+  updated: 'updatedAt',
+  rating: 'stars',
+  title: 'title',
+  text: 'text',
+  author: 'consumer.displayName',
+  source_id: 'id',
+  source_url: 'id',
+  response: 'companyReply',
+  'response.date': 'companyReply.createdAt',
+  'response.text': 'companyReply.text',
+} as const;
+
+/** The public page of a Trustpilot review. */
+export function trustpilotReviewUrl(id: string): string {
+  return `https://www.trustpilot.com/reviews/${encodeURIComponent(id)}`;
+}
+
+export function isTrustpilotExport(json: unknown): boolean {
+  const reviews = isObject(json) ? json.reviews : json;
+  const first = Array.isArray(reviews) ? reviews.find(isObject) : undefined;
+  return first !== undefined && 'stars' in first && ('consumer' in first || 'createdAt' in first);
+}
+
+export function parseTrustpilotJson(file: string, json: unknown): ParsedExport {
+  const out: ParsedExport = { format: 'trustpilot-json', records: [], fields: TRUSTPILOT_FIELDS, problems: [], skipped: [] };
+  const list = isObject(json) ? json.reviews : json;
+  if (!Array.isArray(list)) {
+    out.problems.push({ file, at: '(file)', field: 'reviews', message: 'expected a list of reviews' });
+    return out;
+  }
+  list.forEach((item, index) => {
+    const reader = new RecordReader(file, `record ${index + 1}`);
+    if (!isObject(item)) {
+      reader.problem('(record)', 'expected a review object');
+    } else if (typeof item.status === 'string' && item.status !== 'active') {
+      out.skipped.push({ file, at: reader.at, reason: `status "${item.status}" on Trustpilot: not published there` });
+      return;
+    } else {
+      const record = readReview(reader, item);
+      if (record === 'no text') out.skipped.push({ file, at: reader.at, reason: 'a star rating without text: there is nothing to publish' });
+      else if (record) out.records.push(record);
+    }
+    out.problems.push(...reader.problems);
+  });
+  return out;
+}
+
+function readReview(reader: RecordReader, item: Record<string, unknown>): ImportedReview | 'no text' | undefined {
+  const id = reader.read('id', item.id, (value) => {
+    const text = optionalString(value);
+    if (!text) throw new ValueError('missing: every Trustpilot review has an id');
+    return text;
+  });
+  const rating = reader.read('stars', item.stars, starRating);
+  const created = reader.read('createdAt', item.createdAt, utcInstant);
+  const changed = item.updatedAt == null ? undefined : reader.read('updatedAt', item.updatedAt, utcInstant);
+  const title = reader.read('title', item.title, (value) => optionalString(plainText(value)));
+  const text = reader.read('text', item.text, plainText);
+  const consumer = isObject(item.consumer) ? item.consumer : {};
+  const author = reader.read('consumer.displayName', consumer.displayName, optionalString) ?? 'A Trustpilot user';
+  let response: ImportedReview['response'] = null;
+  let replyChanged: string | undefined;
+  if (item.companyReply != null) {
+    const reply = isObject(item.companyReply) ? item.companyReply : {};
+    const replyText = reader.read('companyReply.text', reply.text, plainText);
+    const replyCreated = reader.read('companyReply.createdAt', reply.createdAt ?? reply.updatedAt, utcInstant);
+    replyChanged = reply.updatedAt == null ? replyCreated : reader.read('companyReply.updatedAt', reply.updatedAt, utcInstant);
+    if (replyText && replyCreated) response = { date: calendarDate(replyCreated), text: replyText };
+    else if (replyText === '') reader.problem('companyReply.text', 'the reply has no text');
+  }
+  if (reader.problems.length > 0 || id === undefined || rating === undefined || created === undefined || text === undefined) return undefined;
+  if (text === '') return 'no text';
+  const updated = latestInstant(created, changed, replyChanged)!;
+  return {
+    source: 'trustpilot',
+    source_id: id,
+    source_url: trustpilotReviewUrl(id),
+    date: created.slice(0, 10),
+    updated,
+    rating,
+    ...(title ? { title } : {}),
+    text,
+    author,
+    response,
+    at: reader.at,
+  };
+}

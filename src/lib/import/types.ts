@@ -1,0 +1,62 @@
+/**
+ * What every export format is read into: one platform review, in the terms of
+ * a review file, plus where it was in the export (for messages) and which
+ * export field each value came from (so a problem names the export's field).
+ */
+
+export type FormatId = 'google' | 'trustpilot-json' | 'trustpilot-csv' | 'csv';
+
+export const FORMATS: readonly FormatId[] = ['google', 'trustpilot-json', 'trustpilot-csv', 'csv'];
+
+export interface ImportedReview {
+  /** Where the review was written: google, trustpilot, yelp, … */
+  source: string;
+  /** The platform's id; made from author, date and text when the export has none (see values.ts). */
+  source_id: string;
+  source_url?: string;
+  /** YYYY-MM-DD (UTC) */
+  date: string;
+  /** RFC 3339 UTC, second precision; undefined when the export gives no time of change. */
+  updated?: string;
+  rating: number;
+  title?: string;
+  text: string;
+  author: string;
+  /** The business's reply; null when the export says there is none, undefined when it cannot say (no reply column). */
+  response: { date: string; text: string } | null | undefined;
+  /** Where in the export: "record 3", "row 5", "location 2, record 7". */
+  at: string;
+}
+
+/** A problem with one export, named as the office can find it: the file, the record or row, the export's field. */
+export interface ImportProblem {
+  file: string;
+  at: string;
+  field: string;
+  message: string;
+}
+
+/** A record left out on purpose, with the reason (not an error: nothing is wrong with the export). */
+export interface Skipped {
+  file: string;
+  at: string;
+  reason: string;
+}
+
+/** One export read: its records, what was wrong, what was left out. */
+export interface ParsedExport {
+  format: FormatId;
+  records: ImportedReview[];
+  /** Export field names by review-file field (`rating` → `starRating`), for messages about a record's values. */
+  fields: Readonly<Record<string, string>>;
+  problems: ImportProblem[];
+  skipped: Skipped[];
+}
+
+/** Options of the CSV formats. */
+export interface CsvOptions {
+  /** Review-file field → the CSV column that holds it (`--map rating=Stars`). */
+  map?: Readonly<Record<string, string>>;
+  /** Where the reviews of a generic CSV were written, when it has no source column (`--source yelp`). */
+  source?: string;
+}
