@@ -159,6 +159,10 @@ describe('a flood of never-seen searches from one client (10k reviews)', () => {
     const body = await limited.json();
     assert.equal(body.error, 'rate_limited');
     assert.match(body.message, /try again in \d+ s/);
+    assert.deepEqual(Object.keys(body).sort(), ['error', 'message'], 'the MessageError shape');
+    const documented = (await (await fetch(`${server.url}/openapi.json`)).json()).paths['/api/reviews/search'].get.responses['429'];
+    assert.deepEqual(documented.content['application/json'].schema, { $ref: '#/components/schemas/MessageError' }, 'the 429 is documented');
+    assert.ok(documented.headers['Retry-After']);
     for (const search of seen) assert.equal((await fetch(`${server.url}/api/reviews/search?${search}`, { headers: asClient(FLOODER) })).status, 200, `cached: ${search}`);
     // Another spelling of a cached query is the same answer: not counted either.
     assert.equal((await fetch(`${server.url}/api/reviews/search?limit=20&query=roof`, { headers: asClient(FLOODER) })).status, 200);
