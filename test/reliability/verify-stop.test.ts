@@ -49,7 +49,7 @@ const intent = (path: string) => ({ mode: 'subscribe' as const, callback: `${bas
 
 it('a callback answering exactly the challenge is verified', async () => {
   const outcome = await verifyIntent(intent('/exact'), outbound);
-  assert.deepEqual(outcome, { verified: true, detail: 'verified' });
+  assert.deepEqual(outcome, { verified: true, detail: 'verified', address: '127.0.0.1' });
 });
 
 it('a callback sending the challenge then an endless body is refused at once, not read until the deadline', async () => {

@@ -109,6 +109,8 @@ describe('/widget, the owner’s page', { timeout: SUITE_TIMEOUT_MS }, () => {
     assert.deepEqual(stars, ['5 out of 5 stars', '5 out of 5 stars']);
 
     await page.getByRole('button', { name: 'Copy snippet' }).click();
+    // The status is set once the clipboard's promise resolves, a moment after the click.
+    await page.getByRole('status').filter({ hasText: 'Snippet copied.' }).waitFor({ timeout: 5000 }).catch(() => {});
     assert.equal(await page.getByRole('status').textContent(), 'Snippet copied.');
     assert.equal(await page.evaluate(() => navigator.clipboard.readText()), expected);
     await context.close();

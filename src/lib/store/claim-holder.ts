@@ -7,8 +7,11 @@
  * "Certain" only where a process id names one process at a time: the same
  * boot (boot_id) and the same pid namespace (a container's own, or the
  * host's). There, a holder whose pid no longer exists (ESRCH) has exited, and
- * a holder with this process's own pid but another id is an earlier process
- * (a restarted container's server is often pid 1 again). Anything else — a pid
+ * a holder with this process's own pid but another start time is an earlier
+ * process (a restarted container's server is often pid 1 again); the same pid
+ * and start time with another id is a sibling in this process (a worker
+ * thread, another module context: the Netlify CLI runs functions so), alive
+ * as long as this process is. Anything else — a pid
  * alive (maybe reused: then the claim is waited out, as before), another
  * machine or container sharing the store, a zombie not yet reaped, a system
  * without /proc — counts as alive: a live holder's claim is never taken.
@@ -27,9 +30,22 @@ function whereIdsAreUnique(): string | null {
 
 const MACHINE = whereIdsAreUnique();
 
-/** The holder a claim is taken with: this machine and namespace, this pid, and an id of this process alone. */
+/** When this process started, in clock ticks since boot (/proc/self/stat, field 22); null off Linux. */
+function processStart(): string | null {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    // The command name (field 2) may hold spaces and parentheses: count fields after its closing one.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+const START = processStart();
+
+/** The holder a claim is taken with: this machine and namespace, this pid and start, and an id of this process alone. */
 export function holderOf(pid: number, id: string): string {
-  return JSON.stringify({ machine: MACHINE, pid, id });
+  return JSON.stringify({ machine: MACHINE, pid, start: START, id });
 }
 
 /**
@@ -45,14 +61,14 @@ export const THIS_HOLDER: string = (processGlobals[PROCESS_HOLDER] ??= holderOf(
 /** Whether the process that took a claim as `holder` has certainly exited. */
 export function holderIsGone(holder: unknown): boolean {
   if (MACHINE === null || typeof holder !== 'string') return false;
-  let parsed: { machine?: unknown; pid?: unknown; id?: unknown };
+  let parsed: { machine?: unknown; pid?: unknown; start?: unknown; id?: unknown };
   try {
     parsed = JSON.parse(holder) as typeof parsed;
   } catch {
     return false;
   }
   if (parsed.machine !== MACHINE || typeof parsed.pid !== 'number' || typeof parsed.id !== 'string') return false;
-  if (parsed.pid === process.pid) return holder !== THIS_HOLDER;
+  if (parsed.pid === process.pid) return START !== null && typeof parsed.start === 'string' ? parsed.start !== START : holder !== THIS_HOLDER;
   try {
     process.kill(parsed.pid, 0);
     return false;
