@@ -15,6 +15,7 @@ import type { ApiContext } from './lib/api/context.ts';
 import { siteUrl } from './lib/config/site.ts';
 import { clientAddress, proxyTrustFromEnv, type ProxyTrust } from './lib/http/client-address.ts';
 import { jsonAnswer, methodNotAllowed } from './lib/http/json.ts';
+import { createSearchMissLimit, searchMissRuleFromEnv, type SearchMissRule } from './lib/limits/search-misses.ts';
 import { securityHeadersFor } from './lib/http/security-headers.ts';
 import { registerProcessDataset } from './lib/platform/process-dataset.ts';
 import { getReviewIndex } from './lib/reviews/review-index.ts';
@@ -39,6 +40,8 @@ export interface ServerOptions {
   bodies: BodySettings;
   /** Which proxies' X-Forwarded-For / Forwarded name the client (TRUST_PROXY; default none). */
   trust: ProxyTrust;
+  /** Searches answered outside the cache per client (SEARCH_MISS_RATE_LIMIT, SEARCH_MISS_BURST); null: no limit. */
+  searchMisses: SearchMissRule | null;
 }
 
 export function optionsFromEnv(env = process.env): ServerOptions {
@@ -50,6 +53,7 @@ export function optionsFromEnv(env = process.env): ServerOptions {
     apiThroughAstro: env.API_THROUGH_ASTRO === 'true',
     bodies: bodySettingsFromEnv(env),
     trust: proxyTrustFromEnv(env),
+    searchMisses: searchMissRuleFromEnv(env),
   };
 }
 
@@ -67,7 +71,11 @@ export async function startServer(options: ServerOptions) {
   if (!existsSync(datasetPath)) throw new Error(`no reviews.json in ${options.distDir}/client: run the build first`);
   // The reviews as compact records read from reviews.json by offset, not 100k parsed objects (src/node/dataset-file.ts).
   const datasetFile = openDatasetFile(datasetPath);
-  const api: ApiContext = { site: options.site, dataset: datasetFile.records };
+  const api: ApiContext = {
+    site: options.site,
+    dataset: datasetFile.records,
+    ...(options.searchMisses ? { searchMisses: createSearchMissLimit(options.searchMisses) } : {}),
+  };
   // The review pages (Astro, same process) read the same records instead of the content collections.
   registerProcessDataset(api.dataset);
   // /reviews/{id}.json: made from the dataset on request, not 100k files from the build.

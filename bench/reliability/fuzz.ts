@@ -177,7 +177,7 @@ function send(origin: URL, fuzzed: Fuzzed): Promise<Outcome> {
 }
 
 const storeDir = tempDir('reliability-fuzz-');
-const server = await startServer('small', { STORE_DIR: storeDir, WEBSUB_ALLOW_LOOPBACK: 'true', WEBSUB_SUBSCRIBE_RATE_LIMIT: '1000000000', WEBSUB_PUBLISH_RATE_LIMIT: '1000000000', WEBSUB_TIMEOUT_MS: '1000' });
+const server = await startServer('small', { STORE_DIR: storeDir, WEBSUB_ALLOW_LOOPBACK: 'true', WEBSUB_SUBSCRIBE_RATE_LIMIT: '1000000000', WEBSUB_PUBLISH_RATE_LIMIT: '1000000000', WEBSUB_TIMEOUT_MS: '1000', SEARCH_MISS_RATE_LIMIT: 'off' });
 try {
   const init = await fetch(`${server.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT }, body: JSON.stringify(initializeRequest('2025-06-18')) });
   const sessionId = init.headers.get('mcp-session-id') ?? 'none';

@@ -96,7 +96,7 @@ export async function createNodeServices(options: ServiceOptions): Promise<NodeS
     // The WebSub hub (before the /api/ catch-all). Past 64 KiB the table answers 413 itself.
     { matches: (path) => path === '/api/websub/hub' || path === '/api/websub/hub/', maxBodyBytes: HUB_MAX_BODY_BYTES, handle: (request, client) => websub.hub.handle(request, client, pending.track) },
     // The REST API (src/lib/api/routes.ts): search, since, and a JSON 404 for the rest of /api/*.
-    ...API_ROUTES.map((route): DynamicRoute => ({ matches: route.matches, maxBodyBytes: 0, answer: (request) => route.answer(request, options.api) })),
+    ...API_ROUTES.map((route): DynamicRoute => ({ matches: route.matches, maxBodyBytes: 0, answer: (request, client) => route.answer(request, options.api, client) })),
   ];
   return {
     routes,

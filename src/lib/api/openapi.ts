@@ -15,6 +15,7 @@ import { siteLinks } from '../feeds/links.ts';
 import { FEED_SIZE } from '../feeds/entries.ts';
 import { JSON_FEED_VERSION } from '../feeds/json-feed.ts';
 import { CORS_HEADERS, PREFLIGHT_MAX_AGE } from '../http/cors.ts';
+import { DEFAULT_SEARCH_MISS_RULE } from '../limits/search-misses.ts';
 import { errorResponse, messageError } from '../http/errors-schema.ts';
 import { insightsDataset } from '../insights/schema.ts';
 import { MCP_MAX_BODY_BYTES } from '../mcp/protocol.ts';
@@ -431,6 +432,22 @@ function readOnlyPath(endpoint: ReadEndpoint): PathItem {
   };
 }
 
+/** The 429 of a search not answered before, once the client is over its limit (src/lib/limits/search-misses.ts). */
+const SEARCH_RATE_LIMITED =
+  `Too many searches not answered before from this client address (by default ${DEFAULT_SEARCH_MISS_RULE.perSecond} a second with a burst of ${DEFAULT_SEARCH_MISS_RULE.burst}: ` +
+  'SEARCH_MISS_RATE_LIMIT, SEARCH_MISS_BURST). A search answered before is never limited.';
+
+/** `item` with a 429 for a client over its limit: JSON on GET, no body on HEAD. */
+function withRateLimit(when: string, item: PathItem): PathItem {
+  const headers = { 'Retry-After': ref('headers', 'RetryAfter'), 'Cache-Control': ref('headers', 'NoStore'), ...corsHeaders };
+  const get = { description: `${when} Wait Retry-After seconds.`, headers, content: { [JSON_MEDIA]: { schema: ref('schemas', 'MessageError') } } };
+  return {
+    ...item,
+    get: { ...item.get!, responses: { ...item.get!.responses, '429': get } },
+    head: { ...item.head!, responses: { ...item.head!.responses, '429': { description: `${when} (No body on HEAD.)`, headers } } },
+  };
+}
+
 /* ---------------------------------------------------------------- document */
 
 export function buildOpenApiDocument(site: string): OpenApiDocument {
@@ -509,7 +526,7 @@ export function buildOpenApiDocument(site: string): OpenApiDocument {
       staticFile: true,
       lastModified: true,
     }),
-    '/api/reviews/search': readOnlyPath({
+    '/api/reviews/search': withRateLimit(SEARCH_RATE_LIMITED, readOnlyPath({
       path: '/api/reviews/search',
       id: 'searchReviews',
       tag: 'Reviews',
@@ -522,7 +539,7 @@ export function buildOpenApiDocument(site: string): OpenApiDocument {
       staticFile: false,
       lastModified: true,
       invalid: true,
-    }),
+    })),
     '/api/reviews/since/{date}': readOnlyPath({
       path: '/api/reviews/since/{date}',
       id: 'listReviewsSince',

@@ -1,10 +1,11 @@
 /**
  * GET /api/reviews/search and GET /api/reviews/since/{date}: parse, call the
  * index, answer with validators. Everything a client can send ends in a 200,
- * a 304 or a 400 that names the parameter.
+ * a 304 or a 400 that names the parameter, or for a search not in the cache, a
+ * 429 once the client has asked for too many of those.
  */
 import type { ApiAnswer, ApiRequest } from '../http/answer.ts';
-import { invalidRequest } from '../http/json.ts';
+import { invalidRequest, tooManyRequests } from '../http/json.ts';
 import { newestInstant } from '../reviews/published-dataset.ts';
 import { getReviewIndex, type ReviewIndex } from '../reviews/review-index.ts';
 import { validate } from '../http/issues.ts';
@@ -13,7 +14,7 @@ import { searchPositions } from '../reviews/search.ts';
 import { sinceLastModified, sincePage } from '../reviews/since.ts';
 import { BodyCache, cachedBody, conditionalJsonAnswer, type CachedBody } from './cached-json.ts';
 import { bodyWithRecords } from './review-json.ts';
-import type { ApiContext } from './context.ts';
+import type { ApiClient, ApiContext } from './context.ts';
 
 const caches = new WeakMap<ApiContext['dataset'], BodyCache>();
 
@@ -24,7 +25,8 @@ export function cacheFor(context: ApiContext): BodyCache {
   return cache;
 }
 
-export function searchEndpoint(request: ApiRequest, context: ApiContext): ApiAnswer {
+/** `client` is counted only when the answer is not cached (context.searchMisses). */
+export function searchEndpoint(request: ApiRequest, context: ApiContext, client?: ApiClient): ApiAnswer {
   const cache = cacheFor(context);
   // A query string seen before was valid then and is valid now: answer it without parsing again.
   // Past MAX_ALIAS_KEY_LENGTH (a padded spelling) the cache neither finds nor keeps it by its raw text.
@@ -38,6 +40,10 @@ export function searchEndpoint(request: ApiRequest, context: ApiContext): ApiAns
   const key = `search:${canonicalKey(parsed.value)}`;
   let cached = cache.get(key);
   if (!cached) {
+    const verdict = context.searchMisses?.take(client?.address ?? 'unknown');
+    if (verdict && !verdict.ok) {
+      return tooManyRequests(`Too many new searches from this address; try again in ${verdict.retryAfterSeconds} s. Searches asked before still answer.`, verdict.retryAfterSeconds);
+    }
     const index = getReviewIndex(context.dataset);
     const { positions, ...hits } = searchPositions(index, parsed.value);
     const envelope = { total: hits.total, count: positions.length, limit: hits.limit };

@@ -8,7 +8,7 @@
 import { fromRequest, toResponse, type ApiAnswer, type ApiRequest } from '../http/answer.ts';
 import { preflightAnswer } from '../http/cors.ts';
 import { invalidRequest, methodNotAllowed, notFound } from '../http/json.ts';
-import type { ApiContext } from './context.ts';
+import type { ApiClient, ApiContext } from './context.ts';
 import { searchEndpoint, sinceEndpoint } from './reviews-endpoints.ts';
 
 const READ_METHODS = ['GET', 'HEAD'] as const;
@@ -18,11 +18,12 @@ const SINCE_PREFIX = '/api/reviews/since/';
 export interface ApiRoute {
   /** `path` is canonical (src/node/request.ts); a trailing slash is the same route. */
   matches(path: string): boolean;
-  answer(request: ApiRequest, context: ApiContext): ApiAnswer;
+  /** `client` is who the rate limits count (the search's, on answers not cached). */
+  answer(request: ApiRequest, context: ApiContext, client: ApiClient): ApiAnswer;
 }
 
 export const API_ROUTES: readonly ApiRoute[] = [
-  { matches: (path) => withoutSlash(path) === SEARCH_PATH, answer: (request, context) => readOnly(request, () => searchEndpoint(request, context)) },
+  { matches: (path) => withoutSlash(path) === SEARCH_PATH, answer: (request, context, client) => readOnly(request, () => searchEndpoint(request, context, client)) },
   {
     matches: (path) => sinceSegment(path) !== undefined,
     answer: (request, context) =>
@@ -36,12 +37,12 @@ export const API_ROUTES: readonly ApiRoute[] = [
   { matches: (path) => path.startsWith('/api/'), answer: (request) => notFound(`No API endpoint lives at ${request.path}. See /openapi.json for the endpoints.`) },
 ];
 
-export function answerApi(request: ApiRequest, context: ApiContext): ApiAnswer {
-  return (API_ROUTES.find((route) => route.matches(request.path)) ?? API_ROUTES.at(-1)!).answer(request, context);
+export function answerApi(request: ApiRequest, context: ApiContext, client: ApiClient): ApiAnswer {
+  return (API_ROUTES.find((route) => route.matches(request.path)) ?? API_ROUTES.at(-1)!).answer(request, context, client);
 }
 
-export function handleApiRequest(request: Request, context: ApiContext): Response {
-  const answer = answerApi(fromRequest(request), context);
+export function handleApiRequest(request: Request, context: ApiContext, client: ApiClient): Response {
+  const answer = answerApi(fromRequest(request), context, client);
   if (request.method !== 'HEAD' || !answer.body) return toResponse(answer);
   return toResponse({ ...answer, headers: { ...answer.headers, 'content-length': String(answer.body.byteLength) }, body: null });
 }

@@ -36,6 +36,11 @@ export function methodNotAllowed(allowed: readonly string[]): ApiAnswer {
   return jsonAnswer({ error: 'method_not_allowed', message: `Use ${allow}.` }, { status: 405, headers: { allow } });
 }
 
+/** 429: the client asked for more than its share; Retry-After says when to ask again. */
+export function tooManyRequests(message: string, retryAfterSeconds: number): ApiAnswer {
+  return jsonAnswer({ error: 'rate_limited', message }, { status: 429, headers: { 'retry-after': String(retryAfterSeconds) } });
+}
+
 export function payloadTooLarge(limitBytes: number): Response {
   return toResponse(jsonAnswer({ error: 'payload_too_large', message: `The request body may be at most ${limitBytes} bytes.` }, { status: 413 }));
 }

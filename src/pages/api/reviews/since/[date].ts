@@ -1,7 +1,8 @@
 import type { APIRoute } from 'astro';
 import { getApiContext } from '../../../../data/api-context.ts';
 import { handleApiRequest } from '../../../../lib/api/routes.ts';
+import { routeClient } from '../../../../hosts/client-address.ts';
 
 export const prerender = false;
 
-export const ALL: APIRoute = async ({ request }) => handleApiRequest(request, await getApiContext());
+export const ALL: APIRoute = async (context) => handleApiRequest(context.request, await getApiContext(), routeClient(context));
