@@ -18,8 +18,8 @@
  * Wall and CPU time per query: on a shared machine CPU time leaves out the
  * time other processes held the core.
  *
- *   node bench/text-index.ts [--sizes 10000,100000] [--per-kind 250] [--builds /tmp/bench-builds]
- *   node bench/text-index.ts --file path/to/reviews.json
+ *   node bench/text-query.ts [--sizes 10000,100000] [--per-kind 250] [--builds /tmp/bench-builds]
+ *   node bench/text-query.ts --file path/to/reviews.json
  *
  * Exits 1 when a size misses its floor.
  */
