@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { getApiContext } from '../../../data/api-context.ts';
+import { getApiContext } from '../../../route-services/api-context.ts';
 import { handleApiRequest } from '../../../lib/api/routes.ts';
 
 export const prerender = false;

@@ -8,7 +8,7 @@
  * On a serverless host and at build time nothing is registered: the pages read
  * the content collections.
  */
-import type { DatasetSource } from '../reviews/review-index.ts';
+import type { DatasetSource } from '../../lib/reviews/review-index.ts';
 
 const REGISTRY = Symbol.for('roofing-reviews.dataset');
 
