@@ -4,7 +4,7 @@
  * work (finished on SIGTERM), else nothing (the process simply lives on).
  */
 import { waitUntil } from '@vercel/functions';
-import type { Defer } from '../lib/websub/hub.ts';
+import type { Defer } from '../lib/websub/hub-handler.ts';
 import { processWork } from './node/pending-work.ts';
 
 export function deferFor(locals: App.Locals): Defer | undefined {

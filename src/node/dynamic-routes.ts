@@ -9,7 +9,7 @@ import type { ApiContext } from '../lib/api/context.ts';
 import { API_ROUTES } from '../lib/api/routes.ts';
 import type { ApiAnswer, ApiRequest } from '../lib/http/answer.ts';
 import { BIND_HOST_ENV } from '../lib/mcp/config.ts';
-import { MCP_MAX_BODY_BYTES, payloadTooLarge as mcpPayloadTooLarge } from '../lib/mcp/endpoint.ts';
+import { MCP_MAX_BODY_BYTES, mcpPayloadTooLarge } from '../lib/mcp/endpoint.ts';
 import { createMcpService } from '../lib/mcp/service.ts';
 import { deploymentOrigins } from '../hosts/deployment-origins.ts';
 import { PendingWork, registerProcessWork } from '../hosts/node/pending-work.ts';

@@ -10,7 +10,7 @@
  * there is something to publish.
  */
 import type { Store } from '../../lib/store/index.ts';
-import type { Hub } from '../../lib/websub/hub.ts';
+import type { Hub } from '../../lib/websub/hub-handler.ts';
 import { DEPLOY_TARGET, missingSettings } from '../built-target.ts';
 import { NEEDS } from '../requirements.ts';
 import { vercelDefer } from '../route-defer.ts';

@@ -144,7 +144,7 @@ function hubForm(site: string) {
   });
 }
 
-/** The hub's 202 body (src/lib/websub/hub.ts). */
+/** The hub's 202 body (src/lib/websub/hub-handler.ts). */
 const hubAccepted = z.object({
   status: z.literal('accepted'),
   mode: z.enum(['subscribe', 'unsubscribe', 'publish']),

@@ -12,7 +12,7 @@ import { isStoreUnavailable } from '../store/unavailable.ts';
 const PUBLISH_RETRY_MS = 2000;
 import { hubConfigFromEnv, type HubConfig } from './config.ts';
 import type { ContentSource } from './content.ts';
-import { createHub, type Hub } from './hub.ts';
+import { createHub, type Hub } from './hub-handler.ts';
 
 export interface HubService {
   hub: Hub;

@@ -1,4 +1,4 @@
-/** The WebSub hub (see src/lib/websub/hub.ts): every method goes to the one handler, which answers 405 itself. */
+/** The WebSub hub (see src/lib/websub/hub-handler.ts): every method goes to the one handler, which answers 405 itself. */
 import type { APIRoute } from 'astro';
 import { missingSettings } from '../../../hosts/built-target.ts';
 import { getHub } from '../../../route-services/websub-hub.ts';
