@@ -4,10 +4,10 @@ import node from '@astrojs/node';
 import vercel from '@astrojs/vercel';
 import { defineConfig } from 'astro/config';
 import { editorSchemas } from './src/integrations/editor-schemas.ts';
-import { hostConfig } from './src/integrations/host-config.ts';
+import { hostConfig } from './src/hosts/build-config.ts';
 import { staticManifest } from './src/integrations/static-manifest.ts';
-import { hostSiteUrl } from './src/lib/platform/site-url.ts';
-import { deployTarget } from './src/lib/platform/target.ts';
+import { hostSiteUrl } from './src/hosts/site-url.ts';
+import { deployTarget } from './src/hosts/target.ts';
 
 // Settings that tests and scale builds change come from the environment
 // (documented in the README): the content folder, the output folder and the

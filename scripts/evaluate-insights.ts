@@ -23,7 +23,7 @@ import {
   splitHalves,
   type LabelledReport,
   type SentenceScorer,
-} from '../src/lib/insights/evaluate.ts';
+} from './insights-accuracy.ts';
 import { getNlp } from '../src/lib/insights/sentences.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');

@@ -8,7 +8,7 @@
  * publishes by itself once it listens.
  */
 import { parseArgs } from 'node:util';
-import { topicRegistry } from '../src/lib/websub/topics.ts';
+import { topicRegistry } from '../src/lib/websub/topic-registry.ts';
 
 const { values } = parseArgs({
   options: { site: { type: 'string' }, hub: { type: 'string' }, timeout: { type: 'string', default: '10000' } },

@@ -1,6 +1,6 @@
 /// <reference types="astro/client" />
 
-/** The deploy target the build was made for (astro.config.mjs, src/lib/platform/target.ts). */
+/** The deploy target the build was made for (astro.config.mjs, src/hosts/target.ts). */
 declare const __DEPLOY_TARGET__: 'node' | 'netlify' | 'vercel';
 
 declare namespace App {

@@ -7,13 +7,15 @@
  * is skipped: nothing is live then.
  */
 import { defineMiddleware } from 'astro:middleware';
-import { answerPage } from './lib/http/page-validators.ts';
+import { answerPage } from './lib/static/rendered-page.ts';
 import { securityHeadersFor } from './lib/http/security-headers.ts';
 import { afterFirstRequest } from './hosts/vercel/first-request.ts';
+import { getStore } from './route-services/process-store.ts';
+import { getHub } from './route-services/websub-hub.ts';
 
 export const onRequest = defineMiddleware(async (context, next) => {
   if (context.isPrerendered) return next();
-  afterFirstRequest();
+  afterFirstRequest({ hub: () => getHub().hub, store: getStore });
   const response = await withPageValidators(context.request, await next());
   const headers = Object.entries(securityHeadersFor(context.url.pathname));
   try {

@@ -17,7 +17,7 @@ import { clientAddress, proxyTrustFromEnv, type ProxyTrust } from './lib/http/cl
 import { jsonAnswer, methodNotAllowed } from './lib/http/json.ts';
 import { createSearchMissLimit, searchMissRuleFromEnv, type SearchMissRule } from './lib/limits/search-misses.ts';
 import { securityHeadersFor } from './lib/http/security-headers.ts';
-import { registerProcessDataset } from './lib/platform/process-dataset.ts';
+import { registerProcessDataset } from './hosts/node/process-dataset.ts';
 import { getReviewIndex } from './lib/reviews/review-index.ts';
 import { BodyBudget } from './node/body-budget.ts';
 import { bodySettingsFromEnv, serverTimeouts, type BodySettings } from './node/body-settings.ts';

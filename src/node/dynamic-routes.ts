@@ -9,9 +9,10 @@ import type { ApiContext } from '../lib/api/context.ts';
 import { API_ROUTES } from '../lib/api/routes.ts';
 import type { ApiAnswer, ApiRequest } from '../lib/http/answer.ts';
 import { BIND_HOST_ENV } from '../lib/mcp/config.ts';
-import { MCP_MAX_BODY_BYTES, payloadTooLarge as mcpPayloadTooLarge } from '../lib/mcp/endpoint.ts';
+import { MCP_MAX_BODY_BYTES, mcpPayloadTooLarge } from '../lib/mcp/endpoint.ts';
 import { createMcpService } from '../lib/mcp/service.ts';
-import { PendingWork, registerProcessWork } from '../lib/platform/pending-work.ts';
+import { deploymentOrigins } from '../hosts/deployment-origins.ts';
+import { PendingWork, registerProcessWork } from '../hosts/node/pending-work.ts';
 import { createStore, storeConfigFromEnv } from '../lib/store/index.ts';
 import { HUB_MAX_BODY_BYTES } from '../lib/websub/config.ts';
 import { staticContentSource } from '../lib/websub/content.ts';
@@ -79,6 +80,7 @@ export async function createNodeServices(options: ServiceOptions): Promise<NodeS
     store: () => store,
     env: options.env,
     bindHost: mcpBindHost,
+    deploymentOrigins: deploymentOrigins(options.env),
     // A bad stored session key stops the start; an unreachable Redis does not (503s until it is back).
     eagerSessions: true,
   });

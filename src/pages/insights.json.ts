@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { getInsights } from '../data/insights.ts';
+import { getInsights } from '../route-services/insights.ts';
 import { toJsonBody } from '../lib/http/json.ts';
 
 export const prerender = true;

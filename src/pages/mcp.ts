@@ -1,11 +1,11 @@
 /**
  * MCP over streamable HTTP (see src/lib/mcp/endpoint.ts): every method goes to the one handler.
  * A serverless deployment without REDIS_URL / MCP_SESSION_SECRET still serves 2026-07-28 clients;
- * only 2025-era sessions answer 503 naming the missing settings (src/data/mcp.ts).
+ * only 2025-era sessions answer 503 naming the missing settings (src/route-services/mcp-handler.ts).
  */
 import type { APIRoute } from 'astro';
-import { getMcpHandler } from '../data/mcp.ts';
-import { routeClient } from '../hosts/client-address.ts';
+import { getMcpHandler } from '../route-services/mcp-handler.ts';
+import { routeClient } from '../hosts/route-client.ts';
 import type { McpEndpoint } from '../lib/mcp/endpoint.ts';
 import { toResponse } from '../lib/http/answer.ts';
 import { jsonAnswer } from '../lib/http/json.ts';

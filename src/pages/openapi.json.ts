@@ -1,6 +1,6 @@
 /** GET /openapi.json: the OpenAPI 3.1 description, a static data file (content-hash ETag, 304, precompressed). */
 import type { APIRoute } from 'astro';
-import { openApiJson } from '../lib/api/openapi.ts';
+import { openApiJson } from '../lib/api/openapi/document.ts';
 
 export const prerender = true;
 

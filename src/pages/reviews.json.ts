@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { datasetJsonBody } from '../data/dataset.ts';
+import { datasetJsonBody } from '../route-services/dataset.ts';
 import { bytesBody } from '../lib/http/answer.ts';
 import { compressEarly } from '../lib/static/manifest.ts';
 

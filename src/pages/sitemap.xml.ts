@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { getDataset } from '../data/dataset.ts';
+import { getDataset } from '../route-services/dataset.ts';
 import { sitemapXml, sitePages } from '../lib/seo/sitemap.ts';
 
 export const prerender = true;

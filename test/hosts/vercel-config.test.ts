@@ -17,9 +17,9 @@ import { join } from 'node:path';
 import { it } from 'node:test';
 import { normalizeRoutes, routesSchema } from '@vercel/routing-utils';
 import { BUILDS, HOST_BUILDS } from '../helpers/builds.ts';
-import { CRON_PATH, DEFAULT_CRON_SCHEDULE } from '../../src/integrations/host-config.ts';
-import { staticHeaderRules } from '../../src/lib/platform/static-headers.ts';
-import { withHeadersAndCrons, type VercelConfig } from '../../src/lib/platform/vercel-config.ts';
+import { CRON_PATH, DEFAULT_CRON_SCHEDULE } from '../../src/hosts/build-config.ts';
+import { staticHeaderRules } from '../../src/hosts/header-rules.ts';
+import { withHeadersAndCrons, type VercelConfig } from '../../src/hosts/vercel/output-config.ts';
 import { MANIFEST_FILE, type StaticManifest } from '../../src/lib/static/manifest.ts';
 import { pageRoutes } from './routes.ts';
 

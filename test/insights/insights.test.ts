@@ -10,7 +10,7 @@ import { loadContent } from '../../src/lib/content/load.ts';
 import { ContentError } from '../../src/lib/content/problems.ts';
 import { analyseText } from '../../src/lib/insights/aspects.ts';
 import { createLinker } from '../../src/lib/insights/entities.ts';
-import { firstInOrder } from '../../src/lib/insights/build.ts';
+import { firstInOrder } from '../../src/lib/insights/first-in-order.ts';
 import { analyseInsights, buildInsights, EMPTY_EDITORIAL, insightsDataset, loadEditorial } from '../../src/lib/insights/index.ts';
 import { PhraseTrie } from '../../src/lib/insights/phrases.ts';
 import { fillPlaceholders } from '../../src/lib/insights/figures.ts';

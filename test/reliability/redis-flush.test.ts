@@ -13,7 +13,7 @@ import { after, before, it } from 'node:test';
 import { DEFAULT_SITE_URL } from '../../src/lib/config/site.ts';
 import { createStore } from '../../src/lib/store/index.ts';
 import { DEFAULT_HUB_CONFIG, type HubConfig } from '../../src/lib/websub/config.ts';
-import { createHub } from '../../src/lib/websub/hub.ts';
+import { createHub } from '../../src/lib/websub/hub-handler.ts';
 import { HubState } from '../../src/lib/websub/subscriptions.ts';
 import { makeTestCerts, type TestCerts } from '../helpers/certs.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';

@@ -17,7 +17,7 @@ import { DEFAULT_SITE_URL } from '../../src/lib/config/site.ts';
 import { createStore, type Store } from '../../src/lib/store/index.ts';
 import { DEFAULT_HUB_CONFIG, type HubConfig } from '../../src/lib/websub/config.ts';
 import type { ContentSource } from '../../src/lib/websub/content.ts';
-import { createHub, type Hub } from '../../src/lib/websub/hub.ts';
+import { createHub, type Hub } from '../../src/lib/websub/hub-handler.ts';
 import { changeVersion, contentHash } from '../../src/lib/websub/publish.ts';
 import { callbackKey, HubState, type DeliveryJob } from '../../src/lib/websub/subscriptions.ts';
 import { NODE, ROOT } from '../helpers/builds.ts';

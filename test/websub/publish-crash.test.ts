@@ -15,7 +15,7 @@ import { createStore, type Store } from '../../src/lib/store/index.ts';
 import { DEFAULT_SITE_URL } from '../../src/lib/config/site.ts';
 import { DEFAULT_HUB_CONFIG, type HubConfig } from '../../src/lib/websub/config.ts';
 import type { ContentSource } from '../../src/lib/websub/content.ts';
-import { createHub, type Hub } from '../../src/lib/websub/hub.ts';
+import { createHub, type Hub } from '../../src/lib/websub/hub-handler.ts';
 import { contentHash } from '../../src/lib/websub/publish.ts';
 import { callbackKey, HubState } from '../../src/lib/websub/subscriptions.ts';
 import { killedStore, tempDir, TOPICS, until } from './helpers.ts';

@@ -11,7 +11,7 @@ import { after, before, it } from 'node:test';
 import { createStore, type Store } from '../../src/lib/store/index.ts';
 import { DEFAULT_HUB_CONFIG, type HubConfig } from '../../src/lib/websub/config.ts';
 import type { ContentSource } from '../../src/lib/websub/content.ts';
-import { createHub, type Hub } from '../../src/lib/websub/hub.ts';
+import { createHub, type Hub } from '../../src/lib/websub/hub-handler.ts';
 import { contentHash } from '../../src/lib/websub/publish.ts';
 import { HubState } from '../../src/lib/websub/subscriptions.ts';
 import type { TestSubscriber } from '../helpers/subscriber.ts';

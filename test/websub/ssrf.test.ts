@@ -8,7 +8,7 @@ import { rmSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { createStore } from '../../src/lib/store/index.ts';
 import { DEFAULT_HUB_CONFIG } from '../../src/lib/websub/config.ts';
-import { createHub } from '../../src/lib/websub/hub.ts';
+import { createHub } from '../../src/lib/websub/hub-handler.ts';
 import { mappedV4, v6ToBigInt } from '../../src/lib/net/ip.ts';
 import { checkAddress, checkCallbackSyntax, NON_PUBLIC_HOST, pinnedLookup, resolveTarget } from '../../src/lib/websub/ssrf.ts';
 import { tempDir, TOPICS } from './helpers.ts';

@@ -1,12 +1,12 @@
 /**
  * The bodies of Netlify's two standalone functions (netlify/functions/*.mts):
  * they run outside Astro, over the hub built from the environment
- * (src/lib/websub/from-env.ts), and close their Redis connection before
+ * (src/hosts/netlify/standalone-hub.ts), and close their Redis connection before
  * returning. Deploy previews and branch deploys never publish: their content
  * is not the topics'.
  */
-import { standaloneHub } from '../../lib/websub/from-env.ts';
-import { notConfigured } from '../../lib/platform/requirements.ts';
+import { standaloneHub } from './standalone-hub.ts';
+import { notConfigured } from '../requirements.ts';
 import { toResponse } from '../../lib/http/answer.ts';
 import { runScheduledWork } from '../scheduled-work.ts';
 

@@ -6,26 +6,33 @@
  * deployments or instances race, each change is delivered once. The cron
  * (src/pages/api/cron/sweep.ts) publishes too, should this instance die first.
  * Preview deployments never publish: their content is not the topics'.
+ * The middleware hands in the process's hub and store, asked for only when
+ * there is something to publish.
  */
-import { getHub } from '../../data/hub.ts';
-import { DEPLOY_TARGET, missingSettings } from '../../data/host.ts';
-import { getStore } from '../../data/site.ts';
-import { NEEDS } from '../../lib/platform/requirements.ts';
-import { vercelDefer } from './wait-until.ts';
+import type { Store } from '../../lib/store/index.ts';
+import type { Hub } from '../../lib/websub/hub-handler.ts';
+import { DEPLOY_TARGET, missingSettings } from '../built-target.ts';
+import { NEEDS } from '../requirements.ts';
+import { vercelDefer } from '../route-defer.ts';
+
+export interface FirstRequestServices {
+  hub: () => Hub;
+  store: () => Store;
+}
 
 /** Long enough for every instance of one deployment to see the claim taken. */
 const DEPLOYMENT_CLAIM_SECONDS = 7 * 24 * 3600;
 
 let seen = false;
 
-export function afterFirstRequest(env: Record<string, string | undefined> = process.env): void {
+export function afterFirstRequest(services: FirstRequestServices, env: Record<string, string | undefined> = process.env): void {
   if (seen || DEPLOY_TARGET !== 'vercel') return;
   seen = true;
   if (env.VERCEL_ENV !== 'production' || missingSettings(NEEDS.hub)) return;
   const deployment = env.VERCEL_DEPLOYMENT_ID?.trim();
   const work = (async () => {
-    if (deployment && !(await getStore().claim(`host:deployment-published:${deployment}`, DEPLOYMENT_CLAIM_SECONDS))) return;
-    const outcomes = await getHub().hub.publishChanged();
+    if (deployment && !(await services.store().claim(`host:deployment-published:${deployment}`, DEPLOYMENT_CLAIM_SECONDS))) return;
+    const outcomes = await services.hub().publishChanged();
     console.log(`websub: first request of deployment ${deployment ?? '(unknown)'} published (${outcomes.map((o) => o.result).join(', ')})`);
   })().catch((error: unknown) => console.error('websub: publish after deploy failed:', error));
   vercelDefer()?.(work);

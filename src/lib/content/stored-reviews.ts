@@ -13,7 +13,7 @@
  * few strings of about a fifth of the size, with nothing to escape; inflating
  * and parsing them back costs well under a second at 100k.
  *
- * Nothing reads a single review from the store (src/data/dataset.ts reads them
+ * Nothing reads a single review from the store (src/route-services/dataset.ts reads them
  * all), and the records are validated by the loader before they are stored, so
  * nothing else changes: the same reviews come back, in the same order.
  *

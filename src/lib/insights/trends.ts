@@ -25,7 +25,7 @@ export const RECENT_DAYS = 90;
 const DAY_MS = 86_400_000;
 
 /** Days since 1970-01-01 of an ISO date (UTC calendar; no time zone involved). */
-export function dayNumber(date: string): number {
+export function epochDay(date: string): number {
   return Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) / DAY_MS;
 }
 
@@ -35,7 +35,7 @@ function isoOfDay(day: number): string {
 
 /** Whole days from the review to the owner's reply. */
 export function replyDays(review: Pick<TrendReview, 'date' | 'response'>): number | null {
-  return review.response ? dayNumber(review.response.date) - dayNumber(review.date) : null;
+  return review.response ? epochDay(review.response.date) - epochDay(review.date) : null;
 }
 
 /** The middle value (the mean of the two middle ones for an even count); null for none. */
@@ -130,7 +130,7 @@ export function buildTrends(reviews: readonly TrendReview[]): Trends {
   const months = Array.from({ length: monthIndex(last) - firstMonth + 1 }, () => new Bucket());
   const quarters = Array.from({ length: quarterIndex(last) - firstQuarter + 1 }, () => new Bucket());
   // The current window is the newest review's day and the 89 before it; the previous, the 90 days before those.
-  const end = dayNumber(last);
+  const end = epochDay(last);
   const currentFrom = end - RECENT_DAYS + 1;
   const previousFrom = currentFrom - RECENT_DAYS;
   const current = new Bucket();
@@ -138,7 +138,7 @@ export function buildTrends(reviews: readonly TrendReview[]): Trends {
   for (const r of reviews) {
     months[monthIndex(r.date) - firstMonth].add(r);
     quarters[quarterIndex(r.date) - firstQuarter].add(r);
-    const day = dayNumber(r.date);
+    const day = epochDay(r.date);
     if (day >= currentFrom) current.add(r);
     else if (day >= previousFrom) previous.add(r);
   }

@@ -3,8 +3,6 @@
  * which Host names and browser Origins it answers, how long a session lives,
  * and the session signing secret when one is configured.
  */
-import { deploymentOrigins } from '../platform/deployment-hosts.ts';
-
 /** 30 days: common clients do not re-initialize after a 404, so sessions live long. */
 export const DEFAULT_SESSION_TTL_SECONDS = 30 * 24 * 60 * 60;
 /** Sessions a client may open, and as many it may end, per SESSION_RATE_WINDOW_SECONDS: a client opens one per connection. */
@@ -17,7 +15,7 @@ const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
 
 /**
  * The environment variable through which the Node entry tells the Astro route
- * (src/data/mcp.ts) the address the process listens on, when that route runs
+ * (src/route-services/mcp-handler.ts) the address the process listens on, when that route runs
  * inside it. Unset on serverless hosts: no loopback names there.
  */
 export const BIND_HOST_ENV = 'MCP_BIND_HOST';
@@ -41,16 +39,15 @@ export interface McpConfig {
  * listens on, when the caller knows it (the Node entry: HOST, default
  * localhost); a loopback one adds the loopback names, so
  * `http://localhost:4321/mcp` works on a developer's machine. Undefined (a
- * serverless host) adds none.
+ * serverless host) adds none. `deployment`: the origins this deployment also
+ * answers under (a host's deploy and preview names), allowed as Host and Origin.
  */
-export function mcpConfigFromEnv(env: Record<string, string | undefined>, site: string, bindHost: string | undefined): McpConfig {
+export function mcpConfigFromEnv(env: Record<string, string | undefined>, site: string, bindHost: string | undefined, deployment: readonly string[] = []): McpConfig {
   const siteUrl = new URL(site);
   const hosts = new Set([siteUrl.hostname.toLowerCase()]);
   const loopback = isLoopback(bindHost);
   if (loopback) for (const name of LOOPBACK_NAMES) hosts.add(name);
   for (const host of list(env.MCP_ALLOWED_HOSTS)) hosts.add(normaliseHost(host));
-  // A Netlify or Vercel deployment also answers under its deploy and preview names.
-  const deployment = deploymentOrigins(env);
   for (const origin of deployment) hosts.add(new URL(origin).hostname);
 
   const configuredOrigins = list(env.MCP_ALLOWED_ORIGINS);

@@ -25,12 +25,12 @@ import { readLimitedText } from '../http/body.ts';
 import { isStoreUnavailable, storeUnavailableAnswer } from '../store/unavailable.ts';
 import type { McpCatalog } from './catalog.ts';
 import type { RateLimits } from '../limits/rate-limits.ts';
-import { MCP_MAX_BODY_BYTES, payloadTooLarge, rpcError } from './protocol.ts';
+import { MCP_MAX_BODY_BYTES, mcpPayloadTooLarge, rpcError } from './protocol.ts';
 import type { SessionSigner } from './session-ids.ts';
 import { createSessionHandler, type HeaderReader, type McpClient, type SessionStep } from './sessions.ts';
 import { createStatelessServer } from './stateless-server.ts';
 
-export { MCP_MAX_BODY_BYTES, payloadTooLarge } from './protocol.ts';
+export { MCP_MAX_BODY_BYTES, mcpPayloadTooLarge } from './protocol.ts';
 export { SESSION_HEADER, type HeaderReader } from './sessions.ts';
 
 const ALLOWED_METHODS = 'POST, DELETE, OPTIONS';
@@ -124,7 +124,7 @@ export function createMcpEndpoint(options: McpHandlerOptions): McpEndpoint {
     if (notServed) return notServed();
 
     const text = await readLimitedText(request, MCP_MAX_BODY_BYTES);
-    if (text === null) return payloadTooLarge();
+    if (text === null) return mcpPayloadTooLarge();
     const parsed = parseMessage(text);
     if (parsed instanceof Response) return parsed;
     const { body } = parsed;

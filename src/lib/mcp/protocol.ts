@@ -43,7 +43,7 @@ export function unsupportedVersion(requested: string, body: unknown): Response {
  * whatever reads the body before this handler (the Node entry's route table)
  * so that an oversized body gets this same answer on every path.
  */
-export function payloadTooLarge(): Response {
+export function mcpPayloadTooLarge(): Response {
   return rpcError(413, -32000, `Payload Too Large: the request body may be at most ${MCP_MAX_BODY_BYTES} bytes`);
 }
 

@@ -30,6 +30,8 @@ export interface McpServiceOptions {
    * loopback one adds the loopback host names. Undefined on serverless hosts.
    */
   bindHost: string | undefined;
+  /** Origins this deployment also answers under besides the site's (a host's deploy and preview names). */
+  deploymentOrigins?: readonly string[];
   /** An answer instead of 2025 sessions, while the deployment lacks their settings (serverless: a 503). */
   sessionsUnavailable?: () => Response | undefined;
   /**
@@ -41,7 +43,7 @@ export interface McpServiceOptions {
 }
 
 export async function createMcpService(options: McpServiceOptions): Promise<McpEndpoint> {
-  const config = mcpConfigFromEnv(options.env, options.content.site, options.bindHost);
+  const config = mcpConfigFromEnv(options.env, options.content.site, options.bindHost, options.deploymentOrigins);
   let keys: (() => Promise<Uint8Array>) | undefined;
   let current: { key: string; signer: SessionSigner; readAt: number } | undefined;
   /**

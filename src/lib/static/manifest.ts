@@ -57,7 +57,7 @@ export const CONTENT_CACHE = 'public, max-age=60, s-maxage=300, stale-while-reva
 
 /**
  * The Link header of each WebSub topic, by path: the feeds and reviews.json
- * (src/lib/websub/topics.ts names the same three). Every host sends it from
+ * (src/lib/websub/topic-registry.ts names the same three). Every host sends it from
  * the manifest, so subscribers discover the hub from the file itself.
  */
 export function discoveryLinks(site: string): Record<string, string> {

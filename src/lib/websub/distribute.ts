@@ -15,7 +15,7 @@ import type { OutboundOptions } from './outbound.ts';
 import { sendOutbound } from './outbound.ts';
 import type { Pool } from './pool.ts';
 import { callbackKey, newId, type DeliveryJob, type HubState, type Subscription } from './subscriptions.ts';
-import type { Topic, TopicRegistry } from './topics.ts';
+import type { Topic, TopicRegistry } from './topic-registry.ts';
 import { sendDenied } from './verify.ts';
 
 export type Log = (message: string) => void;

@@ -20,7 +20,7 @@ import { createHash } from 'node:crypto';
 import type { Distributor, DeliveryOutcome, Log } from './distribute.ts';
 import type { ContentSource } from './content.ts';
 import type { DeliveryJob, HubState } from './subscriptions.ts';
-import type { Topic } from './topics.ts';
+import type { Topic } from './topic-registry.ts';
 
 export type PublishOutcome =
   | { topic: string; result: 'unchanged' | 'recorded' | 'unavailable' | 'elsewhere' }

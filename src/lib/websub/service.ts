@@ -1,6 +1,6 @@
 /**
  * The hub with its settings, as a host runs it: the Node entry
- * (src/node/dynamic-routes.ts) and the Astro route (src/data/hub.ts) each make
+ * (src/node/dynamic-routes.ts) and the Astro route (src/route-services/websub-hub.ts) each make
  * one, over a store they own (and close). `onListening` is the post-deploy
  * step: once the new content is live, publish each topic whose content
  * differs from what was last distributed, and start the retry scheduler.
@@ -12,7 +12,7 @@ import { isStoreUnavailable } from '../store/unavailable.ts';
 const PUBLISH_RETRY_MS = 2000;
 import { hubConfigFromEnv, type HubConfig } from './config.ts';
 import type { ContentSource } from './content.ts';
-import { createHub, type Hub } from './hub.ts';
+import { createHub, type Hub } from './hub-handler.ts';
 
 export interface HubService {
   hub: Hub;

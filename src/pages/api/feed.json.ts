@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { getDataset } from '../../data/dataset.ts';
+import { getDataset } from '../../route-services/dataset.ts';
 import { jsonFeed } from '../../lib/feeds/json-feed.ts';
 import { toJsonBody } from '../../lib/http/json.ts';
 

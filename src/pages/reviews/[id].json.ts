@@ -9,7 +9,7 @@
  * whose CDNs compress and cache. At 100k reviews the build wrote 100k files.
  */
 import type { APIRoute } from 'astro';
-import { getDatasetSource } from '../../data/dataset.ts';
+import { getDatasetSource } from '../../route-services/dataset.ts';
 import { toResponse } from '../../lib/http/answer.ts';
 import { preflightAnswer } from '../../lib/http/cors.ts';
 import { notFound } from '../../lib/http/json.ts';

@@ -1,7 +1,7 @@
 /** The numbered parts of the sitemap, written only when /sitemap.xml is an index (past 50,000 URLs). */
 import type { APIRoute, GetStaticPaths } from 'astro';
-import { getDataset } from '../../data/dataset.ts';
-import { astroSite } from '../../data/site.ts';
+import { getDataset } from '../../route-services/dataset.ts';
+import { astroSite } from '../../route-services/site-origin.ts';
 import { bytesBody, textBytes } from '../../lib/http/answer.ts';
 import { sitemapParts, sitePages, urlsetXml, type SitemapUrl } from '../../lib/seo/sitemap.ts';
 import { compressEarly } from '../../lib/static/manifest.ts';

@@ -1,17 +1,17 @@
 /**
  * GET /api/cron/sweep: the scheduled work of a serverless deployment (Vercel's
- * cron, see astro.config.mjs / src/integrations/host-config.ts): send due
+ * cron, see astro.config.mjs / src/hosts/build-config.ts): send due
  * WebSub retries, purge expired leases, and publish any topic whose content
  * differs from what was last distributed. Idempotent; only the scheduler may
  * call it (CRON_SECRET).
  */
 import type { APIRoute } from 'astro';
-import { missingSettings } from '../../../data/host.ts';
-import { getHub } from '../../../data/hub.ts';
+import { missingSettings } from '../../../hosts/built-target.ts';
+import { getHub } from '../../../route-services/websub-hub.ts';
 import { runScheduledWork } from '../../../hosts/scheduled-work.ts';
 import { toResponse } from '../../../lib/http/answer.ts';
-import { cronRefusal } from '../../../lib/platform/cron-auth.ts';
-import { notConfigured, unmetRequirements, NEEDS } from '../../../lib/platform/requirements.ts';
+import { cronRefusal } from '../../../hosts/vercel/cron-auth.ts';
+import { notConfigured, unmetRequirements, NEEDS } from '../../../hosts/requirements.ts';
 
 export const prerender = false;
 

@@ -1,10 +1,10 @@
-/** The WebSub hub (see src/lib/websub/hub.ts): every method goes to the one handler, which answers 405 itself. */
+/** The WebSub hub (see src/lib/websub/hub-handler.ts): every method goes to the one handler, which answers 405 itself. */
 import type { APIRoute } from 'astro';
-import { missingSettings } from '../../../data/host.ts';
-import { getHub } from '../../../data/hub.ts';
-import { NEEDS } from '../../../lib/platform/requirements.ts';
-import { routeClient } from '../../../hosts/client-address.ts';
-import { deferFor } from '../../../hosts/wait-until.ts';
+import { missingSettings } from '../../../hosts/built-target.ts';
+import { getHub } from '../../../route-services/websub-hub.ts';
+import { NEEDS } from '../../../hosts/requirements.ts';
+import { routeClient } from '../../../hosts/route-client.ts';
+import { deferFor } from '../../../hosts/route-defer.ts';
 
 export const prerender = false;
 

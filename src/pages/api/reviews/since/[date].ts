@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
-import { getApiContext } from '../../../../data/api-context.ts';
+import { getApiContext } from '../../../../route-services/api-context.ts';
 import { handleApiRequest } from '../../../../lib/api/routes.ts';
-import { routeClient } from '../../../../hosts/client-address.ts';
+import { routeClient } from '../../../../hosts/route-client.ts';
 
 export const prerender = false;
 

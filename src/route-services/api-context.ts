@@ -2,7 +2,7 @@
 import type { ApiContext } from '../lib/api/context.ts';
 import { createSearchMissLimit, searchMissRuleFromEnv, type SearchMissLimit } from '../lib/limits/search-misses.ts';
 import { getDatasetSource } from './dataset.ts';
-import { astroSite } from './site.ts';
+import { astroSite } from './site-origin.ts';
 
 /** One count for the instance, read from the environment on the first request (null: no limit). */
 let searchMisses: SearchMissLimit | null | undefined;

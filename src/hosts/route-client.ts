@@ -10,7 +10,7 @@
  * (no `security.allowedDomains` is configured, so @astrojs/node reads no
  * forwarding header), and TRUST_PROXY applies as on the direct path.
  */
-import { SERVERLESS } from '../data/host.ts';
+import { SERVERLESS } from './built-target.ts';
 import { clientAddress, proxyTrustFromEnv, type ProxyTrust } from '../lib/http/client-address.ts';
 
 let trust: ProxyTrust | undefined;

@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { toIssues, type Issue } from '../http/issues.ts';
 import { checkCallbackSyntax } from './ssrf.ts';
-import type { TopicRegistry } from './topics.ts';
+import type { TopicRegistry } from './topic-registry.ts';
 
 export const MAX_SECRET_BYTES = 199;
 export const MAX_CALLBACK_LENGTH = 2048;

@@ -4,8 +4,8 @@
  * serverless target: without its settings it answers 503 naming them.
  */
 import { toResponse } from '../lib/http/answer.ts';
-import { notConfigured, unmetRequirements, type Setting } from '../lib/platform/requirements.ts';
-import { isServerless, type DeployTarget } from '../lib/platform/target.ts';
+import { notConfigured, unmetRequirements, type Setting } from './requirements.ts';
+import { isServerless, type DeployTarget } from './target.ts';
 
 export const DEPLOY_TARGET: DeployTarget = __DEPLOY_TARGET__;
 

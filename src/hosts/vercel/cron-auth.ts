@@ -4,8 +4,8 @@
  * call; anything else is refused before any work starts.
  */
 import { timingSafeEqual, createHash } from 'node:crypto';
-import { jsonAnswer } from '../http/json.ts';
-import type { ApiAnswer } from '../http/answer.ts';
+import { jsonAnswer } from '../../lib/http/json.ts';
+import type { ApiAnswer } from '../../lib/http/answer.ts';
 
 /** Undefined when the request may run the sweep; otherwise the answer (401). */
 export function cronRefusal(authorization: string | null, secret: string): ApiAnswer | undefined {

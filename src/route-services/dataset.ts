@@ -9,7 +9,7 @@ import { contentProblemInDev } from '../lib/content/live-content.ts';
 import { reviewsJsonParts, unpackReviews } from '../lib/content/stored-reviews.ts';
 import { textBytes } from '../lib/http/answer.ts';
 import { toJsonBody } from '../lib/http/json.ts';
-import { processDataset } from '../lib/platform/process-dataset.ts';
+import { processDataset } from '../hosts/node/process-dataset.ts';
 import { buildDataset, datasetBytes } from '../lib/reviews/published-dataset.ts';
 import type { DatasetSource } from '../lib/reviews/review-index.ts';
 import type { ReviewsDataset } from '../lib/reviews/schema.ts';
@@ -48,7 +48,7 @@ export async function datasetJsonBody(): Promise<Uint8Array> {
 
 /**
  * The dataset for on-demand pages and routes: inside the Node server, the records
- * it already holds (src/lib/platform/process-dataset.ts); elsewhere getDataset().
+ * it already holds (src/hosts/node/process-dataset.ts); elsewhere getDataset().
  */
 export async function getDatasetSource(): Promise<DatasetSource> {
   return processDataset() ?? getDataset();

@@ -15,11 +15,13 @@
 import { BIND_HOST_ENV } from '../lib/mcp/config.ts';
 import type { McpEndpoint } from '../lib/mcp/endpoint.ts';
 import { createMcpService } from '../lib/mcp/service.ts';
-import { NEEDS } from '../lib/platform/requirements.ts';
+import { deploymentOrigins } from '../hosts/deployment-origins.ts';
+import { NEEDS } from '../hosts/requirements.ts';
 import { getDatasetSource } from './dataset.ts';
-import { missingSettings } from './host.ts';
+import { missingSettings } from '../hosts/built-target.ts';
 import { getInsights } from './insights.ts';
-import { astroSite, getStore } from './site.ts';
+import { getStore } from './process-store.ts';
+import { astroSite } from './site-origin.ts';
 
 let handler: Promise<McpEndpoint> | undefined;
 
@@ -39,6 +41,8 @@ export function getMcpHandler(): Promise<McpEndpoint> {
       store: getStore,
       env,
       bindHost: env[BIND_HOST_ENV],
+      // A Netlify or Vercel deployment also answers under its deploy and preview names.
+      deploymentOrigins: deploymentOrigins(env),
       sessionsUnavailable: () => missingSettings(NEEDS.mcp),
     });
   })();

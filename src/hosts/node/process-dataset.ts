@@ -3,12 +3,12 @@
  * from reviews.json, src/node/dataset-file.ts) for Astro's on-demand pages in
  * the same process, which were bundled separately: one module instance cannot
  * be shared across the two bundles, a global symbol can. Without it a review
- * page loads the whole content collection a second time (at 100k reviews:
- * +380 MB of RSS and 17 s for the first page on the loaded development machine).
+ * page would load the whole content collection a second time: hundreds of MB
+ * and seconds before the first page at 100k reviews.
  * On a serverless host and at build time nothing is registered: the pages read
  * the content collections.
  */
-import type { DatasetSource } from '../reviews/review-index.ts';
+import type { DatasetSource } from '../../lib/reviews/review-index.ts';
 
 const REGISTRY = Symbol.for('roofing-reviews.dataset');
 

@@ -5,11 +5,11 @@
  * the site), exactly as the CDN serves it. The site is SITE_URL, else the host's
  * production URL (Netlify sets `URL` in functions too).
  */
-import { unmetRequirements, type Requirement } from '../platform/requirements.ts';
-import { createStore, storeConfigFromEnv, type Store } from '../store/index.ts';
-import { hubConfigFromEnv } from './config.ts';
-import { httpContentSource } from './content.ts';
-import { createHubService, type HubService } from './service.ts';
+import { unmetRequirements, type Requirement } from '../requirements.ts';
+import { createStore, storeConfigFromEnv, type Store } from '../../lib/store/index.ts';
+import { hubConfigFromEnv } from '../../lib/websub/config.ts';
+import { httpContentSource } from '../../lib/websub/content.ts';
+import { createHubService, type HubService } from '../../lib/websub/service.ts';
 
 type Env = Record<string, string | undefined>;
 

@@ -21,9 +21,9 @@
  * trailing `*` anything below, a trailing slash optional, case ignored.
  * Vercel's routes get the same regular expression (ruleRegExp).
  */
-import { CORS_HEADERS } from '../http/cors.ts';
-import { securityHeadersFor } from '../http/security-headers.ts';
-import type { StaticEntry, StaticManifest } from '../static/manifest.ts';
+import { CORS_HEADERS } from '../lib/http/cors.ts';
+import { securityHeadersFor } from '../lib/http/security-headers.ts';
+import type { StaticEntry, StaticManifest } from '../lib/static/manifest.ts';
 
 export interface HeaderRule {
   /** An exact path, `/folder/*` for everything below a folder, or a path with `:name` segments. */

@@ -9,11 +9,11 @@ import type { AstroIntegration } from 'astro';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { netlifyHeadersFile } from '../lib/platform/netlify-headers.ts';
-import { NEEDS, unmetRequirements } from '../lib/platform/requirements.ts';
-import { staticHeaderRules } from '../lib/platform/static-headers.ts';
-import { isServerless, type DeployTarget } from '../lib/platform/target.ts';
-import { withHeadersAndCrons, type VercelConfig } from '../lib/platform/vercel-config.ts';
+import { netlifyHeadersFile } from './netlify/headers-file.ts';
+import { NEEDS, unmetRequirements } from './requirements.ts';
+import { staticHeaderRules } from './header-rules.ts';
+import { isServerless, type DeployTarget } from './target.ts';
+import { withHeadersAndCrons, type VercelConfig } from './vercel/output-config.ts';
 import { MANIFEST_FILE, type StaticManifest } from '../lib/static/manifest.ts';
 
 /** The cron route (src/pages/api/cron/sweep.ts). */

@@ -18,12 +18,12 @@ import { Distributor, type Log } from './distribute.ts';
 import type { OutboundOptions } from './outbound.ts';
 import { Pool } from './pool.ts';
 import { deliverPublished, preparePublish, PUBLISH_CLAIM_SECONDS, publishTopic, type PublishOutcome } from './publish.ts';
-import { createHubFormParser, type HubRequest } from './request.ts';
+import { createHubFormParser, type HubRequest } from './hub-form.ts';
 import { RetryScheduler, type SweepOutcome } from './retries.ts';
 import { resolveTarget, type Resolver } from './ssrf.ts';
 import { addressNetwork, callbackHost, SubscriptionCaps, type CallbackPlace } from './caps.ts';
 import { callbackKey, HubState, newId } from './subscriptions.ts';
-import { topicRegistry, type Topic, type TopicRegistry } from './topics.ts';
+import { topicRegistry, type Topic, type TopicRegistry } from './topic-registry.ts';
 import { sendDenied, verifyIntent } from './verify.ts';
 
 export interface HubOptions {

@@ -1,10 +1,5 @@
-/** The Astro side's shared pieces: the site's origin and the one state store of this process. */
+/** The one state store of this process. */
 import { createStore, storeConfigFromEnv, type Store } from '../lib/store/index.ts';
-
-/** The configured site (SITE_URL at build time) as an origin, the form src/lib takes. */
-export function astroSite(): string {
-  return new URL(import.meta.env.SITE).origin;
-}
 
 let store: Store | undefined;
 

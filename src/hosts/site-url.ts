@@ -5,7 +5,7 @@
  * would still bake the local default fails: feeds pointing at localhost would be
  * published to every subscriber.
  */
-import { DEFAULT_SITE_URL, siteUrl } from '../config/site.ts';
+import { DEFAULT_SITE_URL, siteUrl } from '../lib/config/site.ts';
 import type { DeployTarget } from './target.ts';
 
 type Env = Record<string, string | undefined>;

@@ -15,8 +15,9 @@ import { httpContentSource } from '../lib/websub/content.ts';
 import { renderedContentSource } from '../lib/websub/rendered-content.ts';
 import { createHubService, type HubService } from '../lib/websub/service.ts';
 import { getDataset } from './dataset.ts';
-import { SERVERLESS } from './host.ts';
-import { astroSite, getStore } from './site.ts';
+import { SERVERLESS } from '../hosts/built-target.ts';
+import { getStore } from './process-store.ts';
+import { astroSite } from './site-origin.ts';
 
 let service: HubService | undefined;
 

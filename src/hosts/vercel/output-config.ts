@@ -5,7 +5,7 @@
  * routes (the adapter's `handle: filesystem`, then the function) answer.
  * https://vercel.com/docs/build-output-api/configuration
  */
-import { ruleSource, type HeaderRule } from './static-headers.ts';
+import { ruleSource, type HeaderRule } from '../header-rules.ts';
 
 export interface VercelRoute {
   src?: string;

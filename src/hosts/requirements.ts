@@ -6,9 +6,9 @@
  * endpoint answers 503 naming it (never a 500 from a failed write to a
  * read-only folder), and the build warns.
  */
-import { jsonAnswer } from '../http/json.ts';
-import { MIN_SECRET_LENGTH } from '../mcp/config.ts';
-import type { ApiAnswer } from '../http/answer.ts';
+import { jsonAnswer } from '../lib/http/json.ts';
+import { MIN_SECRET_LENGTH } from '../lib/mcp/config.ts';
+import type { ApiAnswer } from '../lib/http/answer.ts';
 
 type Env = Record<string, string | undefined>;
 

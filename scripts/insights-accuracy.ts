@@ -1,15 +1,16 @@
 /**
- * Accuracy of the aspect detector and the polarity scorer against hand-labelled
- * sentences (test/fixtures/insights-eval/labelled.jsonl) and against the UCI
+ * The accuracy harness behind scripts/evaluate-insights.ts: the aspect
+ * detector and the polarity scorer against hand-labelled sentences
+ * (test/fixtures/insights-eval/labelled.jsonl) and against the UCI
  * "Sentiment Labelled Sentences" Yelp set. Pure: the caller reads the files
  * and may pass another polarity function (a baseline library) to compare.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { analyseText } from './aspects.ts';
-import { ASPECT_IDS, type AspectId } from './lexicon.ts';
-import type { Polarity } from './polarity.ts';
-import { round3 } from './round.ts';
+import { analyseText } from '../src/lib/insights/aspects.ts';
+import { ASPECT_IDS, type AspectId } from '../src/lib/insights/lexicon.ts';
+import type { Polarity } from '../src/lib/insights/polarity.ts';
+import { round3 } from '../src/lib/insights/round.ts';
 
 export interface LabelledSentence {
   id: string;

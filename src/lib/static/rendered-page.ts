@@ -5,10 +5,10 @@
  * Last-Modified as the page set it, 304 for a client that holds it, and br or
  * gzip when the client accepts it.
  */
-import { compressWhileWaiting, MIN_PRECOMPRESS_BYTES } from '../static/compress.ts';
-import { ENCODING_SUFFIXES, negotiateEncoding, representationEtag } from '../static/respond.ts';
-import { isNotModified } from './conditional.ts';
-import { strongEtag } from './etag.ts';
+import { compressWhileWaiting, MIN_PRECOMPRESS_BYTES } from './compress.ts';
+import { ENCODING_SUFFIXES, negotiateEncoding, representationEtag } from './respond.ts';
+import { isNotModified } from '../http/conditional.ts';
+import { strongEtag } from '../http/etag.ts';
 
 export interface PageAnswer {
   status: 200 | 304;
