@@ -157,8 +157,8 @@ export function cachedBody(body: Uint8Array, lastModifiedInstant: string): Cache
     'cache-control': CONTENT_CACHE,
     ...CORS_HEADERS,
   };
-  // A body too small to compress has one representation: no Vary.
-  if (compressible(body)) notModified.vary = 'Accept-Encoding';
+  // Also on answers too small to compress: what a cache keys on is the same for every answer of the endpoint.
+  notModified.vary = 'Accept-Encoding';
   const bytes = body.byteLength + etag.length + lastModified.length;
   return { body, variants: {}, etag, lastModified, notModified, ok: { ...notModified, 'content-length': String(body.byteLength) }, bytes };
 }

@@ -20,8 +20,8 @@ interface ReadEndpoint {
   parameters?: JsonObject[];
   mediaType: string;
   schema: JsonObject;
-  /** Static files carry Vary: Accept-Encoding; API answers are not compressed by the server. */
-  staticFile: boolean;
+  /** Sent in br or gzip as Accept-Encoding asks, with Vary: Accept-Encoding. */
+  negotiated: boolean;
   lastModified: boolean;
   invalid?: boolean;
   /** A path parameter naming nothing that exists: the 404 answered. */
@@ -31,7 +31,7 @@ interface ReadEndpoint {
 /** GET, HEAD and the OPTIONS preflight of one read-only resource. */
 function readOnlyPath(endpoint: ReadEndpoint): PathItem {
   const conditional = [ref('parameters', 'IfNoneMatch'), ...(endpoint.lastModified ? [ref('parameters', 'IfModifiedSince')] : [])];
-  const headers = { ...validatorHeaders(endpoint.lastModified), Vary: ref('headers', 'Vary'), ...corsHeaders };
+  const headers = { ...validatorHeaders(endpoint.lastModified), ...(endpoint.negotiated ? { Vary: ref('headers', 'Vary') } : {}), ...corsHeaders };
   const errors: Record<string, JsonObject> = endpoint.invalid ? { '400': ref('responses', 'ValidationError') } : {};
   const capitalised = endpoint.id[0]!.toUpperCase() + endpoint.id.slice(1);
   const pathParameters = (endpoint.parameters ?? []).filter((p) => p.in === 'path');
@@ -103,7 +103,7 @@ export function readPaths(): Record<string, PathItem> {
         'The business, its aggregate rating and every published review, newest first (date descending, then id ascending). A static file, rebuilt when content changes; also a WebSub topic.',
       mediaType: JSON_MEDIA,
       schema: ref('schemas', 'ReviewsDataset'),
-      staticFile: true,
+      negotiated: true,
       lastModified: true,
     }),
     '/reviews/{id}.json': readOnlyPath({
@@ -116,7 +116,7 @@ export function readPaths(): Record<string, PathItem> {
       parameters: [{ name: 'id', in: 'path', required: true, description: reviewId.description, schema: reviewId.schema, example: '2025-03-04-jane-d-leak-repair' }],
       mediaType: JSON_MEDIA,
       schema: ref('schemas', 'Review'),
-      staticFile: false,
+      negotiated: false,
       lastModified: true,
       notFound: {
         description: 'No review has this id (or it was taken down): a JSON error, not cached.',
@@ -132,7 +132,7 @@ export function readPaths(): Record<string, PathItem> {
       description: 'Aspect-based sentiment computed at build time from the review text; entities (technicians, services, service areas); topics; FAQ; an editorial summary.',
       mediaType: JSON_MEDIA,
       schema: ref('schemas', 'Insights'),
-      staticFile: true,
+      negotiated: true,
       lastModified: true,
     }),
     '/api/feed.json': readOnlyPath({
@@ -143,7 +143,7 @@ export function readPaths(): Record<string, PathItem> {
       description: `A JSON Feed v1.1 document (served as application/feed+json) with the ${FEED_SIZE} newest reviews. A WebSub topic: subscribe at the hub to get it pushed.`,
       mediaType: 'application/feed+json',
       schema: ref('schemas', 'JsonFeed'),
-      staticFile: true,
+      negotiated: true,
       lastModified: true,
     }),
     '/feed.xml': readOnlyPath({
@@ -154,7 +154,7 @@ export function readPaths(): Record<string, PathItem> {
       description: `An Atom (RFC 4287) feed of the ${FEED_SIZE} newest reviews, with <link rel="hub"> and <link rel="self">. A WebSub topic.`,
       mediaType: 'application/atom+xml',
       schema: { type: 'string', description: 'An Atom feed document (XML).' },
-      staticFile: true,
+      negotiated: true,
       lastModified: true,
     }),
     '/api/reviews/search': withRateLimit(SEARCH_RATE_LIMITED, readOnlyPath({
@@ -167,7 +167,7 @@ export function readPaths(): Record<string, PathItem> {
       parameters: searchParameters(),
       mediaType: JSON_MEDIA,
       schema: ref('schemas', 'SearchResponse'),
-      staticFile: false,
+      negotiated: true,
       lastModified: true,
       invalid: true,
     })),
@@ -185,7 +185,7 @@ export function readPaths(): Record<string, PathItem> {
       parameters: [{ name: 'date', in: 'path', required: true, description: since.description, schema: since.schema, example: '2025-01-01' }],
       mediaType: JSON_MEDIA,
       schema: ref('schemas', 'SinceResponse'),
-      staticFile: false,
+      negotiated: true,
       lastModified: true,
       invalid: true,
     }),
@@ -197,7 +197,7 @@ export function readPaths(): Record<string, PathItem> {
       description: 'The description of the whole interface, generated from the same schemas the server validates with. Human-readable at /api-reference.',
       mediaType: JSON_MEDIA,
       schema: { type: 'object', description: 'An OpenAPI 3.1.0 document.' },
-      staticFile: true,
+      negotiated: true,
       lastModified: false,
     }),
   };
