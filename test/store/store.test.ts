@@ -184,3 +184,29 @@ describe('file store on disk', () => {
     await store.close();
   });
 });
+
+describe('sets in the folder store', () => {
+  it('a member added through another store on the same folder is seen at once; an expired set holds nothing', async () => {
+    const dir = mkdtempSync(join(TEST_BUILDS_DIR, 'store-sets-'));
+    let clock = Date.now();
+    const reader = fileStore(dir, () => clock);
+    const writer = fileStore(dir, () => clock);
+    try {
+      assert.equal(await reader.hasMember('set:a', 'x'), false);
+      await writer.addMember('set:a', 'x', 60);
+      assert.equal(await reader.hasMember('set:a', 'x'), true);
+      assert.equal(await reader.hasMember('set:a', 'y'), false);
+      await writer.addMember('set:a', 'y', 60);
+      assert.equal(await reader.hasMember('set:a', 'y'), true, 'read again after the file changed');
+      clock += 61_000;
+      assert.equal(await reader.hasMember('set:a', 'x'), false, 'expired');
+      await writer.remove('set:a');
+      clock -= 61_000;
+      assert.equal(await reader.hasMember('set:a', 'x'), false, 'removed');
+    } finally {
+      await reader.close();
+      await writer.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

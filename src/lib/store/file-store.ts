@@ -21,6 +21,7 @@
  * The sweep also removes the folders it left empty and locks abandoned for a
  * minute (folder-prune.ts).
  */
+import { statSync } from 'node:fs';
 import { readFile, rename } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
@@ -97,6 +98,9 @@ export function fileStore(dir: string, now: () => number, options: FileStoreOpti
       return true;
     });
 
+  /** The sets hasMember read, with the file version they were read at. */
+  const memberSets = new Map<string, { version: string; raw: unknown }>();
+
   const store: Store = {
     ...basic,
     async keys(prefix) {
@@ -145,7 +149,27 @@ export function fileStore(dir: string, now: () => number, options: FileStoreOpti
         await basic.set(key, members, { ttlSeconds: ttl });
       }),
     async hasMember(key, member) {
-      return ((await basic.get<string[]>(key)) ?? []).includes(member);
+      // Asked on every MCP session request (ended ids): the file is read again only when a
+      // stat says it changed (a write renames a new file in), since an asynchronous read costs
+      // several thread-pool round trips, more than the rest of the request.
+      const path = pathOf(key);
+      const stat = statSync(path, { throwIfNoEntry: false });
+      if (!stat) {
+        memberSets.delete(key);
+        return false;
+      }
+      const version = `${stat.ino}:${stat.mtimeMs}:${stat.size}`;
+      let kept = memberSets.get(key);
+      if (kept?.version !== version) {
+        const raw = await readRaw(path);
+        if (isCorrupt(raw)) {
+          await keepAside(key, raw);
+          return false;
+        }
+        kept = { version, raw };
+        memberSets.set(key, kept);
+      }
+      return (unwrap<string[]>(kept.raw, now()) ?? []).includes(member);
     },
     async close() {
       clearInterval(timer);
