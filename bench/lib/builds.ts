@@ -7,7 +7,7 @@
  * env CONTENT_DIR, ASTRO_OUT_DIR, ASTRO_CACHE_DIR, then astro build.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { NODE, ROOT } from './processes.ts';
 
@@ -100,14 +100,19 @@ export function astroBuild(options: { contentDir: string; distDir: string; root?
  */
 export function linkNodeModules(buildsRoot: string) {
   const link = resolve(buildsRoot, 'node_modules');
-  const exists = (() => {
-    try {
-      return lstatSync(link).isSymbolicLink() || existsSync(link);
-    } catch {
-      return false;
-    }
-  })();
-  if (!exists) symlinkSync(resolve(ROOT, 'node_modules'), link, 'dir');
+  const target = resolve(ROOT, 'node_modules');
+  let current: string | null = null;
+  try {
+    // A real folder there is someone's own: left as it is.
+    if (!lstatSync(link).isSymbolicLink()) return;
+    current = readlinkSync(link);
+  } catch {
+    current = null;
+  }
+  // A link left by another checkout would lend the builds its packages, not this one's.
+  if (current === target) return;
+  if (current !== null) rmSync(link, { force: true });
+  symlinkSync(target, link, 'dir');
 }
 
 function run(args: string[], env: Record<string, string>, what: string, cwd = ROOT) {
