@@ -9,7 +9,7 @@
  * parts, and holding every file with its br and gzip copies was most of the
  * server's memory. Files above HELD_MAX_BYTES are streamed from disk each time.
  */
-import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { LRUCache } from 'lru-cache';
@@ -41,8 +41,8 @@ export interface StaticFiles {
   builtSite: string | undefined;
 }
 
-/** Bodies up to this size are kept in memory once read; larger ones are streamed from disk. */
-const HELD_MAX_BYTES = 1024 * 1024;
+/** Bodies sent up to this size are kept in memory once read (reviews.json in brotli at 100k reviews is 3.8 MB); larger ones are streamed from disk. */
+const HELD_MAX_BYTES = 4 * 1024 * 1024;
 /** The memory all kept bodies (static, rendered and their variants) may take together. */
 const BODY_BUDGET_BYTES = 48 * 1024 * 1024;
 
@@ -75,14 +75,24 @@ export function loadStaticFiles(clientDir: string): StaticFiles {
   /** A variant made here from the identity bytes (what the build would have written). */
   const compressed = (key: string, pathname: string, encoding: 'br' | 'gzip', identity: () => Buffer): Buffer =>
     kept(`${key}${VARIANT_SUFFIX[encoding]}`, () => (encoding === 'br' ? brotli(pathname, identity()) : gzip(identity())));
+  /** A file's size: the manifest's for an identity body, a precompressed variant's read once. */
+  const variantSizes = new Map<string, number>();
+  const sizeOnDisk = (path: string, known: number | undefined): number => {
+    if (known !== undefined) return known;
+    let size = variantSizes.get(path);
+    if (size === undefined) variantSizes.set(path, (size = statSync(path).size));
+    return size;
+  };
   const fromDisk = (entry: StaticEntry): Found => ({
     entry,
     body(encoding) {
       const path = join(clientDir, entry.file);
-      if (entry.size > HELD_MAX_BYTES) return { path: `${path}${VARIANT_SUFFIX[encoding]}` };
+      const variant = `${path}${VARIANT_SUFFIX[encoding]}`;
+      // Held or streamed by the size of what is sent: reviews.json's br body is a tenth of the file.
+      if (sizeOnDisk(variant, encoding === 'identity' || entry.compressOnRequest ? entry.size : undefined) > HELD_MAX_BYTES) return { path: variant };
       const identity = () => kept(path, () => readFileSync(path));
       if (encoding === 'identity') return identity();
-      return entry.compressOnRequest ? compressed(path, `/${entry.file}`, encoding, identity) : kept(`${path}${VARIANT_SUFFIX[encoding]}`, () => readFileSync(`${path}${VARIANT_SUFFIX[encoding]}`));
+      return entry.compressOnRequest ? compressed(path, `/${entry.file}`, encoding, identity) : kept(variant, () => readFileSync(variant));
     },
   });
   const fromRendered = (pathname: string, file: RenderedFile): Found => ({
