@@ -143,7 +143,11 @@ it('imported reviews are published once, with provenance, everywhere; one notifi
   const item = feed.items.find((i: { _review: { id: string } }) => i._review.id === IDS.trustpilot);
   assert.equal(item._review.source_id, TRUSTPILOT_ID);
   assert.equal(item._review.source_url, `https://www.trustpilot.com/reviews/${TRUSTPILOT_ID}`);
-  assert.ok((await (await fetch(`${server.url}/feed.xml`)).text()).includes(`/reviews/${IDS.google}`));
+  const atom = await (await fetch(`${server.url}/feed.xml`)).text();
+  assert.ok(atom.includes(`/reviews/${IDS.google}`));
+  // The entry's HTML content (escaped once more inside the XML) names the platform, linked where it has a page.
+  assert.ok(atom.includes('Originally posted on Google'), 'Atom: the Google review names its platform');
+  assert.ok(atom.includes(`&lt;a href=&quot;https://www.trustpilot.com/reviews/${TRUSTPILOT_ID}&quot;&gt;Trustpilot&lt;/a&gt;`) || atom.includes(`<a href="https://www.trustpilot.com/reviews/${TRUSTPILOT_ID}">Trustpilot</a>`), 'Atom: the Trustpilot review links its original');
 
   const { sessionId } = await initialize(`${server.url}/mcp`);
   const reply = await post(`${server.url}/mcp`, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_review', arguments: { id: IDS.trustpilot } } }, { 'mcp-session-id': sessionId!, 'mcp-protocol-version': '2025-06-18' });
