@@ -11,8 +11,6 @@ import type { ReviewFile } from '../content/load.ts';
 import type { ImportedReview } from './types.ts';
 
 export interface ExistingReview extends ReviewFile {
-  /** The file's bytes as read. */
-  raw: string;
   /** The frontmatter as the build reads it; null when the file has a problem (the build reports it). */
   data: ReviewFrontmatter | null;
   body: string;
@@ -28,14 +26,13 @@ export function readExisting(entry: ReviewFile): ExistingReview {
     const loose = (typeof markdown.data === 'object' && markdown.data !== null ? markdown.data : {}) as Record<string, unknown>;
     return {
       ...entry,
-      raw,
       data: parsed.success ? parsed.data : null,
       body: markdown.body,
       ...(typeof loose.source === 'string' ? { source: loose.source } : {}),
       ...(typeof loose.source_id === 'string' || typeof loose.source_id === 'number' ? { source_id: String(loose.source_id) } : {}),
     };
   } catch {
-    return { ...entry, raw, data: null, body: '' };
+    return { ...entry, data: null, body: '' };
   }
 }
 

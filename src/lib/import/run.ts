@@ -188,7 +188,7 @@ export function importReviews(paths: readonly string[], options: ImportOptions):
         const absolute = join(reviewsDir, `${plan.id}.md`);
         if (!options.dryRun) renameSync(temp, absolute);
         // A dry run goes on as if written: a later export of the run is compared with what this one would write.
-        index.put(readExistingFromText({ absolute, file: `${REVIEWS_DIR}/${plan.id}.md`, id: plan.id }, content, plan));
+        index.put(readExistingFromText({ absolute, file: `${REVIEWS_DIR}/${plan.id}.md`, id: plan.id }, plan));
       }
     } finally {
       for (const { temp } of temps) rmSync(temp, { force: true });
@@ -238,8 +238,8 @@ function issueText(issue: z.core.$ZodIssue): string {
   return issue.code === 'unrecognized_keys' ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}` : issue.message;
 }
 
-function readExistingFromText(entry: ReviewFile, raw: string, plan: Plan): ExistingReview {
-  return { ...entry, raw, data: reviewFrontmatter.parse(plan.data), body: plan.text, source: plan.data.source, source_id: plan.data.source_id! };
+function readExistingFromText(entry: ReviewFile, plan: Plan): ExistingReview {
+  return { ...entry, data: reviewFrontmatter.parse(plan.data), body: plan.text, source: plan.data.source, source_id: plan.data.source_id! };
 }
 
 /** The platforms an export of this format is from, before its records are read (a rejected export may have none). */
