@@ -126,7 +126,7 @@ export function importReviews(paths: readonly string[], options: ImportOptions):
 
     const plans: Plan[] = [];
     const claimed = new Map<string, string>();
-    const taken = new Set(index.ids);
+    const taken = new Set(index.all.keys());
     for (const record of latest.values()) {
       const match = index.find(record);
       let data: Frontmatter;
