@@ -17,7 +17,7 @@ import type { CsvOptions, FormatId, ImportedReview, ImportProblem, Skipped } fro
 import { exportFiles, readExport, type FormatName } from './detect.ts';
 import { parseGoogle } from './google.ts';
 import { authorName, ContentIndex, readExisting, type ExistingReview } from './existing.ts';
-import { detectEditorFields, EDITOR_FIELDS, newReviewId, platformFields, reviewFileText, type Frontmatter } from './review-file.ts';
+import { detectEditorFields, EDITOR_FIELDS, FIELD_ORDER, newReviewId, platformFields, reviewFileText, type Frontmatter } from './review-file.ts';
 
 export interface ImportOptions {
   contentDir: string;
@@ -228,10 +228,7 @@ function asWritten(data: z.infer<typeof reviewFrontmatter>): Frontmatter {
 
 /** The frontmatter's meaning, whatever its layout: equal strings, equal files for the build. */
 function canonical(data: Frontmatter): string {
-  return JSON.stringify([
-    data.date, data.updated ?? null, data.rating, data.title ?? null, data.author, data.technicians ?? [], data.services,
-    data.service_area ?? null, data.source, data.source_id ?? null, data.source_url ?? null, data.verified, data.response ?? null,
-  ]);
+  return JSON.stringify(FIELD_ORDER.map((field) => data[field] ?? null));
 }
 
 function issueText(issue: z.core.$ZodIssue): string {
