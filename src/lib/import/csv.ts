@@ -121,16 +121,14 @@ export function parseCsv(file: string, text: string, format: 'csv' | 'trustpilot
       return;
     }
     const id = optionalString(cell('source_id'));
-    const replyInstant = response ? `${response.date}T00:00:00Z` : undefined;
-    const latest = latestInstant(updated, replyInstant);
     out.records.push({
       source,
       source_id: id ?? derivedSourceId(source, author, date, text),
-      ...(url ? { source_url: url } : format === 'trustpilot-csv' && id ? { source_url: trustpilotReviewUrl(id) } : {}),
+      source_url: url ?? (format === 'trustpilot-csv' && id ? trustpilotReviewUrl(id) : undefined),
       date,
-      ...(latest ? { updated: latest } : {}),
+      updated: latestInstant(updated, response ? `${response.date}T00:00:00Z` : undefined),
       rating,
-      ...(title ? { title } : {}),
+      title,
       text,
       author,
       response,

@@ -43,16 +43,16 @@ export function readExport(file: string, shown: string, format?: FormatName, csv
   const failed = (message: string, field = '(file)'): ParsedExport => ({ format: 'csv', records: [], fields: {}, problems: [{ file: shown, at: '(file)', field, message }], skipped: [] });
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
   } catch (error) {
     return failed(`cannot be read: ${(error as Error).message}`);
   }
   const extension = extname(file).toLowerCase();
-  const looksJson = extension === '.json' || (extension !== '.csv' && /^\s*[[{]/.test(text.replace(/^\uFEFF/, '')));
+  const looksJson = extension === '.json' || (extension !== '.csv' && /^\s*[[{]/.test(text));
   if (looksJson && format !== 'csv') {
     let json: unknown;
     try {
-      json = JSON.parse(text.replace(/^\uFEFF/, ''));
+      json = JSON.parse(text);
     } catch (error) {
       return failed(`not valid JSON: ${(error as Error).message}`);
     }

@@ -11,8 +11,6 @@ import type { ReviewFile } from '../content/load.ts';
 import type { ImportedReview } from './types.ts';
 
 export interface ExistingReview extends ReviewFile {
-  /** The file's bytes as read. */
-  raw: string;
   /** The frontmatter as the build reads it; null when the file has a problem (the build reports it). */
   data: ReviewFrontmatter | null;
   body: string;
@@ -28,14 +26,13 @@ export function readExisting(entry: ReviewFile): ExistingReview {
     const loose = (typeof markdown.data === 'object' && markdown.data !== null ? markdown.data : {}) as Record<string, unknown>;
     return {
       ...entry,
-      raw,
       data: parsed.success ? parsed.data : null,
       body: markdown.body,
       ...(typeof loose.source === 'string' ? { source: loose.source } : {}),
       ...(typeof loose.source_id === 'string' || typeof loose.source_id === 'number' ? { source_id: String(loose.source_id) } : {}),
     };
   } catch {
-    return { ...entry, raw, data: null, body: '' };
+    return { ...entry, data: null, body: '' };
   }
 }
 
@@ -65,8 +62,8 @@ export class ContentIndex {
   private readonly byKey = new Map<string, ExistingReview>();
   /** Hand-typed reviews (no source_id) by date. */
   private readonly handTyped = new Map<string, ExistingReview[]>();
-  readonly ids = new Set<string>();
-  private readonly all = new Map<string, ExistingReview>();
+  /** Every file by id. */
+  readonly all = new Map<string, ExistingReview>();
 
   constructor(reviews: Iterable<ExistingReview>) {
     for (const review of reviews) this.put(review);
@@ -74,7 +71,6 @@ export class ContentIndex {
 
   put(review: ExistingReview): void {
     this.remove(review.id);
-    this.ids.add(review.id);
     this.all.set(review.id, review);
     if (review.source !== undefined && review.source_id !== undefined) this.byKey.set(key(review.source, review.source_id), review);
     else if (review.data) {
@@ -88,7 +84,6 @@ export class ContentIndex {
     const old = this.all.get(id);
     if (!old) return;
     this.all.delete(id);
-    this.ids.delete(id);
     if (old.source !== undefined && old.source_id !== undefined && this.byKey.get(key(old.source, old.source_id)) === old) this.byKey.delete(key(old.source, old.source_id));
     if (old.data) {
       const list = this.handTyped.get(old.data.date)?.filter((r) => r !== old);

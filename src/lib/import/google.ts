@@ -81,17 +81,17 @@ function readReview(reader: RecordReader, item: unknown): ImportedReview | 'no t
   // An anonymous reviewer is shown by Google as "A Google User".
   const author = name ?? 'A Google user';
   let response: ImportedReview['response'] = null;
+  let replyTime: string | undefined;
   if (item.reviewReply !== undefined && item.reviewReply !== null) {
     const reply = isObject(item.reviewReply) ? item.reviewReply : {};
     const replyText = reader.read('reviewReply.comment', reply.comment, plainText);
-    const replyTime = reader.read('reviewReply.updateTime', reply.updateTime, utcInstant);
+    replyTime = reader.read('reviewReply.updateTime', reply.updateTime, utcInstant);
     if (replyText && replyTime) response = { date: calendarDate(replyTime), text: replyText };
     else if (replyText === '') reader.problem('reviewReply.comment', 'the reply has no text');
   }
   if (reader.problems.length > 0 || id === undefined || rating === undefined || created === undefined || text === undefined) return undefined;
   if (text === '') return 'no text';
   // The last change the readers saw: the review's own edit or the reply, whichever is later.
-  const replyTime = isObject(item.reviewReply) && typeof item.reviewReply.updateTime === 'string' ? utcInstant(item.reviewReply.updateTime) : undefined;
   const updated = latestInstant(created, changed, replyTime)!;
   return { source: 'google', source_id: id, date: created.slice(0, 10), updated, rating, text, author, response, at: reader.at };
 }

@@ -21,12 +21,13 @@ export type Frontmatter = Omit<ReviewFrontmatter, 'author'> & { author: string }
  */
 export const EDITOR_FIELDS = ['title', 'author', 'technicians', 'services', 'service_area', 'verified'] as const;
 
-const ORDER: ReadonlyArray<keyof Frontmatter> = ['date', 'updated', 'rating', 'title', 'author', 'technicians', 'services', 'service_area', 'source', 'source_id', 'source_url', 'verified', 'response'];
+/** Every frontmatter field, in the order a file lists them. */
+export const FIELD_ORDER: ReadonlyArray<keyof Frontmatter> = ['date', 'updated', 'rating', 'title', 'author', 'technicians', 'services', 'service_area', 'source', 'source_id', 'source_url', 'verified', 'response'];
 
 /** The file's bytes: frontmatter, then the text. */
 export function reviewFileText(data: Frontmatter, text: string): string {
   const ordered: Record<string, unknown> = {};
-  for (const field of ORDER) {
+  for (const field of FIELD_ORDER) {
     const value = data[field];
     if (value === undefined || value === null) continue;
     ordered[field] = value;

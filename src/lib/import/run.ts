@@ -17,7 +17,7 @@ import type { CsvOptions, FormatId, ImportedReview, ImportProblem, Skipped } fro
 import { exportFiles, readExport, type FormatName } from './detect.ts';
 import { parseGoogle } from './google.ts';
 import { authorName, ContentIndex, readExisting, type ExistingReview } from './existing.ts';
-import { detectEditorFields, EDITOR_FIELDS, newReviewId, platformFields, reviewFileText, type Frontmatter } from './review-file.ts';
+import { detectEditorFields, EDITOR_FIELDS, FIELD_ORDER, newReviewId, platformFields, reviewFileText, type Frontmatter } from './review-file.ts';
 
 export interface ImportOptions {
   contentDir: string;
@@ -126,7 +126,7 @@ export function importReviews(paths: readonly string[], options: ImportOptions):
 
     const plans: Plan[] = [];
     const claimed = new Map<string, string>();
-    const taken = new Set(index.ids);
+    const taken = new Set(index.all.keys());
     for (const record of latest.values()) {
       const match = index.find(record);
       let data: Frontmatter;
@@ -188,7 +188,7 @@ export function importReviews(paths: readonly string[], options: ImportOptions):
         const absolute = join(reviewsDir, `${plan.id}.md`);
         if (!options.dryRun) renameSync(temp, absolute);
         // A dry run goes on as if written: a later export of the run is compared with what this one would write.
-        index.put(readExistingFromText({ absolute, file: `${REVIEWS_DIR}/${plan.id}.md`, id: plan.id }, content, plan));
+        index.put(readExistingFromText({ absolute, file: `${REVIEWS_DIR}/${plan.id}.md`, id: plan.id }, plan));
       }
     } finally {
       for (const { temp } of temps) rmSync(temp, { force: true });
@@ -228,18 +228,15 @@ function asWritten(data: z.infer<typeof reviewFrontmatter>): Frontmatter {
 
 /** The frontmatter's meaning, whatever its layout: equal strings, equal files for the build. */
 function canonical(data: Frontmatter): string {
-  return JSON.stringify([
-    data.date, data.updated ?? null, data.rating, data.title ?? null, data.author, data.technicians ?? [], data.services,
-    data.service_area ?? null, data.source, data.source_id ?? null, data.source_url ?? null, data.verified, data.response ?? null,
-  ]);
+  return JSON.stringify(FIELD_ORDER.map((field) => data[field] ?? null));
 }
 
 function issueText(issue: z.core.$ZodIssue): string {
   return issue.code === 'unrecognized_keys' ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}` : issue.message;
 }
 
-function readExistingFromText(entry: ReviewFile, raw: string, plan: Plan): ExistingReview {
-  return { ...entry, raw, data: reviewFrontmatter.parse(plan.data), body: plan.text, source: plan.data.source, source_id: plan.data.source_id! };
+function readExistingFromText(entry: ReviewFile, plan: Plan): ExistingReview {
+  return { ...entry, data: reviewFrontmatter.parse(plan.data), body: plan.text, source: plan.data.source, source_id: plan.data.source_id! };
 }
 
 /** The platforms an export of this format is from, before its records are read (a rejected export may have none). */

@@ -83,15 +83,14 @@ function readReview(reader: RecordReader, item: Record<string, unknown>): Import
   }
   if (reader.problems.length > 0 || id === undefined || rating === undefined || created === undefined || text === undefined) return undefined;
   if (text === '') return 'no text';
-  const updated = latestInstant(created, changed, replyChanged)!;
   return {
     source: 'trustpilot',
     source_id: id,
     source_url: trustpilotReviewUrl(id),
     date: created.slice(0, 10),
-    updated,
+    updated: latestInstant(created, changed, replyChanged)!,
     rating,
-    ...(title ? { title } : {}),
+    title,
     text,
     author,
     response,

@@ -6,8 +6,6 @@
 
 export type FormatId = 'google' | 'trustpilot-json' | 'trustpilot-csv' | 'csv';
 
-export const FORMATS: readonly FormatId[] = ['google', 'trustpilot-json', 'trustpilot-csv', 'csv'];
-
 export interface ImportedReview {
   /** Where the review was written: google, trustpilot, yelp, … */
   source: string;
