@@ -11,10 +11,11 @@
  * parameter), so a model can correct itself the same way an HTTP client does.
  */
 import { boundIssues, validate } from '../http/issues.ts';
-import { utf8Length, type AnswerBudget } from './budget.ts';
+import { AnswerBudget, OverBudget, utf8Length } from './budget.ts';
 import {
   createContext,
   errorResult,
+  InvalidArguments,
   type Completion,
   type McpContent,
   type PromptDefinition,
@@ -47,6 +48,8 @@ export interface McpCatalog {
   complete(ref: { type: string; name?: string }, argument: string, value: string): Completion;
 }
 
+/** JSON-RPC's Invalid params. */
+const INVALID_PARAMS = -32602;
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 const NO_COMPLETION: Completion = { values: [], total: 0, hasMore: false };
 
@@ -104,5 +107,55 @@ export function createCatalog(content: McpContent): McpCatalog {
     complete(ref, argument, value) {
       return ref.type === 'ref/prompt' && ref.name === prompt.definition.name ? prompt.complete(argument, value) : NO_COMPLETION;
     },
+  };
+}
+
+/** Each SDK's own error, which it answers as a JSON-RPC error. */
+export type ToError = (code: number, message: string, data?: unknown) => Error;
+
+/**
+ * The request handlers of both servers, by method, for one POST: they share
+ * its answer budget. Refusals (an unknown name, over the budget, bad prompt
+ * arguments) are thrown as `toError(code, message, data)`.
+ */
+export function requestHandlers(catalog: McpCatalog, toError: ToError) {
+  const budget = new AnswerBudget();
+  function answer<T>(run: () => T | undefined, missing: () => Error): T {
+    let result: T | undefined;
+    try {
+      result = run();
+    } catch (error) {
+      if (error instanceof OverBudget) throw toError(error.code, error.message, error.data);
+      if (error instanceof InvalidArguments) throw toError(INVALID_PARAMS, error.message);
+      throw error;
+    }
+    if (result === undefined) throw missing();
+    return result;
+  }
+  const names = (list: readonly { name: string }[]) => list.map((item) => item.name).join(', ');
+  return {
+    'tools/list': () => ({ tools: catalog.tools }),
+    'tools/call': ({ params }: { params: { name: string; arguments?: Record<string, unknown> } }) =>
+      answer(
+        () => catalog.callTool(params.name, params.arguments, budget),
+        () => toError(INVALID_PARAMS, `Unknown tool ${JSON.stringify(params.name)}; the tools are ${names(catalog.tools)}`),
+      ),
+    'resources/list': () => ({ resources: [...catalog.resources] }),
+    'resources/templates/list': () => ({ resourceTemplates: [...catalog.resourceTemplates] }),
+    // -32602 with data.uri: both SDKs' answer for a missing resource (the 2026-07-28 revision's, SEP-2164).
+    'resources/read': ({ params }: { params: { uri: string } }) =>
+      answer(
+        () => catalog.readResource(params.uri, budget),
+        () => toError(INVALID_PARAMS, `Resource not found: ${params.uri}`, { uri: params.uri }),
+      ),
+    'prompts/list': () => ({ prompts: [...catalog.prompts] }),
+    'prompts/get': ({ params }: { params: { name: string; arguments?: Record<string, string> } }) =>
+      answer(
+        () => catalog.getPrompt(params.name, params.arguments, budget),
+        () => toError(INVALID_PARAMS, `Unknown prompt ${JSON.stringify(params.name)}; the prompts are ${names(catalog.prompts)}`),
+      ),
+    'completion/complete': ({ params }: { params: { ref: { type: string; name?: string }; argument: { name: string; value: string } } }) => ({
+      completion: { ...catalog.complete(params.ref, params.argument.name, params.argument.value) },
+    }),
   };
 }

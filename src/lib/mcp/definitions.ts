@@ -7,10 +7,6 @@
 import type { z } from 'zod';
 import { siteLinks, type SiteLinks } from '../feeds/links.ts';
 import { getReviewIndex, type DatasetSource, type ReviewIndex } from '../reviews/review-index.ts';
-import { OverBudget } from './budget.ts';
-
-/** JSON-RPC's Invalid params. */
-const INVALID_PARAMS = -32602;
 
 export interface McpContent {
   site: string;
@@ -135,20 +131,5 @@ export function defineTool<I extends z.ZodType>(tool: Tool<I>): Tool<I> {
   return tool;
 }
 
-/** Arguments a prompt or completion refuses: answered as JSON-RPC -32602 by each server. */
+/** Arguments a prompt refuses: answered as JSON-RPC -32602 by each server (catalog.ts, requestHandlers). */
 export class InvalidArguments extends Error {}
-
-/**
- * Runs a catalog call, its refusals (over the answer budget, bad prompt
- * arguments) thrown as `toError(code, message, data)`: each SDK's own error,
- * which it answers as a JSON-RPC error.
- */
-export function withRefusals<T>(run: () => T, toError: (code: number, message: string, data?: unknown) => Error): T {
-  try {
-    return run();
-  } catch (error) {
-    if (error instanceof OverBudget) throw toError(error.code, error.message, error.data);
-    if (error instanceof InvalidArguments) throw toError(INVALID_PARAMS, error.message);
-    throw error;
-  }
-}

@@ -25,7 +25,7 @@ import { readLimitedText } from '../http/body.ts';
 import { isStoreUnavailable, storeUnavailableAnswer } from '../store/unavailable.ts';
 import type { McpCatalog } from './catalog.ts';
 import type { RateLimits } from '../limits/rate-limits.ts';
-import { MCP_MAX_BODY_BYTES, mcpPayloadTooLarge, rpcError } from './protocol.ts';
+import { MCP_MAX_BODY_BYTES, mcpPayloadTooLarge, noStore, rpcError } from './protocol.ts';
 import type { SessionSigner } from './session-ids.ts';
 import { createSessionHandler, type HeaderReader, type McpClient, type SessionStep } from './sessions.ts';
 import { createStatelessServer } from './stateless-server.ts';
@@ -130,6 +130,7 @@ export function createMcpEndpoint(options: McpHandlerOptions): McpEndpoint {
     const { body } = parsed;
 
     if (await isLegacyRequest(request, body)) return sessions.post(request, body, client);
+    // Caching hints travel in the results (ttlMs, cacheScope) for MCP clients; HTTP caches keep out of a POST.
     return noStore(await stateless.fetch(request, { parsedBody: body }));
   }
 }
@@ -158,13 +159,6 @@ function parseMessage(text: string): { body: unknown } | Response {
   // No MCP message nests this deep; the schema checks that walk a body recursively would overflow the stack.
   if (nestedDeeperThan(body, MAX_JSON_DEPTH)) return rpcError(400, -32600, `Invalid Request: the JSON nests deeper than ${MAX_JSON_DEPTH} levels`);
   return { body };
-}
-
-/** Caching hints travel in the results (ttlMs, cacheScope) for MCP clients; HTTP caches keep out of a POST. */
-function noStore(response: Response): Response {
-  const headers = new Headers(response.headers);
-  headers.set('cache-control', 'no-store');
-  return new Response(response.body, { status: response.status, headers });
 }
 
 /** `http://localhost:4321` with Host `localhost:4321`: a loopback page of this very server (same origin). */

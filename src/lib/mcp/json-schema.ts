@@ -5,14 +5,14 @@
  * the MCP spec wants an object schema at the top, and several model APIs
  * refuse `$ref`, so references are inlined (the schemas have no cycles).
  */
-import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';
-import type { z } from 'zod';
+import { z } from 'zod';
 
 type Json = Record<string, unknown>;
 
 /** The JSON Schema of a tool's input or output (converted once per process, with the catalog). */
 export function toolJsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json & { type: 'object' } {
-  const raw = toJsonSchemaCompat(schema as never, { strictUnions: true, pipeStrategy: io }) as Json;
+  // Draft-07, as the SDK's own conversion writes tool schemas.
+  const raw = z.toJSONSchema(schema, { target: 'draft-7', io }) as Json;
   const definitions = { ...((raw.definitions as Json | undefined) ?? {}), ...((raw.$defs as Json | undefined) ?? {}) };
   const { definitions: _d, $defs: _defs, $schema, ...top } = raw;
   const inlined = inline(top, definitions, []) as Json;

@@ -16,7 +16,7 @@ import { ClientRequestSchema, ErrorCode } from '@modelcontextprotocol/sdk/types.
 type RequestSchema = (typeof ClientRequestSchema.options)[number];
 
 /** Every request a client may send, by method: `initialize` → InitializeRequestSchema, ... */
-const SCHEMAS = new Map<string, RequestSchema>(ClientRequestSchema.options.map((schema) => [schema.shape.method.value as string, schema]));
+export const REQUEST_SCHEMAS = new Map<string, RequestSchema>(ClientRequestSchema.options.map((schema) => [schema.shape.method.value as string, schema]));
 
 export interface InvalidParams {
   jsonrpc: '2.0';
@@ -27,7 +27,7 @@ export interface InvalidParams {
 /** The methods `server` answers (Protocol.assertCanSetRequestHandler throws for exactly those). */
 export function servedMethods(server: Server): Set<string> {
   const served = new Set<string>();
-  for (const method of SCHEMAS.keys()) {
+  for (const method of REQUEST_SCHEMAS.keys()) {
     try {
       server.assertCanSetRequestHandler(method);
     } catch {
@@ -46,7 +46,7 @@ export function invalidParams(message: unknown, served: ReadonlySet<string>): In
   if (typeof message !== 'object' || message === null) return null;
   const { id, method } = message as { id?: unknown; method?: unknown };
   if ((typeof id !== 'string' && typeof id !== 'number') || typeof method !== 'string' || !served.has(method)) return null;
-  const schema = SCHEMAS.get(method);
+  const schema = REQUEST_SCHEMAS.get(method);
   if (!schema) return null;
   const parsed = schema.safeParse(message);
   if (parsed.success) return null;

@@ -26,6 +26,13 @@ export function jsonReply(status: number, value: unknown, headers: Record<string
   });
 }
 
+/** An SDK's answer as it is, but never cached. */
+export function noStore(response: Response): Response {
+  const headers = new Headers(response.headers);
+  headers.set('cache-control', 'no-store');
+  return new Response(response.body, { status: response.status, headers });
+}
+
 /**
  * An MCP-Protocol-Version this server does not speak: 400 with the
  * UnsupportedProtocolVersionError of the 2026-07-28 revision (-32022, the

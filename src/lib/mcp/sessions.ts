@@ -16,7 +16,7 @@ import { JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontext
 import type { RateLimits } from '../limits/rate-limits.ts';
 import type { McpCatalog } from './catalog.ts';
 import { invalidParams, servedMethods } from './params.ts';
-import { jsonReply, rpcError, unsupportedVersion } from './protocol.ts';
+import { jsonReply, noStore, rpcError, unsupportedVersion } from './protocol.ts';
 import type { SessionCheck, SessionSigner } from './session-ids.ts';
 import { createSessionServer } from './session-server.ts';
 
@@ -126,24 +126,22 @@ export function createSessionHandler(options: SessionOptions): SessionHandler {
         };
         await server.connect(transport);
         const response = await transport.handleRequest(request, { parsedBody: passed ?? body });
-        const headers = new Headers(response.headers);
-        headers.set('cache-control', 'no-store');
         if (passed) {
           // A batch (protocol 2025-03-26 and older) with refused requests: their errors join the transport's answers.
           if (response.status === 202) return jsonReply(200, errors);
-          if (response.status !== 200) return new Response(response.body, { status: response.status, headers });
+          if (response.status !== 200) return noStore(response);
           const answered = JSON.parse(await response.text()) as unknown;
           return jsonReply(200, [...(Array.isArray(answered) ? answered : [answered]), ...errors]);
         }
         if (initialize && response.status === 200) {
           // Only a successful initialize opens a session, at the version the server agreed.
           const responseText = await response.text();
-          const reply = JSON.parse(responseText) as { result?: { protocolVersion?: unknown } };
-          const agreed = reply.result?.protocolVersion;
-          if (typeof agreed === 'string') headers.set(SESSION_HEADER, await signer.issue(agreed));
-          return new Response(responseText, { status: response.status, headers });
+          const agreed = (JSON.parse(responseText) as { result?: { protocolVersion?: unknown } }).result?.protocolVersion;
+          const opened = noStore(new Response(responseText, { status: response.status, headers: response.headers }));
+          if (typeof agreed === 'string') opened.headers.set(SESSION_HEADER, await signer.issue(agreed));
+          return opened;
         }
-        return new Response(response.body, { status: response.status, headers });
+        return noStore(response);
       } finally {
         // JSON responses are complete once handleRequest resolves.
         void server.close();

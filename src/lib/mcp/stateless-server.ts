@@ -1,6 +1,6 @@
 /**
  * The MCP server of the stateless revision 2026-07-28 (SDK v2): a low-level
- * `Server` whose handlers answer from the same catalog as the session server.
+ * `Server` with the same request handlers as the session server.
  * The SDK's `createMcpHandler` asks for a server per request; it gets one with
  * that request's answer budget, everything else ready from the catalog.
  *
@@ -8,22 +8,12 @@
  * caller, so list and read results are `public` with the TTL of the REST
  * datasets' `Cache-Control: max-age` (see caching-hint.ts).
  */
-import {
-  ProtocolError,
-  ProtocolErrorCode,
-  ResourceNotFoundError,
-  Server,
-  type CallToolResult,
-  type GetPromptResult,
-  type ListToolsResult,
-  type ReadResourceResult,
-} from '@modelcontextprotocol/server';
+import { ProtocolError, Server } from '@modelcontextprotocol/server';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
-import { AnswerBudget } from './budget.ts';
 import { CACHE_HINT } from './caching-hint.ts';
-import type { McpCatalog } from './catalog.ts';
-import { SERVER_INFO, withRefusals } from './definitions.ts';
-import { CAPABILITIES, unknownTool } from './session-server.ts';
+import { requestHandlers, type McpCatalog } from './catalog.ts';
+import { SERVER_INFO } from './definitions.ts';
+import { CAPABILITIES } from './session-server.ts';
 
 const CACHE_HINTS = {
   'server/discover': CACHE_HINT,
@@ -40,35 +30,7 @@ let validator: AjvJsonSchemaValidator | undefined;
 export function createStatelessServer(catalog: McpCatalog): Server {
   validator ??= new AjvJsonSchemaValidator();
   const server = new Server({ ...SERVER_INFO }, { capabilities: CAPABILITIES, instructions: catalog.instructions, cacheHints: CACHE_HINTS, jsonSchemaValidator: validator });
-  const budget = new AnswerBudget();
-  server.setRequestHandler('tools/list', () => ({ tools: catalog.tools }) as unknown as ListToolsResult);
-  server.setRequestHandler('tools/call', ({ params }) =>
-    answer(() => {
-      const result = catalog.callTool(params.name, params.arguments, budget);
-      if (!result) throw new ProtocolError(ProtocolErrorCode.InvalidParams, unknownTool(catalog, params.name));
-      return result as CallToolResult;
-    }),
-  );
-  server.setRequestHandler('resources/list', () => ({ resources: [...catalog.resources] }));
-  server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: [...catalog.resourceTemplates] }));
-  server.setRequestHandler('resources/read', ({ params }) =>
-    answer(() => {
-      const result = catalog.readResource(params.uri, budget);
-      // -32602 with data.uri: the 2026-07-28 revision's answer for a missing resource (SEP-2164).
-      if (!result) throw new ResourceNotFoundError(params.uri);
-      return result as ReadResourceResult;
-    }),
-  );
-  server.setRequestHandler('prompts/list', () => ({ prompts: [...catalog.prompts] }));
-  server.setRequestHandler('prompts/get', ({ params }) =>
-    answer(() => {
-      const result = catalog.getPrompt(params.name, params.arguments, budget);
-      if (!result) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt ${JSON.stringify(params.name)}; the prompts are ${catalog.prompts.map((p) => p.name).join(', ')}`);
-      return result as GetPromptResult;
-    }),
-  );
-  server.setRequestHandler('completion/complete', ({ params }) => ({ completion: { ...catalog.complete(params.ref, params.argument.name, params.argument.value) } }));
+  const handlers = requestHandlers(catalog, (code, message, data) => new ProtocolError(code, message, data));
+  for (const [method, handler] of Object.entries(handlers)) server.setRequestHandler(method as never, handler as never);
   return server;
 }
-
-const answer = <T>(run: () => T) => withRefusals(run, (code, message, data) => new ProtocolError(code, message, data));
