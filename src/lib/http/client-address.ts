@@ -12,7 +12,7 @@
  * which its edge overwrites), so the Astro routes there take that as is.
  */
 import ipaddr from 'ipaddr.js';
-import { parseIp } from '../net/ip.ts';
+import { parseIp, unmapped } from '../net/ip.ts';
 
 export type ForwardedHeader = 'x-forwarded-for' | 'forwarded';
 
@@ -89,7 +89,7 @@ export function clientAddress(peer: string, headers: Headers, trust: ProxyTrust)
 function isTrusted(hop: string, ranges: Array<[ipaddr.IPv4 | ipaddr.IPv6, number]>): boolean {
   const parsed = parseIp(hop);
   if (!parsed) return false;
-  const address = parsed instanceof ipaddr.IPv6 && parsed.isIPv4MappedAddress() ? parsed.toIPv4Address() : parsed;
+  const address = unmapped(parsed);
   return ranges.some((range) => address.kind() === range[0].kind() && address.match(range));
 }
 

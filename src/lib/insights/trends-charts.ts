@@ -154,9 +154,16 @@ export function trendCharts(trends: Trends, labels: ReadonlyArray<{ id: AspectId
   const recentLabel = `the last ${recent.days} days`;
   const before = `the ${recent.days} days before`;
   const quarters = trends.quarters.map((q) => ({ ...q, at: quarterMiddle(q.quarter) }));
+  const wideX = timeX(domain, WIDTH);
+  const wide = (marginLeft: number, y: Plot.ScaleOptions, marks: Plot.Markish[]) => render({ width: WIDTH, height: HEIGHT, marginLeft, x: wideX, y, marks });
+  /** A quarterly figure as a line, with a dot on each quarter that has it. */
+  const quarterLine = (field: 'average_rating' | 'reply_rate', marginLeft: number, y: Plot.ScaleOptions) =>
+    wide(marginLeft, y, [
+      Plot.lineY(quarters, { x: 'at', y: (q: (typeof quarters)[number]) => q[field] ?? NaN, stroke: 'var(--trend-line)', strokeWidth: 2 }),
+      Plot.dot(quarters.filter((q) => q[field] !== null), { x: 'at', y: field, fill: 'var(--trend-line)', r: 3 }),
+    ]);
 
   // Average rating by quarter, 1 to 5.
-  const rated = quarters.filter((q) => q.average_rating !== null);
   const rating: TrendChart = {
     id: 'trend-rating',
     title: 'Average rating by quarter',
@@ -167,17 +174,7 @@ export function trendCharts(trends: Trends, labels: ReadonlyArray<{ id: AspectId
       (a) => `${fixed(a, 2)} from ${windowText(now)} in ${recentLabel}; no reviews in ${before}.`,
       `No reviews in ${recentLabel}.`,
     ),
-    svg: render({
-      width: WIDTH,
-      height: HEIGHT,
-      marginLeft: 40,
-      x: timeX(domain, WIDTH),
-      y: { domain: [1, 5], ticks: [1, 2, 3, 4, 5], tickFormat: (n: number) => String(n), grid: true, label: null },
-      marks: [
-        Plot.lineY(quarters, { x: 'at', y: (q: (typeof quarters)[number]) => q.average_rating ?? NaN, stroke: 'var(--trend-line)', strokeWidth: 2 }),
-        Plot.dot(rated, { x: 'at', y: 'average_rating', fill: 'var(--trend-line)', r: 3 }),
-      ],
-    }),
+    svg: quarterLine('average_rating', 40, { domain: [1, 5], ticks: [1, 2, 3, 4, 5], tickFormat: (n: number) => String(n), grid: true, label: null }),
     table: {
       caption: 'Average rating by quarter',
       head: ['Quarter', 'Reviews', 'Average rating'],
@@ -193,14 +190,10 @@ export function trendCharts(trends: Trends, labels: ReadonlyArray<{ id: AspectId
     id: 'trend-volume',
     title: 'Reviews per month',
     reading: `${plural(now.review_count, 'review')} in ${recentLabel}, ${countChange === 0 ? 'as many as' : `${Math.abs(countChange).toLocaleString('en-US')} ${countChange > 0 ? 'more' : 'fewer'} than`} in ${before}; busiest month: ${monthName(busiest.month)} (${busiest.review_count.toLocaleString('en-US')}).`,
-    svg: render({
-      width: WIDTH,
-      height: HEIGHT,
-      marginLeft: 48,
-      x: timeX(domain, WIDTH),
-      y: { grid: true, label: null, tickFormat: (n: number) => (Number.isInteger(n) ? n.toLocaleString('en-US') : '') },
-      marks: [Plot.rectY(months, { x: 'at', y: 'review_count', interval: 'month', fill: 'var(--trend-bar)', inset: 0.5 }), Plot.ruleY([0])],
-    }),
+    svg: wide(48, { grid: true, label: null, tickFormat: (n: number) => (Number.isInteger(n) ? n.toLocaleString('en-US') : '') }, [
+      Plot.rectY(months, { x: 'at', y: 'review_count', interval: 'month', fill: 'var(--trend-bar)', inset: 0.5 }),
+      Plot.ruleY([0]),
+    ]),
     table: {
       caption: 'Reviews per month',
       head: ['Month', 'Reviews'],
@@ -211,6 +204,7 @@ export function trendCharts(trends: Trends, labels: ReadonlyArray<{ id: AspectId
   // Each aspect's positive sentences (up) and negative ones (down) by quarter, small multiples on one scale.
   const counts = labels.map(({ id }) => quarters.map((q) => ({ at: q.at, ...q.aspects[id] })));
   const tallest = Math.max(1, ...counts.flat().map((c) => Math.max(c.positive, c.negative)));
+  const smallX = timeX(domain, SMALL_WIDTH);
   const multiples: AspectMultiple[] = labels.map(({ id, label }, index) => {
     const share = (w: RecentWindow) => {
       const a = w.aspects[id];
@@ -234,7 +228,7 @@ export function trendCharts(trends: Trends, labels: ReadonlyArray<{ id: AspectId
         height: SMALL_HEIGHT,
         marginLeft: 40,
         marginRight: 12,
-        x: timeX(domain, SMALL_WIDTH),
+        x: smallX,
         y: { domain: [-tallest, tallest], ticks: [-tallest, 0, tallest], tickFormat: (n: number) => Math.abs(n).toLocaleString('en-US'), grid: true, label: null },
         marks: [
           Plot.rectY(counts[index], { x: 'at', y: 'positive', interval: '3 months', fill: 'var(--trend-pos)', inset: 0.5 }),
@@ -261,7 +255,6 @@ export function trendCharts(trends: Trends, labels: ReadonlyArray<{ id: AspectId
   };
 
   // Share of reviews answered by quarter.
-  const answered = quarters.filter((q) => q.reply_rate !== null);
   const replyRate: TrendChart = {
     id: 'trend-reply-rate',
     title: 'Share of reviews answered, by quarter',
@@ -272,17 +265,7 @@ export function trendCharts(trends: Trends, labels: ReadonlyArray<{ id: AspectId
       (a) => `${percent(a)} of the reviews of ${recentLabel} answered; no reviews in ${before}.`,
       `No reviews in ${recentLabel}.`,
     ),
-    svg: render({
-      width: WIDTH,
-      height: HEIGHT,
-      marginLeft: 48,
-      x: timeX(domain, WIDTH),
-      y: { domain: [0, 1], ticks: [0, 0.25, 0.5, 0.75, 1], tickFormat: (n: number) => `${Math.round(n * 100)}%`, grid: true, label: null },
-      marks: [
-        Plot.lineY(quarters, { x: 'at', y: (q: (typeof quarters)[number]) => q.reply_rate ?? NaN, stroke: 'var(--trend-line)', strokeWidth: 2 }),
-        Plot.dot(answered, { x: 'at', y: 'reply_rate', fill: 'var(--trend-line)', r: 3 }),
-      ],
-    }),
+    svg: quarterLine('reply_rate', 48, { domain: [0, 1], ticks: [0, 0.25, 0.5, 0.75, 1], tickFormat: (n: number) => `${Math.round(n * 100)}%`, grid: true, label: null }),
     table: {
       caption: 'Share of reviews answered by quarter',
       head: ['Quarter', 'Reviews', 'Answered', 'Share answered'],
@@ -308,17 +291,10 @@ export function trendCharts(trends: Trends, labels: ReadonlyArray<{ id: AspectId
       (a) => `Replies in ${recentLabel} came after a median of ${days(a)}; no replies in ${before}.`,
       `No review of ${recentLabel} has a reply yet.`,
     ),
-    svg: render({
-      width: WIDTH,
-      height: HEIGHT,
-      marginLeft: 48,
-      x: timeX(domain, WIDTH),
-      y: { grid: true, label: null, zero: true, tickFormat: (n: number) => (Number.isInteger(n) ? String(n) : '') },
-      marks: [
-        Plot.rectY(timed, { x: 'at', y: 'median_reply_days', interval: '3 months', fill: 'var(--trend-bar)', inset: 2 }),
-        Plot.ruleY([0]),
-      ],
-    }),
+    svg: wide(48, { grid: true, label: null, zero: true, tickFormat: (n: number) => (Number.isInteger(n) ? String(n) : '') }, [
+      Plot.rectY(timed, { x: 'at', y: 'median_reply_days', interval: '3 months', fill: 'var(--trend-bar)', inset: 2 }),
+      Plot.ruleY([0]),
+    ]),
     table: {
       caption: 'Median days to reply by quarter',
       head: ['Quarter', 'Replies', 'Median days to reply'],

@@ -7,13 +7,13 @@
  * text is read by the same parser as the callback guard's (src/lib/net/ip.ts).
  */
 import ipaddr from 'ipaddr.js';
-import { parseIp } from '../net/ip.ts';
+import { parseIp, unmapped } from '../net/ip.ts';
 
 export function clientKey(address: string): string {
   const text = address.trim();
   const parsed = parseIp(text);
   if (!parsed) return `other-${encodeURIComponent(text).slice(0, 64)}`;
-  const ip = parsed instanceof ipaddr.IPv6 && parsed.isIPv4MappedAddress() ? parsed.toIPv4Address() : parsed;
+  const ip = unmapped(parsed);
   if (ip instanceof ipaddr.IPv4) return `v4-${ip.toString()}`;
   const prefix = ip.parts.slice(0, 4).reduce((value, part) => (value << 16n) + BigInt(part), 0n);
   return `v6-${prefix.toString(16)}`;

@@ -15,6 +15,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import { clientKey } from './client-key.ts';
+import type { RateVerdict } from './rate-limits.ts';
 
 export interface SearchMissRule {
   /** Uncached searches a client may have answered per second, sustained. */
@@ -36,11 +37,9 @@ export const DEFAULT_SEARCH_MISS_RULE: SearchMissRule = { perSecond: 10, burst: 
  */
 const MAX_CLIENTS = 50_000;
 
-export type SearchMissVerdict = { ok: true } | { ok: false; retryAfterSeconds: number };
-
 export interface SearchMissLimit {
   /** Counts one uncached search from `address`: over the limit, how long until one is allowed. */
-  take(address: string): SearchMissVerdict;
+  take(address: string): RateVerdict;
 }
 
 /**

@@ -34,6 +34,21 @@ export function parseIp(text: string): IpAddress | undefined {
   return compatible;
 }
 
+/** An IPv4-mapped address (`::ffff:a.b.c.d`, as a dual-stack socket reports IPv4 peers) as its IPv4 address; any other as itself. */
+export function unmapped(ip: IpAddress): IpAddress {
+  return ip instanceof ipaddr.IPv6 && ip.isIPv4MappedAddress() ? ip.toIPv4Address() : ip;
+}
+
+/** NAT64's well-known prefix (RFC 6052). */
+const NAT64_WELL_KNOWN = ipaddr.parseCIDR('64:ff9b::/96');
+
+/** The IPv4 address a NAT64 gateway reaches for an address of its well-known prefix, else undefined. */
+export function nat64Embedded(ip: IpAddress): ipaddr.IPv4 | undefined {
+  if (!(ip instanceof ipaddr.IPv6 && ip.match(NAT64_WELL_KNOWN))) return undefined;
+  const [high, low] = ip.parts.slice(6) as [number, number];
+  return new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
+}
+
 /** An IPv6 address as a 128-bit integer (embedded dotted quads, `::` and a `%zone` included). */
 export function v6ToBigInt(address: string): bigint {
   const parsed = parseIp(address);

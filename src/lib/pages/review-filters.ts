@@ -53,15 +53,11 @@ export function parseFilters(params: URLSearchParams, business: Business): Parse
     if (/^[1-5]$/.test(rating)) filters.rating = Number(rating);
     else problems.push({ parameter: 'rating', message: 'rating must be a whole number from 1 to 5' });
   }
-  const service = single('service');
-  if (service !== undefined) {
-    if (business.services.some((s) => s.id === service)) filters.service = service;
-    else problems.push({ parameter: 'service', message: `service must be one of the business's service ids (${business.services.map((s) => s.id).join(', ')})` });
-  }
-  const technician = single('technician');
-  if (technician !== undefined) {
-    if (business.technicians.some((t) => t.id === technician)) filters.technician = technician;
-    else problems.push({ parameter: 'technician', message: `technician must be one of the business's technician ids (${business.technicians.map((t) => t.id).join(', ')})` });
+  for (const [name, known] of [['service', business.services], ['technician', business.technicians]] as const) {
+    const id = single(name);
+    if (id === undefined) continue;
+    if (known.some((k) => k.id === id)) filters[name] = id;
+    else problems.push({ parameter: name, message: `${name} must be one of the business's ${name} ids (${known.map((k) => k.id).join(', ')})` });
   }
   const pageText = single('page');
   if (pageText !== undefined) {

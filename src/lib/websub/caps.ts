@@ -14,7 +14,7 @@
  * network can be at its cap, and a subscribe costs one read.
  */
 import ipaddr from 'ipaddr.js';
-import { parseIp } from '../net/ip.ts';
+import { nat64Embedded, parseIp, unmapped } from '../net/ip.ts';
 import type { Clock } from './config.ts';
 import type { HubState, Subscription } from './subscriptions.ts';
 
@@ -33,9 +33,6 @@ export interface CallbackPlace {
 const COUNT_FRESH_MS = 60_000;
 const COUNT_MARGIN = 0.1;
 
-/** NAT64's well-known prefix: every IPv4 host reached through it would otherwise share one /48. */
-const NAT64_WELL_KNOWN = ipaddr.parseCIDR('64:ff9b::/96');
-
 /**
  * The network an address belongs to, as the caps count it: IPv4 by /24, IPv6 by /48 (what one
  * site or customer is usually given), an IPv4-mapped or NAT64 address by its IPv4 /24.
@@ -43,12 +40,8 @@ const NAT64_WELL_KNOWN = ipaddr.parseCIDR('64:ff9b::/96');
 export function addressNetwork(address: string): string | undefined {
   const parsed = parseIp(address);
   if (!parsed) return undefined;
-  let ip: ipaddr.IPv4 | ipaddr.IPv6 = parsed;
-  if (ip instanceof ipaddr.IPv6 && ip.isIPv4MappedAddress()) ip = ip.toIPv4Address();
-  else if (ip instanceof ipaddr.IPv6 && ip.match(NAT64_WELL_KNOWN)) {
-    const [high, low] = ip.parts.slice(6) as [number, number];
-    ip = new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
-  }
+  // A NAT64 address by its IPv4 one: every IPv4 host reached through the gateway would otherwise share one /48.
+  const ip = nat64Embedded(parsed) ?? unmapped(parsed);
   if (ip instanceof ipaddr.IPv4) return `${ipaddr.IPv4.networkAddressFromCIDR(`${ip.toString()}/24`).toString()}/24`;
   return `${ipaddr.IPv6.networkAddressFromCIDR(`${ip.toNormalizedString()}/48`).toString()}/48`;
 }

@@ -133,10 +133,6 @@ export function createHub(options: HubOptions): Hub {
   const topicOf = (url: string) => topics.byUrl(url) as Topic;
 
   const caps = new SubscriptionCaps(state, config, now);
-  /** Why `key`'s subscription may not be added (caps.ts); re-subscribing is not "a new one". */
-  async function capRefusal(topic: Topic, key: string, place: CallbackPlace) {
-    return (await state.getSubscription(topic.id, key)) ? null : caps.refusal(topic.id, place);
-  }
 
   /**
    * Verified subscriptions are checked against the caps and stored one at a time per topic in
@@ -241,7 +237,8 @@ export function createHub(options: HubOptions): Hub {
     const topic = topicOf(hubRequest.topic);
     const key = callbackKey(hubRequest.callback);
     const place: CallbackPlace = { host: callbackHost(hubRequest.callback), network: addressNetwork(target.target.addresses[0]!.address) };
-    const refusal = hubRequest.mode === 'subscribe' ? await capRefusal(topic, key, place) : null;
+    const isNew = hubRequest.mode === 'subscribe' && !(await state.getSubscription(topic.id, key));
+    const refusal = isNew ? await caps.refusal(topic.id, place) : null;
     if (refusal?.cap === 'topic') {
       inBackground(() => sendDenied(hubRequest.callback, topic.url, refusal.reason, outbound), defer);
     } else if (refusal) {

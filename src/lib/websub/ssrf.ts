@@ -10,7 +10,7 @@ import { isIP } from 'node:net';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { LookupBusyError, systemResolver, type ResolvedAddress, type Resolver } from './dns.ts';
-import { parseIp } from '../net/ip.ts';
+import { nat64Embedded, parseIp } from '../net/ip.ts';
 
 export type { Resolver } from './dns.ts';
 
@@ -64,9 +64,6 @@ const EXTRA_REFUSED: Array<{ cidr: [ipaddr.IPv4 | ipaddr.IPv6, number]; reason: 
   { cidr: ipaddr.parseCIDR('::/96'), reason: 'IPv4-compatible IPv6 address' },
 ];
 
-/** NAT64's well-known prefix (RFC 6052): the gateway reaches the IPv4 address inside, so that one is judged. */
-const NAT64_WELL_KNOWN = ipaddr.parseCIDR('64:ff9b::/96');
-
 function refusal(address: ipaddr.IPv4 | ipaddr.IPv6): string | undefined {
   const range = address.range();
   if (range !== 'unicast') {
@@ -84,9 +81,9 @@ export function checkAddress(address: string, allowLoopback = false): AddressVer
   const parsed = parseIp(address);
   if (!parsed) return { ok: false, reason: `${address} is not an IP address` };
   if (allowLoopback && parsed.range() === 'loopback') return { ok: true };
-  if (parsed instanceof ipaddr.IPv6 && parsed.match(NAT64_WELL_KNOWN)) {
-    const [high, low] = parsed.parts.slice(6) as [number, number];
-    const embedded = new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
+  // The NAT64 gateway reaches the IPv4 address inside, so that one is judged.
+  const embedded = nat64Embedded(parsed);
+  if (embedded) {
     const reason = refusal(embedded);
     return reason ? { ok: false, reason: `${address}: NAT64 address of ${embedded}: ${reason}` } : { ok: true };
   }
