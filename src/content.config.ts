@@ -6,8 +6,9 @@
  *
  * In `astro dev` the collections follow Astro's file watcher (see
  * src/lib/content/live-content.ts): an added, changed or removed file is read
- * again and the page reloads; a mistake is shown in the dev overlay until it
- * is fixed. In a build a mistake fails the build.
+ * again and the pages show it on the next load (they read this read's `dataset`
+ * and `insights` there, src/route-services); a mistake is shown in the dev
+ * overlay until it is fixed. In a build a mistake fails the build.
  */
 import { defineCollection } from 'astro:content';
 import type { LoaderContext } from 'astro/loaders';
@@ -32,7 +33,7 @@ const content = liveContent(resolve(contentDir()), async (dir, warn) => {
   // thread pool while the insights are analysed here.
   const packing = packReviews(dataset.reviews);
   const insights = buildInsights(dataset, loadEditorial(dir), warn, insightOf);
-  return { ...loaded, insights, packed: await packing };
+  return { ...loaded, dataset, insights, packed: await packing };
 });
 
 type Snapshot = ContentSnapshot<typeof content>;

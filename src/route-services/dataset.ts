@@ -1,11 +1,12 @@
 /**
  * The dataset as Astro code sees it, built from the content collections once per
  * process (at build time for the static files and pages, at request time in the
- * on-demand routes of a serverless host). In `astro dev` it is built again after
- * each content change, and a content mistake is thrown so the dev overlay shows it.
+ * on-demand routes of a serverless host). In `astro dev` it is the content
+ * loader's last good read (live-content.ts), and a content mistake is thrown so
+ * the dev overlay shows it.
  */
 import { getCollection, getEntry } from 'astro:content';
-import { contentProblemInDev } from '../lib/content/live-content.ts';
+import { contentInDev, contentProblemInDev } from '../lib/content/live-content.ts';
 import { reviewsJsonParts, unpackReviews } from '../lib/content/stored-reviews.ts';
 import { textBytes } from '../lib/http/answer.ts';
 import { toJsonBody } from '../lib/http/json.ts';
@@ -18,11 +19,10 @@ let cached: Promise<ReviewsDataset> | undefined;
 /** The store entries a dataset was read from, when they hold its reviews in its order. */
 const storedIn = new WeakMap<ReviewsDataset, Parameters<typeof reviewsJsonParts>[0]>();
 
-// Astro's dev server announces a content change to the server-side modules.
-import.meta.hot?.on('astro:content-changed', () => (cached = undefined));
-
 export function getDataset(): Promise<ReviewsDataset> {
   throwContentProblem();
+  const preview = contentInDev<{ dataset: ReviewsDataset }>();
+  if (preview) return Promise.resolve(preview.dataset);
   cached ??= (async () => {
     const [entries, business] = await Promise.all([getCollection('reviews'), getEntry('business', 'business')]);
     if (!business) throw new Error('the business collection is empty: content/business.yaml was not loaded');

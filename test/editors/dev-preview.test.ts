@@ -43,10 +43,15 @@ before(async () => {
   const port = await freePort();
   // Its own copy of the project: another test's dev server in this checkout would share .astro/
   // (project-copy.ts). --ignore-lock: in the foreground, even where Astro thinks an agent runs it.
-  dev = spawn(NODE, [ASTRO_BIN, 'dev', '--host', '127.0.0.1', '--port', String(port), '--ignore-lock'], {
+  const command = [NODE, ASTRO_BIN, 'dev', '--host', '127.0.0.1', '--port', String(port), '--ignore-lock'];
+  // In a terminal (util-linux `script` gives it one), as an editor runs it: the keyboard
+  // shortcuts are on, which Vite turns off without a TTY or under CI.
+  const { CI: _ci, ...env } = process.env;
+  const quoted = command.map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(' ');
+  dev = spawn('script', ['--quiet', '--flush', '--return', '--command', quoted, '/dev/null'], {
     cwd: projectCopy(join(work, 'project')),
-    env: { ...process.env, CONTENT_DIR: content, ASTRO_TELEMETRY_DISABLED: '1', ASTRO_CACHE_DIR: join(work, 'cache') },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...env, NO_COLOR: '1', CONTENT_DIR: content, ASTRO_TELEMETRY_DISABLED: '1', ASTRO_CACHE_DIR: join(work, 'cache') },
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
   dev.stdout!.on('data', (chunk) => (output += chunk));
   dev.stderr!.on('data', (chunk) => (output += chunk));
@@ -65,10 +70,13 @@ after(async () => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
+/** What the dev server printed, without its line per request. */
+const serverLog = () => output.split('\n').filter((line) => !/\[\d{3}\]/.test(line)).join('\n');
+
 /** A failure says what the dev server printed (its reads of the folder, content problems). */
 const withOutput = (waiting: Promise<void>) =>
   waiting.catch((error: Error) => {
-    throw new Error(`${error.message}; astro dev printed:\n${output.slice(-8_000)}`);
+    throw new Error(`${error.message}; astro dev printed:\n${serverLog().slice(-8_000)}`);
   });
 
 const home = async () => {
@@ -119,4 +127,12 @@ it('a removed review, a business.yaml edit and a summary edit show without a res
   await shows('Cedar Ridge Roofing Preview Co.', 'the new business name');
   assert.doesNotMatch((await home()).html, /Previewed before publishing/);
   assert.equal((await fetch(`${base}/reviews/2026-11-22-preview-new-review`)).status, 404);
+});
+
+it('after the terminal\'s "s" (sync content layer), later edits still show', async () => {
+  const syncs = output.split('Synced content').length;
+  dev.stdin!.write('s\n');
+  await withOutput(until(async () => output.split('Synced content').length > syncs, 'the content layer to sync again', 15_000));
+  edit('business.yaml', (s) => s.replace(/^name: .*$/m, 'name: Cedar Ridge Roofing After Sync'));
+  await shows('Cedar Ridge Roofing After Sync', 'an edit made after the sync');
 });

@@ -8,14 +8,27 @@
  * collections, the problem is logged and kept (see contentProblemInDev), the
  * pages throw it so the dev overlay shows the file and field, and the next good
  * read clears it.
+ *
+ * In dev the pages also read the last good content itself (contentInDev), not
+ * Astro's data store: the store reaches the pages only after a debounced write
+ * to disk and a module reload, and a page rendered while that reload races the
+ * write can keep the old content until the next edit. The preview must show
+ * every save on the next load.
  */
 import { sep } from 'node:path';
+
+type WatchedEvent = 'add' | 'change' | 'unlink';
+const EVENTS: WatchedEvent[] = ['add', 'change', 'unlink'];
 
 /** The parts of Astro's loader context this module uses (kept structural: no Astro import). */
 export interface FollowContext {
   collection: string;
   logger: { info(message: string): void; warn(message: string): void; error(message: string): void };
-  watcher?: { add(path: string): unknown; on(event: 'add' | 'change' | 'unlink', listener: (path: string) => void): unknown };
+  watcher?: {
+    add(path: string): unknown;
+    on(event: WatchedEvent, listener: (path: string) => void): unknown;
+    off(event: WatchedEvent, listener: (path: string) => void): unknown;
+  };
 }
 
 export interface LiveContent<T> {
@@ -28,11 +41,20 @@ export type ContentSnapshot<L> = L extends LiveContent<infer T> ? T : never;
 // Shared through globalThis: Astro evaluates the content config and the pages in
 // different module graphs, so a module variable would not be seen by both.
 const PROBLEM = Symbol.for('roofing-reviews:content-problem');
-type Global = typeof globalThis & { [PROBLEM]?: Error };
+const CONTENT = Symbol.for('roofing-reviews:content-in-dev');
+type Global = typeof globalThis & { [PROBLEM]?: Error; [CONTENT]?: unknown };
 
 /** The content mistake `astro dev` is showing now, if any. Always undefined in a build. */
 export function contentProblemInDev(): Error | undefined {
   return (globalThis as Global)[PROBLEM];
+}
+
+/**
+ * The last good read in `astro dev`, as the read function returned it (the caller names its
+ * type). Always undefined in a build, where pages read Astro's data store.
+ */
+export function contentInDev<T>(): T | undefined {
+  return (globalThis as Global)[CONTENT] as T | undefined;
 }
 
 function setProblem(error: Error | undefined): void {
@@ -47,7 +69,7 @@ export function liveContent<T>(dir: string, read: (dir: string, warn: (message: 
   // The first read, shared by every collection's loader (Astro runs them at once).
   let first: Promise<T> | undefined;
   const appliers = new Map<string, (snapshot: T) => void>();
-  const watchers = new WeakSet<object>();
+  const watched = new WeakSet<object>();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let logger: FollowContext['logger'] | undefined;
   // A read may take a while (a large folder): a change during one reads again after it, never at the same time.
@@ -66,6 +88,7 @@ export function liveContent<T>(dir: string, read: (dir: string, warn: (message: 
     try {
       current = await readNow();
       if (contentProblemInDev()) logger?.info('content problems fixed');
+      (globalThis as Global)[CONTENT] = current;
       setProblem(undefined);
       for (const apply of appliers.values()) apply(current);
     } catch (error) {
@@ -78,6 +101,13 @@ export function liveContent<T>(dir: string, read: (dir: string, warn: (message: 
         void reread();
       }
     }
+  };
+
+  const onFile = (path: string) => {
+    if (!path.startsWith(dir + sep) || !WATCHED.test(path)) return;
+    // An editor's save is often several events (write, rename): read once they settle.
+    clearTimeout(timer);
+    timer = setTimeout(() => void reread(), SETTLE_MS);
   };
 
   return {
@@ -98,18 +128,18 @@ export function liveContent<T>(dir: string, read: (dir: string, warn: (message: 
         }
       }
       if (current !== undefined) apply(current);
-      if (!watcher || watchers.has(watcher)) return;
-      watchers.add(watcher);
-      watcher.add(dir);
-      const onFile = (path: string) => {
-        if (!path.startsWith(dir + sep) || !WATCHED.test(path)) return;
-        // An editor's save is often several events (write, rename): read once they settle.
-        clearTimeout(timer);
-        timer = setTimeout(() => void reread(), SETTLE_MS);
-      };
-      watcher.on('add', onFile);
-      watcher.on('change', onFile);
-      watcher.on('unlink', onFile);
+      if (!watcher) return;
+      if (current !== undefined) (globalThis as Global)[CONTENT] = current;
+      if (!watched.has(watcher)) {
+        watched.add(watcher);
+        watcher.add(dir);
+      }
+      // Astro drops every loader's listeners before each full sync (the dev server's `s` key)
+      // and calls load again: listen again, once however many collections follow.
+      for (const event of EVENTS) {
+        watcher.off(event, onFile);
+        watcher.on(event, onFile);
+      }
     },
   };
 }
