@@ -132,7 +132,7 @@ export function createReviewAnalyser(business: ReviewsDataset['business']): Revi
       for (const id of linker.technicians(sentence)) technicians.add(id);
       for (const id of linker.areas(sentence)) areas.add(id);
       for (const name of linker.unknownNames(sentence)) candidates.push({ name, sentence: sentence.text });
-      for (const token of sentence.tokens) if (token.lowerInitial) lowercase.add(token.normal);
+      for (const token of sentence.tokens) if (/^\p{Ll}/u.test(token.text)) lowercase.add(token.normal);
       for (const phrase of keyphrases(sentence, excluded)) phrases.add(phrase);
     }
     const sentiment = analyses.length === 0 ? 0 : analyses.reduce((s, a) => s + a.score, 0) / analyses.length;

@@ -86,14 +86,14 @@ export function createLinker(business: Business): Linker {
       .filter(Boolean),
   );
 
-  // A word as the aliases spell it: "Mr." → "mr", "Tommy's" → "tommys". Kept on the Token: one replace per distinct word.
-  const aliasKey = (t: Token) => (t.alias ??= t.normal.replace(/[.']/g, ''));
+  // A word as the aliases spell it: "Mr." → "mr", "Tommy's" → "tommys".
+  const aliasKey = (t: Token) => t.normal.replace(/[.']/g, '');
 
   function technicians(sentence: Sentence): string[] {
     const found: string[] = [];
     const w = sentence.tokens;
     for (let i = 0; i < w.length; i += 1) {
-      // Only capitalised words start a name: the others are not looked at (most words, so no key is made for them).
+      // Only capitalised words start a name.
       if (!w[i].capital) continue;
       const lower = aliasKey(w[i]);
       // Two-word forms first: "Dave Kowalski", "Maria S", "Mr Olsen"; then a unique first name or a last name.
@@ -106,34 +106,17 @@ export function createLinker(business: Business): Linker {
     return found;
   }
 
-  const areaNeedles = [...areaNames].map(([name, id]) => [` ${name} `, id] as const);
-  // A needle is found in the text below only where its first word (between spaces) is a whole
-  // space-separated piece of some token's normal: a sentence with no such word (nearly all) names
-  // no area, and is not joined into text. A name with no word is looked for in every sentence.
-  const areaFirstWords = new Set(areaNeedles.map(([needle]) => needle.split(' ').find(Boolean)));
-  const everySentence = areaFirstWords.has(undefined);
-  function mayNameArea(tokens: readonly Token[]): boolean {
-    if (everySentence) return true;
-    for (const { normal } of tokens) {
-      if (areaFirstWords.has(normal)) return true;
-      if (normal.includes(' ') && normal.split(' ').some((piece) => areaFirstWords.has(piece))) return true;
-    }
-    return false;
-  }
   function areas(sentence: Sentence): string[] {
-    if (!mayNameArea(sentence.tokens)) return [];
-    let text = ' ';
-    for (const t of sentence.tokens) text += `${t.normal} `;
+    const text = ` ${sentence.tokens.map((t) => t.normal).join(' ')} `;
     const found: string[] = [];
-    for (const [needle, id] of areaNeedles) if (text.includes(needle) && !found.includes(id)) found.push(id);
+    for (const [name, id] of areaNames) if (text.includes(` ${name} `) && !found.includes(id)) found.push(id);
     return found;
   }
 
   function unknownNames(sentence: Sentence): string[] {
     const out: string[] = [];
     sentence.tokens.forEach((token, i) => {
-      // `capital` (a token's first letter is uppercase) first: the expression tests it again, for the few PROPN that are.
-      if (token.pos !== 'PROPN' || !token.capital || !/^\p{Lu}\p{Ll}+$/u.test(token.text)) return;
+      if (token.pos !== 'PROPN' || !/^\p{Lu}\p{Ll}+$/u.test(token.text)) return;
       const lower = token.text.toLowerCase();
       if (NOT_PEOPLE.has(lower) || businessWords.has(lower) || byAlias.has(lower) || firstNames.has(lower)) return;
       // A capitalised word after another capitalised word is part of a longer name ("Cedar Ridge", "Home Depot").

@@ -62,15 +62,13 @@ export function keyphrases(sentence: Sentence, exclude: ReadonlySet<string>): st
     run = [];
   };
   const tokens = sentence.tokens;
-  // Each token's word, made once: the runs, the noun test and the patterns below all read it.
   const words = tokens.map(keywordOf);
-  let nounWords: Set<string> | undefined;
   // Is the word some noun's of this sentence (the last word of a phrase must be)?
-  const isNounLike = (word: string) => (nounWords ??= new Set(words.filter((_w, i) => tokens[i].pos === 'NOUN'))).has(word);
+  const nounWords = new Set(words.filter((_w, i) => tokens[i].pos === 'NOUN'));
+  const isNounLike = (word: string) => nounWords.has(word);
   for (let i = 0; i < tokens.length; i += 1) {
     const token = tokens[i];
     const word = words[i];
-    // The part of speech first: most words are neither nouns nor adjectives, and need no lookup.
     const usable = (token.pos === 'NOUN' || token.pos === 'ADJ') && word.length > 2 && !exclude.has(word);
     if (usable && !token.punct) {
       run.push(word);
@@ -88,9 +86,9 @@ export function keyphrases(sentence: Sentence, exclude: ReadonlySet<string>): st
   return [...out];
 }
 
-/** A token's lemma as a keyphrase word (its letters and hyphens), kept on the Token: one regular expression per distinct word. */
+/** A token's lemma as a keyphrase word: its letters and hyphens. */
 function keywordOf(token: Token): string {
-  return (token.keyword ??= token.lemma.replace(/[^a-z-]/g, ''));
+  return token.lemma.replace(/[^a-z-]/g, '');
 }
 
 /** "ice and water shield" (noun and noun noun) and "nail in the driveway" (noun in [the] noun). */
