@@ -9,7 +9,6 @@ import type { Editorial } from './editorial.ts';
 import { computeFigures, fillPlaceholders } from './figures.ts';
 import { createLinker } from './entities.ts';
 import { ASPECTS, type AspectId } from './lexicon.ts';
-import { keepFirst } from './first-in-order.ts';
 import { polarityOf } from './polarity.ts';
 import { round3 } from './round.ts';
 import type { AspectSummary, Entity, InsightsDataset } from './schema.ts';
@@ -52,9 +51,6 @@ interface ReviewAnalysis {
   date: string;
   rating: number;
   sentences: AspectSentence[];
-  /** Each aspect mention of the sentences in order: its aspect's position in ASPECTS, and its score. */
-  mentionAspects: number[];
-  mentionScores: number[];
   sentiment: number;
   technicians: string[];
   services: string[];
@@ -166,21 +162,11 @@ export function analyseInsights(dataset: ReviewsDataset, editorial: Editorial, i
     const insight = insightOf?.(review.id) ?? (analyse ??= createReviewAnalyser(business))(review);
     for (const c of insight.candidates) candidates.push({ review_id: review.id, name: c.name, sentence: c.sentence });
     lowercaseLists.push(insight.lowercase);
-    const mentionAspects: number[] = [];
-    const mentionScores: number[] = [];
-    for (const sentence of insight.sentences) {
-      for (const mention of sentence.aspects) {
-        mentionAspects.push(ASPECT_INDEX.get(mention.aspect)!);
-        mentionScores.push(mention.score);
-      }
-    }
     reviews.push({
       id: review.id,
       date: review.date,
       rating: review.rating,
       sentences: insight.sentences,
-      mentionAspects,
-      mentionScores,
       sentiment: insight.sentiment,
       technicians: insight.technicians,
       services: review.services,
@@ -190,18 +176,9 @@ export function analyseInsights(dataset: ReviewsDataset, editorial: Editorial, i
   }
 
   // A capitalised word that the corpus also uses in lower case ("Solid new roof", "Happy with it")
-  // or that carries sentiment is an ordinary word at the start of a sentence, not a name. Only
-  // the candidates' words are looked for in the reviews' lower-case words (a set of all of those
-  // took millions of insertions at 100k reviews), and the search stops when all are found.
-  // A word's first and last letters and length pick a bit, set for the candidates' words: most
-  // words test false there, without the string hash a set lookup computes.
+  // or that carries sentiment is an ordinary word at the start of a sentence, not a name.
   const unseen = new Set(candidates.map((c) => c.name.toLowerCase()));
-  const bits = new Uint8Array(4096);
-  const bit = (word: string) => ((word.charCodeAt(0) << 6) ^ (word.charCodeAt(word.length - 1) << 1) ^ word.length) & 4095;
-  for (const word of unseen) bits[bit(word)] = 1;
-  for (let i = 0; i < lowercaseLists.length && unseen.size > 0; i += 1) {
-    for (const word of lowercaseLists[i]) if (bits[bit(word)] === 1 && unseen.has(word)) unseen.delete(word);
-  }
+  for (const list of lowercaseLists) for (const word of list) unseen.delete(word);
   for (const c of candidates) {
     const lower = c.name.toLowerCase();
     if (unseen.has(lower) && winkValence(lower) === 0) warnings.push(c);
@@ -296,40 +273,30 @@ const NEGATIVE_ORDER = (a: Candidate, b: Candidate) => order(a, b, 1);
 
 function summariseAspects(reviews: readonly ReviewAnalysis[]): AspectSummary[] {
   const tallies = ASPECTS.map(() => emptyTally());
-  // Each aspect's best examples so far, chosen as the mentions come (firstInOrder over the
-  // mentions of each polarity in order, without holding every mention: tens of thousands each).
   const positives = ASPECTS.map((): Candidate[] => []);
   const negatives = ASPECTS.map((): Candidate[] => []);
   for (const review of reviews) {
-    let m = 0;
     for (const sentence of review.sentences) {
       for (const mention of sentence.aspects) {
-        const aspect = review.mentionAspects[m];
-        m += 1;
+        const aspect = ASPECT_INDEX.get(mention.aspect)!;
         tally(tallies[aspect], mention.score);
-        const kept = mention.polarity === 'positive' ? positives[aspect] : mention.polarity === 'negative' ? negatives[aspect] : undefined;
-        if (!kept) continue;
-        keepFirst(
-          kept,
-          {
-            review_id: review.id,
-            sentence: sentence.text,
-            polarity: mention.polarity,
-            score: mention.score,
-            terms: mention.terms,
-            date: review.date,
-            rating: review.rating,
-          },
-          EXAMPLES_PER_POLARITY,
-          mention.polarity === 'positive' ? POSITIVE_ORDER : NEGATIVE_ORDER,
-        );
+        const candidates = mention.polarity === 'positive' ? positives[aspect] : mention.polarity === 'negative' ? negatives[aspect] : undefined;
+        candidates?.push({
+          review_id: review.id,
+          sentence: sentence.text,
+          polarity: mention.polarity,
+          score: mention.score,
+          terms: mention.terms,
+          date: review.date,
+          rating: review.rating,
+        });
       }
     }
   }
   return ASPECTS.map((definition, index) => {
     const t = tallies[index];
-    const positive = positives[index];
-    const negative = negatives[index];
+    const positive = positives[index].sort(POSITIVE_ORDER).slice(0, EXAMPLES_PER_POLARITY);
+    const negative = negatives[index].sort(NEGATIVE_ORDER).slice(0, EXAMPLES_PER_POLARITY);
     return {
       id: definition.id,
       label: definition.label,
@@ -344,14 +311,14 @@ function summariseAspects(reviews: readonly ReviewAnalysis[]): AspectSummary[] {
 }
 
 function summariseEntity(id: string, name: string, reviews: readonly ReviewAnalysis[]): Entity {
-  // Per aspect (its position in ASPECTS): mentions, and their scores summed in the same order as ever.
+  // Per aspect (its position in ASPECTS): mentions, and their scores summed in text order.
   const mentions = new Array<number>(ASPECTS.length).fill(0);
   const sums = new Array<number>(ASPECTS.length).fill(0);
   for (const review of reviews) {
-    const { mentionAspects, mentionScores } = review;
-    for (let m = 0; m < mentionAspects.length; m += 1) {
-      mentions[mentionAspects[m]] += 1;
-      sums[mentionAspects[m]] += mentionScores[m];
+    for (const mention of review.sentences.flatMap((s) => s.aspects)) {
+      const aspect = ASPECT_INDEX.get(mention.aspect)!;
+      mentions[aspect] += 1;
+      sums[aspect] += mention.score;
     }
   }
   const ratingSum = reviews.reduce((s, r) => s + r.rating, 0);
