@@ -13,7 +13,7 @@ import { polarityOf } from './polarity.ts';
 import { round3 } from './round.ts';
 import type { AspectSummary, Entity, InsightsDataset } from './schema.ts';
 import { splitSentences, winkValence } from './sentences.ts';
-import { buildTopics, keyphrases } from './topics.ts';
+import { buildTopics, keyphrases, type TopicInput } from './topics.ts';
 import { buildTrends, trendFigures } from './trends.ts';
 
 /** A capitalised name in a review's text that is no known technician. */
@@ -157,7 +157,7 @@ export function analyseInsights(dataset: ReviewsDataset, editorial: Editorial, i
   const reviews: ReviewAnalysis[] = [];
   const candidates: InsightsWarning[] = [];
   const lowercaseLists: string[][] = [];
-  const topicInput: Array<{ reviewId: string; year: string; phrases: string[] }> = [];
+  const topicInput: TopicInput[] = [];
   for (const review of dataset.reviews) {
     const insight = insightOf?.(review.id) ?? (analyse ??= createReviewAnalyser(business))(review);
     for (const c of insight.candidates) candidates.push({ review_id: review.id, name: c.name, sentence: c.sentence });
@@ -172,7 +172,7 @@ export function analyseInsights(dataset: ReviewsDataset, editorial: Editorial, i
       services: review.services,
       areas: insight.areas,
     });
-    topicInput.push({ reviewId: review.id, year: review.date.slice(0, 4), phrases: insight.phrases });
+    topicInput.push({ year: review.date.slice(0, 4), phrases: insight.phrases });
   }
 
   // A capitalised word that the corpus also uses in lower case ("Solid new roof", "Happy with it")
