@@ -21,11 +21,6 @@ const NICKNAMES: Readonly<Record<string, readonly string[]>> = {
   anthony: ['tony'], christopher: ['chris'], daniel: ['dan', 'danny'], joseph: ['joe', 'joey'], steven: ['steve'],
 };
 
-export interface TechnicianRef {
-  id: string;
-  name: string;
-}
-
 export interface Linker {
   /** Technician ids mentioned in one sentence, in text order, without repeats. */
   technicians(sentence: Sentence): string[];
@@ -140,17 +135,13 @@ export function createLinker(business: Business): Linker {
     return byAlias.get(name.toLowerCase());
   }
 
-  // Made on first use, through the same tokenizer as the text: the insights never call it.
-  let serviceTerms: Array<{ id: string; words: Array<{ lemma: string; lower: string }> }> | undefined;
+  // Read through the same tokenizer as the text.
+  const serviceTerms = business.services.flatMap((service) => {
+    const parts = service.name.split(/\s+and\s+|,\s*/).filter((part) => part.trim().split(/\s+/).length >= 2);
+    const phrases = [...new Set([service.id.replace(/-/g, ' '), service.name, ...parts].map((p) => p.toLowerCase()))];
+    return phrases.map((phrase) => ({ id: service.id, words: splitSentences(phrase).flatMap((s) => s.tokens.filter((t) => !t.punct)) }));
+  });
   function services(sentence: Sentence): string[] {
-    serviceTerms ??= business.services.flatMap((service) => {
-      const parts = service.name.split(/\s+and\s+|,\s*/).filter((part) => part.trim().split(/\s+/).length >= 2);
-      const phrases = [...new Set([service.id.replace(/-/g, ' '), service.name, ...parts].map((p) => p.toLowerCase()))];
-      return phrases.map((phrase) => ({
-        id: service.id,
-        words: splitSentences(phrase).flatMap((s) => s.tokens.filter((t) => !t.punct).map((t) => ({ lemma: t.lemma, lower: t.lower }))),
-      }));
-    });
     const words = sentence.tokens.filter((t) => !t.punct);
     const found: string[] = [];
     for (const { id, words: term } of serviceTerms) {
@@ -168,6 +159,6 @@ export function createLinker(business: Business): Linker {
   return { technicians, areas, services, unknownNames, technicianByName };
 }
 
-function sameWord(token: Token, word: { lemma: string; lower: string }): boolean {
+function sameWord(token: Token, word: Token): boolean {
   return token.lemma === word.lemma || token.lower === word.lower || token.lemma === word.lower || token.lower === word.lemma;
 }

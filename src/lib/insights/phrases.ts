@@ -23,7 +23,8 @@ export class PhraseTrie<T> {
   /** Adds a phrase; `merge` decides what happens when it is already present. */
   add(phrase: string, value: T, merge: (old: T, value: T) => T = (_old, v) => v): void {
     let node = this.root;
-    for (const word of splitPhrase(phrase)) {
+    // Split on spaces and hyphens, as the tokenizer splits "clean-up" into "clean", "-", "up".
+    for (const word of phrase.toLowerCase().split(/[\s-]+/).filter(Boolean)) {
       let child = node.next.get(word);
       if (!child) {
         child = { next: new Map() };
@@ -65,9 +66,4 @@ export class PhraseTrie<T> {
     }
     return out;
   }
-}
-
-/** Phrases are split on spaces and hyphens, as the tokenizer splits "clean-up" into "clean", "-", "up". */
-export function splitPhrase(phrase: string): string[] {
-  return phrase.toLowerCase().split(/[\s-]+/).filter(Boolean);
 }
