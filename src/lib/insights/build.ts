@@ -13,7 +13,7 @@ import { polarityOf } from './polarity.ts';
 import { round3 } from './round.ts';
 import type { AspectSummary, Entity, InsightsDataset } from './schema.ts';
 import { splitSentences, winkValence } from './sentences.ts';
-import { buildTopics, keyphrases, type TopicInput } from './topics.ts';
+import { buildTopics, keyphrases } from './topics.ts';
 import { buildTrends, trendFigures } from './trends.ts';
 
 /** A capitalised name in a review's text that is no known technician. */
@@ -46,16 +46,8 @@ function ratingDirection(rating: number): number {
 /** What the document reads of a sentence: the sentences that name an aspect, with their text for the examples. */
 type AspectSentence = Pick<SentenceAnalysis, 'text' | 'aspects'>;
 
-interface ReviewAnalysis {
-  id: string;
-  date: string;
-  rating: number;
-  sentences: AspectSentence[];
-  sentiment: number;
-  technicians: string[];
-  services: string[];
-  areas: string[];
-}
+/** A review with its analysis. */
+type ReviewAnalysis = ReviewInsight & { review: ReviewsDataset['reviews'][number] };
 
 const ASPECT_INDEX = new Map<AspectId, number>(ASPECTS.map((a, i) => [a.id, i]));
 
@@ -154,31 +146,16 @@ export function analyseInsights(dataset: ReviewsDataset, editorial: Editorial, i
   const warnings: InsightsWarning[] = [];
   let analyse: ReviewAnalyser | undefined;
 
-  const reviews: ReviewAnalysis[] = [];
-  const candidates: InsightsWarning[] = [];
-  const lowercaseLists: string[][] = [];
-  const topicInput: TopicInput[] = [];
-  for (const review of dataset.reviews) {
-    const insight = insightOf?.(review.id) ?? (analyse ??= createReviewAnalyser(business))(review);
-    for (const c of insight.candidates) candidates.push({ review_id: review.id, name: c.name, sentence: c.sentence });
-    lowercaseLists.push(insight.lowercase);
-    reviews.push({
-      id: review.id,
-      date: review.date,
-      rating: review.rating,
-      sentences: insight.sentences,
-      sentiment: insight.sentiment,
-      technicians: insight.technicians,
-      services: review.services,
-      areas: insight.areas,
-    });
-    topicInput.push({ year: review.date.slice(0, 4), phrases: insight.phrases });
-  }
+  const reviews: ReviewAnalysis[] = dataset.reviews.map((review) => ({
+    review,
+    ...(insightOf?.(review.id) ?? (analyse ??= createReviewAnalyser(business))(review)),
+  }));
+  const candidates = reviews.flatMap(({ review, candidates }) => candidates.map((c) => ({ review_id: review.id, name: c.name, sentence: c.sentence })));
 
   // A capitalised word that the corpus also uses in lower case ("Solid new roof", "Happy with it")
   // or that carries sentiment is an ordinary word at the start of a sentence, not a name.
   const unseen = new Set(candidates.map((c) => c.name.toLowerCase()));
-  for (const list of lowercaseLists) for (const word of list) unseen.delete(word);
+  for (const { lowercase } of reviews) for (const word of lowercase) unseen.delete(word);
   for (const c of candidates) {
     const lower = c.name.toLowerCase();
     if (unseen.has(lower) && winkValence(lower) === 0) warnings.push(c);
@@ -198,11 +175,11 @@ export function analyseInsights(dataset: ReviewsDataset, editorial: Editorial, i
   };
 
   const trends = buildTrends(
-    reviews.map((r, i) => ({
-      date: r.date,
-      rating: r.rating,
-      response: dataset.reviews[i].response,
-      mentions: r.sentences.flatMap((s) => s.aspects),
+    reviews.map(({ review, sentences }) => ({
+      date: review.date,
+      rating: review.rating,
+      response: review.response,
+      mentions: sentences.flatMap((s) => s.aspects),
     })),
   );
   const figures = { ...computeFigures(dataset, aspects), ...trendFigures(trends) };
@@ -218,10 +195,10 @@ export function analyseInsights(dataset: ReviewsDataset, editorial: Editorial, i
     aspects,
     entities: {
       technicians: entityOf(business.technicians, (r) => r.technicians),
-      services: entityOf(business.services, (r) => r.services),
+      services: entityOf(business.services, (r) => r.review.services),
       service_areas: entityOf(business.service_areas, (r) => r.areas),
     },
-    topics: buildTopics(topicInput),
+    topics: buildTopics(reviews.map(({ review, phrases }) => ({ year: review.date.slice(0, 4), phrases }))),
     trends,
     faq: editorial.faq?.entries ?? [],
     summary,
@@ -275,8 +252,8 @@ function summariseAspects(reviews: readonly ReviewAnalysis[]): AspectSummary[] {
   const tallies = ASPECTS.map(() => emptyTally());
   const positives = ASPECTS.map((): Candidate[] => []);
   const negatives = ASPECTS.map((): Candidate[] => []);
-  for (const review of reviews) {
-    for (const sentence of review.sentences) {
+  for (const { review, sentences } of reviews) {
+    for (const sentence of sentences) {
       for (const mention of sentence.aspects) {
         const aspect = ASPECT_INDEX.get(mention.aspect)!;
         tally(tallies[aspect], mention.score);
@@ -321,7 +298,7 @@ function summariseEntity(id: string, name: string, reviews: readonly ReviewAnaly
       sums[aspect] += mention.score;
     }
   }
-  const ratingSum = reviews.reduce((s, r) => s + r.rating, 0);
+  const ratingSum = reviews.reduce((s, r) => s + r.review.rating, 0);
   const sentimentSum = reviews.reduce((s, r) => s + r.sentiment, 0);
   return {
     id,
