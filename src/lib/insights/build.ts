@@ -221,7 +221,7 @@ export function buildInsights(
   return document;
 }
 
-/** Mentions quoted per name: at 100k reviews a common word taken for a name was quoted 34,302 times, one line each. */
+/** Mentions quoted per name: at 100k reviews a common word taken for a name is met tens of thousands of times. */
 const QUOTED_PER_NAME = 3;
 
 export function formatWarnings(warnings: readonly InsightsWarning[]): string {

@@ -82,7 +82,7 @@ export function splitSentences(text: string): Sentence[] {
       });
       sentenceText += (i === start || spaces[i] === '' ? '' : ' ') + written[i];
     }
-    if (tokens.some((t) => !t.punct)) sentences.push({ text: sentenceText.trim(), tokens, winkScore: winkScores[index] ?? 0 });
+    if (tokens.some((t) => !t.punct)) sentences.push({ text: sentenceText.trim(), tokens, winkScore: winkScores[index] });
   });
   return sentences;
 }
