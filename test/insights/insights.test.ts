@@ -10,7 +10,6 @@ import { loadContent } from '../../src/lib/content/load.ts';
 import { ContentError } from '../../src/lib/content/problems.ts';
 import { analyseText } from '../../src/lib/insights/aspects.ts';
 import { createLinker } from '../../src/lib/insights/entities.ts';
-import { firstInOrder } from '../../src/lib/insights/first-in-order.ts';
 import { analyseInsights, buildInsights, EMPTY_EDITORIAL, insightsDataset, loadEditorial } from '../../src/lib/insights/index.ts';
 import { PhraseTrie } from '../../src/lib/insights/phrases.ts';
 import { fillPlaceholders } from '../../src/lib/insights/figures.ts';
@@ -324,15 +323,18 @@ describe('editorial content', () => {
   });
 });
 
-describe('shortcuts of the per-review analysis', () => {
-  it('firstInOrder keeps what a stable sort puts first, ties in input order', () => {
-    let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
-    for (let round = 0; round < 200; round += 1) {
-      const items = Array.from({ length: Math.floor(random() * 30) }, (_v, i) => ({ key: Math.floor(random() * 5), i }));
-      const compare = (a: { key: number }, b: { key: number }) => a.key - b.key;
-      for (const k of [0, 1, 2, 3, 40]) assert.deepEqual(firstInOrder(items, k, compare), [...items].sort(compare).slice(0, k));
-    }
+describe('example order and phrase tries', () => {
+  it('among examples of equal strength, shows the newest reviews first, then by review id', () => {
+    const dataset = datasetOf(fixture('content-small'));
+    const [template] = dataset.reviews;
+    const review = (id: string, date: string) => ({ ...template, id, date, rating: 5, title: undefined, text: 'The price was fair.' });
+    const doc = buildInsights(
+      { ...dataset, reviews: [review('c', '2024-01-01'), review('b', '2024-03-01'), review('d', '2023-05-01'), review('a', '2024-03-01')] },
+      EMPTY_EDITORIAL,
+      () => {},
+    );
+    const price = doc.aspects.find((a) => a.id === 'price')!;
+    assert.deepEqual(price.examples.map((e) => e.review_id), ['a', 'b']);
   });
 
   it('a phrase trie finds a phrase added after the tokens were first scanned', () => {

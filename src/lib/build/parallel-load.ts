@@ -2,8 +2,8 @@
  * Reading a large content folder on every core. Each review file is read,
  * checked and analysed for the insights on its own (load.ts readReviewFile,
  * insights createReviewAnalyser): that is most of a build's content sync, and
- * grows with the reviews (at 100k, minutes on one core). Worker threads take
- * batches of files; the results are put back in file order, and the checks
+ * grows with the reviews (at 100k, minutes on one core). Each worker thread reads
+ * one run of consecutive files; the results are put back in file order, and the checks
  * across files (ids), the problems, the published list and the insights
  * document are made from them exactly as a read in one thread makes them: the
  * same content gives the same problems, reviews and bytes either way.
@@ -34,8 +34,6 @@ import type { Business } from '../reviews/schema.ts';
 
 /** Files per worker below which a thread costs more than it saves. */
 const FILES_PER_THREAD = 1000;
-/** Files handed to a worker at a time: small enough to even out, large enough that messages stay cheap. */
-const BATCH = 250;
 
 export interface ReadFileResult {
   read: ReadReview;
@@ -43,7 +41,7 @@ export interface ReadFileResult {
   insight?: ReviewInsight;
 }
 
-/** Reads and analyses a batch of files: what a worker does, and the calling thread for small folders. */
+/** Reads and analyses files: what a worker does, and the calling thread for small folders. */
 export function createFileReader(business: Business | null): (files: readonly ReviewFile[]) => ReadFileResult[] {
   const resolver = business ? createReferenceResolver(business) : null;
   const analyse = business ? createReviewAnalyser(business) : null;
@@ -102,41 +100,20 @@ export async function loadContentWithInsights(contentDir: string, threads = cont
 // Beside this file (the build runs the sources: Node strips the types); Vite's module runner may add a query.
 const workerFile = () => fileURLToPath(new URL('./review-worker.ts', import.meta.url.replace(/\?.*$/, '')));
 
-function readInWorkers(files: readonly ReviewFile[], business: Business | null, count: number): Promise<ReadFileResult[]> {
-  return new Promise((resolvePromise, reject) => {
-    const results = new Array<ReadFileResult>(files.length);
-    const pool: Worker[] = [];
-    let next = 0;
-    let done = 0;
-    let failed = false;
-    const fail = (error: unknown) => {
-      if (failed) return;
-      failed = true;
-      for (const worker of pool) void worker.terminate();
-      reject(error instanceof Error ? error : new Error(String(error)));
-    };
-    const feed = (worker: Worker) => {
-      if (next >= files.length) return;
-      const start = next;
-      next = Math.min(files.length, next + BATCH);
-      worker.postMessage({ start, files: files.slice(start, next) });
-    };
-    for (let i = 0; i < count; i += 1) {
-      const worker = new Worker(workerFile(), { workerData: { business } });
-      pool.push(worker);
-      worker.on('message', (message: { start: number; results: ReadFileResult[] }) => {
-        message.results.forEach((result, offset) => (results[message.start + offset] = result));
-        done += message.results.length;
-        if (done === files.length) {
-          for (const w of pool) void w.terminate();
-          resolvePromise(results);
-        } else feed(worker);
-      });
-      worker.on('error', fail);
-      worker.on('exit', (code) => {
-        if (done < files.length) fail(new Error(`a content reader thread stopped (exit code ${code}) before the content was read`));
-      });
-      feed(worker);
-    }
-  });
+async function readInWorkers(files: readonly ReviewFile[], business: Business | null, count: number): Promise<ReadFileResult[]> {
+  const size = Math.ceil(files.length / count);
+  const runs = Array.from({ length: count }, (_v, i) => files.slice(i * size, (i + 1) * size));
+  const results = await Promise.all(
+    runs.map(
+      (run) =>
+        new Promise<ReadFileResult[]>((resolve, reject) => {
+          const worker = new Worker(workerFile(), { workerData: { business, files: run } });
+          worker.once('message', resolve);
+          worker.once('error', reject);
+          // After its message a worker's exit settles nothing; before it, the content was not read.
+          worker.once('exit', (code) => reject(new Error(`a content reader thread stopped (exit code ${code}) before the content was read`)));
+        }),
+    ),
+  );
+  return results.flat();
 }

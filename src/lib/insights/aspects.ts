@@ -10,7 +10,7 @@ import { ASPECTS, CONTEXT_CUES, NOT_ASPECT_TERMS, type AspectId } from './lexico
 import { PhraseTrie } from './phrases.ts';
 import { polarityOf, scoreSentence, type Polarity, type ScoredSentence } from './polarity.ts';
 import { round3 } from './round.ts';
-import { splitSentences, type Sentence } from './sentences.ts';
+import { splitSentences, type Sentence, type Token } from './sentences.ts';
 
 export interface AspectMention {
   aspect: AspectId;
@@ -103,10 +103,8 @@ export function detectAspects(scored: ScoredSentence): AspectMention[] {
     });
 }
 
-/** The term's words as written ("clean-up" as one word); a one-word term (most) is its token's text. */
-function writtenTerm(tokens: SentenceAnalysisTokens, start: number, end: number): string {
-  const first = tokens[start].text;
-  if (end - start === 1 && !first.includes(' ')) return first;
+/** The term's words as written ("clean-up" as one word). */
+function writtenTerm(tokens: readonly Token[], start: number, end: number): string {
   return tokens
     .slice(start, end)
     .map((t) => t.text)
@@ -115,7 +113,7 @@ function writtenTerm(tokens: SentenceAnalysisTokens, start: number, end: number)
 }
 
 /** Is a cue word (lemma or lowercase form) in [start, end), outside the term's own words? */
-function hasCue(tokens: SentenceAnalysisTokens, start: number, end: number, termStart: number, termEnd: number, cues: Set<string> | undefined): boolean {
+function hasCue(tokens: readonly Token[], start: number, end: number, termStart: number, termEnd: number, cues: Set<string> | undefined): boolean {
   if (!cues) return false;
   for (let i = start; i < end; i += 1) {
     if (i >= termStart && i < termEnd) continue;
@@ -123,7 +121,6 @@ function hasCue(tokens: SentenceAnalysisTokens, start: number, end: number, term
   }
   return false;
 }
-type SentenceAnalysisTokens = ScoredSentence['sentence']['tokens'];
 
 export function analyseSentence(sentence: Sentence): SentenceAnalysis {
   const scored = scoreSentence(sentence);

@@ -9,7 +9,6 @@ import type { Editorial } from './editorial.ts';
 import { computeFigures, fillPlaceholders } from './figures.ts';
 import { createLinker } from './entities.ts';
 import { ASPECTS, type AspectId } from './lexicon.ts';
-import { keepFirst } from './first-in-order.ts';
 import { polarityOf } from './polarity.ts';
 import { round3 } from './round.ts';
 import type { AspectSummary, Entity, InsightsDataset } from './schema.ts';
@@ -47,19 +46,8 @@ function ratingDirection(rating: number): number {
 /** What the document reads of a sentence: the sentences that name an aspect, with their text for the examples. */
 type AspectSentence = Pick<SentenceAnalysis, 'text' | 'aspects'>;
 
-interface ReviewAnalysis {
-  id: string;
-  date: string;
-  rating: number;
-  sentences: AspectSentence[];
-  /** Each aspect mention of the sentences in order: its aspect's position in ASPECTS, and its score. */
-  mentionAspects: number[];
-  mentionScores: number[];
-  sentiment: number;
-  technicians: string[];
-  services: string[];
-  areas: string[];
-}
+/** A review with its analysis. */
+type ReviewAnalysis = ReviewInsight & { review: ReviewsDataset['reviews'][number] };
 
 const ASPECT_INDEX = new Map<AspectId, number>(ASPECTS.map((a, i) => [a.id, i]));
 
@@ -132,7 +120,7 @@ export function createReviewAnalyser(business: ReviewsDataset['business']): Revi
       for (const id of linker.technicians(sentence)) technicians.add(id);
       for (const id of linker.areas(sentence)) areas.add(id);
       for (const name of linker.unknownNames(sentence)) candidates.push({ name, sentence: sentence.text });
-      for (const token of sentence.tokens) if (token.lowerInitial) lowercase.add(token.normal);
+      for (const token of sentence.tokens) if (/^\p{Ll}/u.test(token.text)) lowercase.add(token.normal);
       for (const phrase of keyphrases(sentence, excluded)) phrases.add(phrase);
     }
     const sentiment = analyses.length === 0 ? 0 : analyses.reduce((s, a) => s + a.score, 0) / analyses.length;
@@ -158,50 +146,16 @@ export function analyseInsights(dataset: ReviewsDataset, editorial: Editorial, i
   const warnings: InsightsWarning[] = [];
   let analyse: ReviewAnalyser | undefined;
 
-  const reviews: ReviewAnalysis[] = [];
-  const candidates: InsightsWarning[] = [];
-  const lowercaseLists: string[][] = [];
-  const topicInput: Array<{ reviewId: string; year: string; phrases: string[] }> = [];
-  for (const review of dataset.reviews) {
-    const insight = insightOf?.(review.id) ?? (analyse ??= createReviewAnalyser(business))(review);
-    for (const c of insight.candidates) candidates.push({ review_id: review.id, name: c.name, sentence: c.sentence });
-    lowercaseLists.push(insight.lowercase);
-    const mentionAspects: number[] = [];
-    const mentionScores: number[] = [];
-    for (const sentence of insight.sentences) {
-      for (const mention of sentence.aspects) {
-        mentionAspects.push(ASPECT_INDEX.get(mention.aspect)!);
-        mentionScores.push(mention.score);
-      }
-    }
-    reviews.push({
-      id: review.id,
-      date: review.date,
-      rating: review.rating,
-      sentences: insight.sentences,
-      mentionAspects,
-      mentionScores,
-      sentiment: insight.sentiment,
-      technicians: insight.technicians,
-      services: review.services,
-      areas: insight.areas,
-    });
-    topicInput.push({ reviewId: review.id, year: review.date.slice(0, 4), phrases: insight.phrases });
-  }
+  const reviews: ReviewAnalysis[] = dataset.reviews.map((review) => ({
+    review,
+    ...(insightOf?.(review.id) ?? (analyse ??= createReviewAnalyser(business))(review)),
+  }));
+  const candidates = reviews.flatMap(({ review, candidates }) => candidates.map((c) => ({ review_id: review.id, name: c.name, sentence: c.sentence })));
 
   // A capitalised word that the corpus also uses in lower case ("Solid new roof", "Happy with it")
-  // or that carries sentiment is an ordinary word at the start of a sentence, not a name. Only
-  // the candidates' words are looked for in the reviews' lower-case words (a set of all of those
-  // took millions of insertions at 100k reviews), and the search stops when all are found.
-  // A word's first and last letters and length pick a bit, set for the candidates' words: most
-  // words test false there, without the string hash a set lookup computes.
+  // or that carries sentiment is an ordinary word at the start of a sentence, not a name.
   const unseen = new Set(candidates.map((c) => c.name.toLowerCase()));
-  const bits = new Uint8Array(4096);
-  const bit = (word: string) => ((word.charCodeAt(0) << 6) ^ (word.charCodeAt(word.length - 1) << 1) ^ word.length) & 4095;
-  for (const word of unseen) bits[bit(word)] = 1;
-  for (let i = 0; i < lowercaseLists.length && unseen.size > 0; i += 1) {
-    for (const word of lowercaseLists[i]) if (bits[bit(word)] === 1 && unseen.has(word)) unseen.delete(word);
-  }
+  for (const { lowercase } of reviews) for (const word of lowercase) unseen.delete(word);
   for (const c of candidates) {
     const lower = c.name.toLowerCase();
     if (unseen.has(lower) && winkValence(lower) === 0) warnings.push(c);
@@ -221,11 +175,11 @@ export function analyseInsights(dataset: ReviewsDataset, editorial: Editorial, i
   };
 
   const trends = buildTrends(
-    reviews.map((r, i) => ({
-      date: r.date,
-      rating: r.rating,
-      response: dataset.reviews[i].response,
-      mentions: r.sentences.flatMap((s) => s.aspects),
+    reviews.map(({ review, sentences }) => ({
+      date: review.date,
+      rating: review.rating,
+      response: review.response,
+      mentions: sentences.flatMap((s) => s.aspects),
     })),
   );
   const figures = { ...computeFigures(dataset, aspects), ...trendFigures(trends) };
@@ -241,10 +195,10 @@ export function analyseInsights(dataset: ReviewsDataset, editorial: Editorial, i
     aspects,
     entities: {
       technicians: entityOf(business.technicians, (r) => r.technicians),
-      services: entityOf(business.services, (r) => r.services),
+      services: entityOf(business.services, (r) => r.review.services),
       service_areas: entityOf(business.service_areas, (r) => r.areas),
     },
-    topics: buildTopics(topicInput),
+    topics: buildTopics(reviews.map(({ review, phrases }) => ({ year: review.date.slice(0, 4), phrases }))),
     trends,
     faq: editorial.faq?.entries ?? [],
     summary,
@@ -267,7 +221,7 @@ export function buildInsights(
   return document;
 }
 
-/** Mentions quoted per name: at 100k reviews a common word taken for a name was quoted 34,302 times, one line each. */
+/** Mentions quoted per name: at 100k reviews a common word taken for a name is met tens of thousands of times. */
 const QUOTED_PER_NAME = 3;
 
 export function formatWarnings(warnings: readonly InsightsWarning[]): string {
@@ -296,40 +250,30 @@ const NEGATIVE_ORDER = (a: Candidate, b: Candidate) => order(a, b, 1);
 
 function summariseAspects(reviews: readonly ReviewAnalysis[]): AspectSummary[] {
   const tallies = ASPECTS.map(() => emptyTally());
-  // Each aspect's best examples so far, chosen as the mentions come (firstInOrder over the
-  // mentions of each polarity in order, without holding every mention: tens of thousands each).
   const positives = ASPECTS.map((): Candidate[] => []);
   const negatives = ASPECTS.map((): Candidate[] => []);
-  for (const review of reviews) {
-    let m = 0;
-    for (const sentence of review.sentences) {
+  for (const { review, sentences } of reviews) {
+    for (const sentence of sentences) {
       for (const mention of sentence.aspects) {
-        const aspect = review.mentionAspects[m];
-        m += 1;
+        const aspect = ASPECT_INDEX.get(mention.aspect)!;
         tally(tallies[aspect], mention.score);
-        const kept = mention.polarity === 'positive' ? positives[aspect] : mention.polarity === 'negative' ? negatives[aspect] : undefined;
-        if (!kept) continue;
-        keepFirst(
-          kept,
-          {
-            review_id: review.id,
-            sentence: sentence.text,
-            polarity: mention.polarity,
-            score: mention.score,
-            terms: mention.terms,
-            date: review.date,
-            rating: review.rating,
-          },
-          EXAMPLES_PER_POLARITY,
-          mention.polarity === 'positive' ? POSITIVE_ORDER : NEGATIVE_ORDER,
-        );
+        const candidates = mention.polarity === 'positive' ? positives[aspect] : mention.polarity === 'negative' ? negatives[aspect] : undefined;
+        candidates?.push({
+          review_id: review.id,
+          sentence: sentence.text,
+          polarity: mention.polarity,
+          score: mention.score,
+          terms: mention.terms,
+          date: review.date,
+          rating: review.rating,
+        });
       }
     }
   }
   return ASPECTS.map((definition, index) => {
     const t = tallies[index];
-    const positive = positives[index];
-    const negative = negatives[index];
+    const positive = positives[index].sort(POSITIVE_ORDER).slice(0, EXAMPLES_PER_POLARITY);
+    const negative = negatives[index].sort(NEGATIVE_ORDER).slice(0, EXAMPLES_PER_POLARITY);
     return {
       id: definition.id,
       label: definition.label,
@@ -344,17 +288,17 @@ function summariseAspects(reviews: readonly ReviewAnalysis[]): AspectSummary[] {
 }
 
 function summariseEntity(id: string, name: string, reviews: readonly ReviewAnalysis[]): Entity {
-  // Per aspect (its position in ASPECTS): mentions, and their scores summed in the same order as ever.
+  // Per aspect (its position in ASPECTS): mentions, and their scores summed in text order.
   const mentions = new Array<number>(ASPECTS.length).fill(0);
   const sums = new Array<number>(ASPECTS.length).fill(0);
   for (const review of reviews) {
-    const { mentionAspects, mentionScores } = review;
-    for (let m = 0; m < mentionAspects.length; m += 1) {
-      mentions[mentionAspects[m]] += 1;
-      sums[mentionAspects[m]] += mentionScores[m];
+    for (const mention of review.sentences.flatMap((s) => s.aspects)) {
+      const aspect = ASPECT_INDEX.get(mention.aspect)!;
+      mentions[aspect] += 1;
+      sums[aspect] += mention.score;
     }
   }
-  const ratingSum = reviews.reduce((s, r) => s + r.rating, 0);
+  const ratingSum = reviews.reduce((s, r) => s + r.review.rating, 0);
   const sentimentSum = reviews.reduce((s, r) => s + r.sentiment, 0);
   return {
     id,

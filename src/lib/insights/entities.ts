@@ -21,11 +21,6 @@ const NICKNAMES: Readonly<Record<string, readonly string[]>> = {
   anthony: ['tony'], christopher: ['chris'], daniel: ['dan', 'danny'], joseph: ['joe', 'joey'], steven: ['steve'],
 };
 
-export interface TechnicianRef {
-  id: string;
-  name: string;
-}
-
 export interface Linker {
   /** Technician ids mentioned in one sentence, in text order, without repeats. */
   technicians(sentence: Sentence): string[];
@@ -86,14 +81,14 @@ export function createLinker(business: Business): Linker {
       .filter(Boolean),
   );
 
-  // A word as the aliases spell it: "Mr." → "mr", "Tommy's" → "tommys". Kept on the Token: one replace per distinct word.
-  const aliasKey = (t: Token) => (t.alias ??= t.normal.replace(/[.']/g, ''));
+  // A word as the aliases spell it: "Mr." → "mr", "Tommy's" → "tommys".
+  const aliasKey = (t: Token) => t.normal.replace(/[.']/g, '');
 
   function technicians(sentence: Sentence): string[] {
     const found: string[] = [];
     const w = sentence.tokens;
     for (let i = 0; i < w.length; i += 1) {
-      // Only capitalised words start a name: the others are not looked at (most words, so no key is made for them).
+      // Only capitalised words start a name.
       if (!w[i].capital) continue;
       const lower = aliasKey(w[i]);
       // Two-word forms first: "Dave Kowalski", "Maria S", "Mr Olsen"; then a unique first name or a last name.
@@ -106,34 +101,17 @@ export function createLinker(business: Business): Linker {
     return found;
   }
 
-  const areaNeedles = [...areaNames].map(([name, id]) => [` ${name} `, id] as const);
-  // A needle is found in the text below only where its first word (between spaces) is a whole
-  // space-separated piece of some token's normal: a sentence with no such word (nearly all) names
-  // no area, and is not joined into text. A name with no word is looked for in every sentence.
-  const areaFirstWords = new Set(areaNeedles.map(([needle]) => needle.split(' ').find(Boolean)));
-  const everySentence = areaFirstWords.has(undefined);
-  function mayNameArea(tokens: readonly Token[]): boolean {
-    if (everySentence) return true;
-    for (const { normal } of tokens) {
-      if (areaFirstWords.has(normal)) return true;
-      if (normal.includes(' ') && normal.split(' ').some((piece) => areaFirstWords.has(piece))) return true;
-    }
-    return false;
-  }
   function areas(sentence: Sentence): string[] {
-    if (!mayNameArea(sentence.tokens)) return [];
-    let text = ' ';
-    for (const t of sentence.tokens) text += `${t.normal} `;
+    const text = ` ${sentence.tokens.map((t) => t.normal).join(' ')} `;
     const found: string[] = [];
-    for (const [needle, id] of areaNeedles) if (text.includes(needle) && !found.includes(id)) found.push(id);
+    for (const [name, id] of areaNames) if (text.includes(` ${name} `) && !found.includes(id)) found.push(id);
     return found;
   }
 
   function unknownNames(sentence: Sentence): string[] {
     const out: string[] = [];
     sentence.tokens.forEach((token, i) => {
-      // `capital` (a token's first letter is uppercase) first: the expression tests it again, for the few PROPN that are.
-      if (token.pos !== 'PROPN' || !token.capital || !/^\p{Lu}\p{Ll}+$/u.test(token.text)) return;
+      if (token.pos !== 'PROPN' || !/^\p{Lu}\p{Ll}+$/u.test(token.text)) return;
       const lower = token.text.toLowerCase();
       if (NOT_PEOPLE.has(lower) || businessWords.has(lower) || byAlias.has(lower) || firstNames.has(lower)) return;
       // A capitalised word after another capitalised word is part of a longer name ("Cedar Ridge", "Home Depot").
@@ -157,17 +135,13 @@ export function createLinker(business: Business): Linker {
     return byAlias.get(name.toLowerCase());
   }
 
-  // Made on first use, through the same tokenizer as the text: the insights never call it.
-  let serviceTerms: Array<{ id: string; words: Array<{ lemma: string; lower: string }> }> | undefined;
+  // Read through the same tokenizer as the text.
+  const serviceTerms = business.services.flatMap((service) => {
+    const parts = service.name.split(/\s+and\s+|,\s*/).filter((part) => part.trim().split(/\s+/).length >= 2);
+    const phrases = [...new Set([service.id.replace(/-/g, ' '), service.name, ...parts].map((p) => p.toLowerCase()))];
+    return phrases.map((phrase) => ({ id: service.id, words: splitSentences(phrase).flatMap((s) => s.tokens.filter((t) => !t.punct)) }));
+  });
   function services(sentence: Sentence): string[] {
-    serviceTerms ??= business.services.flatMap((service) => {
-      const parts = service.name.split(/\s+and\s+|,\s*/).filter((part) => part.trim().split(/\s+/).length >= 2);
-      const phrases = [...new Set([service.id.replace(/-/g, ' '), service.name, ...parts].map((p) => p.toLowerCase()))];
-      return phrases.map((phrase) => ({
-        id: service.id,
-        words: splitSentences(phrase).flatMap((s) => s.tokens.filter((t) => !t.punct).map((t) => ({ lemma: t.lemma, lower: t.lower }))),
-      }));
-    });
     const words = sentence.tokens.filter((t) => !t.punct);
     const found: string[] = [];
     for (const { id, words: term } of serviceTerms) {
@@ -185,6 +159,6 @@ export function createLinker(business: Business): Linker {
   return { technicians, areas, services, unknownNames, technicianByName };
 }
 
-function sameWord(token: Token, word: { lemma: string; lower: string }): boolean {
+function sameWord(token: Token, word: Token): boolean {
   return token.lemma === word.lemma || token.lower === word.lower || token.lemma === word.lower || token.lower === word.lemma;
 }

@@ -83,13 +83,9 @@ function checkPlaceholder(inner: string): string | undefined {
   return undefined;
 }
 
-const numberFormats = new Map<number, Intl.NumberFormat>();
-
 /** A figure as prose quotes it: "1,204", "4.16", "61". */
 function formatFigure(value: number, decimals: number): string {
-  let format = numberFormats.get(decimals);
-  if (!format) numberFormats.set(decimals, (format = new Intl.NumberFormat('en-US', { maximumFractionDigits: decimals, useGrouping: true })));
-  return format.format(roundTo(value, decimals));
+  return roundTo(value, decimals).toLocaleString('en-US', { maximumFractionDigits: decimals, useGrouping: true });
 }
 
 export interface FilledText {

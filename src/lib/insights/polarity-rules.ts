@@ -3,34 +3,32 @@
  * purposes ("to fix"), comparisons, negations that intensify, conditions a
  * repair answers, and the clauses contrast markers cut.
  */
-import { NEGATION_WINDOW, PRAISE_ENOUGH_VALENCE, REPAIR_CONDITION_WINDOW, REPAIRED_CONDITION_VALENCE } from './lexicon.ts';
+import { COMPARATIVES, NEGATION_WINDOW, PRAISE_ENOUGH_VALENCE, PRAISE_VERBS, PROBLEM_WORDS, REPAIR_CONDITION_WINDOW, REPAIR_SCOPE_STOPPERS, REPAIRED_CONDITION_VALENCE, RESOLVERS } from './lexicon.ts';
 import type { Token } from './sentences.ts';
-import { CANNOT, COMPARATIVE, conditionTrie, DISCOVERY_WORD, EMPHATIC_WORD, ENOUGH, factsOf, FIRST_PERSON_WORD, MODAL, PRAISE, PROBLEM_LEMMA, PUNCT_BREAK, repairTrie, RESOLVER, SCOPE_STOPPER, THAN, TO, type Flags } from './word-facts.ts';
+import { breaksScope, conditionTrie, either, isDiscovery, isEmphatic, isFirstPerson, isModal, repairTrie } from './word-facts.ts';
+
+/** Flags by token position within one sentence (1 = set). */
+export type Flags = Uint8Array;
 
 export function isResolver(tokens: readonly Token[], i: number): boolean {
-  const facts = factsOf(tokens[i]);
-  if (!(facts & RESOLVER)) return false;
-  if (facts & DISCOVERY_WORD) {
-    for (let j = Math.max(0, i - 2); j < i; j += 1) if (factsOf(tokens[j]) & FIRST_PERSON_WORD) return false;
-  }
-  return true;
+  return either(RESOLVERS, tokens[i]) && !foundByCustomer(tokens, i);
 }
 
 /** Is one of the words in [from, to) (within the sentence) emphatic ("so", "such", "worse")? */
 export function emphaticWithin(tokens: readonly Token[], from: number, to: number): boolean {
-  for (let j = from; j < Math.min(to, tokens.length); j += 1) if (factsOf(tokens[j]) & EMPHATIC_WORD) return true;
+  for (let j = from; j < Math.min(to, tokens.length); j += 1) if (isEmphatic(tokens[j])) return true;
   return false;
 }
 
 /** "to fix", "to repair": an infinitive resolver states a purpose. */
 export function isInfinitive(tokens: readonly Token[], i: number): boolean {
-  return i > 0 && (factsOf(tokens[i - 1]) & TO) !== 0;
+  return i > 0 && tokens[i - 1].normal === 'to';
 }
 
 /** "than I'd hoped", "than we expected": the expectation verb is the reference of a comparison. */
 export function thanBefore(tokens: readonly Token[], i: number): boolean {
   for (let j = i - 1; j >= Math.max(0, i - 4); j -= 1) {
-    if (factsOf(tokens[j]) & THAN) return true;
+    if (tokens[j].normal === 'than') return true;
     if (tokens[j].punct || !tokens[j].stop) return false;
   }
   return false;
@@ -45,18 +43,17 @@ export function thanBefore(tokens: readonly Token[], i: number): boolean {
  */
 export function intensifyingNegation(tokens: readonly Token[], i: number, valences: number[], markerAt: Flags): boolean {
   const n = tokens.length;
-  const modal = (i > 0 && (factsOf(tokens[i - 1]) & MODAL) !== 0) || (factsOf(tokens[i]) & CANNOT) !== 0;
+  const modal = (i > 0 && isModal(tokens[i - 1])) || tokens[i].normal === 'cannot';
   if (!modal) return false;
   let praise = -1;
   for (let j = i + 1; j < Math.min(n, i + 1 + NEGATION_WINDOW + 2); j += 1) {
-    const facts = factsOf(tokens[j]);
-    if (markerAt[j] || facts & PUNCT_BREAK) break;
-    if (facts & PRAISE) praise = j;
-    if (facts & ENOUGH && praise >= 0) {
+    if (markerAt[j] || breaksScope(tokens[j])) break;
+    if (either(PRAISE_VERBS, tokens[j])) praise = j;
+    if (tokens[j].normal === 'enough' && praise >= 0) {
       for (let k = praise; k <= j; k += 1) valences[k] = 0;
       let opinion = -1;
       for (let k = j + 1; k < n; k += 1) {
-        if (markerAt[k] || factsOf(tokens[k]) & PUNCT_BREAK) break;
+        if (markerAt[k] || breaksScope(tokens[k])) break;
         if (valences[k] !== 0) {
           opinion = k;
           break;
@@ -66,7 +63,7 @@ export function intensifyingNegation(tokens: readonly Token[], i: number, valenc
       else valences[i] = PRAISE_ENOUGH_VALENCE;
       return true;
     }
-    if (facts & COMPARATIVE && j <= i + 4) return true;
+    if (COMPARATIVES.has(tokens[j].normal) && j <= i + 4) return true;
   }
   return false;
 }
@@ -84,17 +81,16 @@ export function repairedConditions(tokens: readonly Token[], valences: number[],
   let changed = false;
   for (const verb of repairTrie.scan(tokens)) {
     if (negated[verb.start] || isInfinitive(tokens, verb.start)) continue;
-    if (verb.value === 'repair' && (foundByCustomer(tokens, verb.start))) continue;
+    if (verb.value === 'repair' && foundByCustomer(tokens, verb.start)) continue;
     let words = 0;
     // A repair reaches the next few words of its segment; a diagnosis the rest of its clause (what was found, listed).
     const window = verb.value === 'repair' ? REPAIR_CONDITION_WINDOW : Infinity;
     for (let j = verb.end; j < n && words < window; j += 1) {
       if (markerAt[j]) break;
-      const facts = factsOf(tokens[j]);
-      if (verb.value === 'repair' && facts & PUNCT_BREAK) break;
+      if (verb.value === 'repair' && breaksScope(tokens[j])) break;
       if (tokens[j].punct) continue;
       words += 1;
-      if (facts & SCOPE_STOPPER) break;
+      if (REPAIR_SCOPE_STOPPERS.has(tokens[j].normal)) break;
       const m = conditionTrie.longestAt(tokens, j);
       if (!m) continue;
       // "the crew cracked a skylight": a damage verb after its subject is an act, not a condition.
@@ -115,16 +111,14 @@ export function repairedConditions(tokens: readonly Token[], valences: number[],
 }
 
 function foundByCustomer(tokens: readonly Token[], i: number): boolean {
-  if (!(factsOf(tokens[i]) & DISCOVERY_WORD)) return false;
-  for (let j = Math.max(0, i - 2); j < i; j += 1) if (factsOf(tokens[j]) & FIRST_PERSON_WORD) return true;
-  return false;
+  return isDiscovery(tokens[i]) && tokens.slice(Math.max(0, i - 2), i).some(isFirstPerson);
 }
 
 /** A problem word flipped to positive by a resolver is not flipped back by a negator that only reached the problem. */
 export function resolvedIn(boundaries: Array<[number, number]>, index: number, tokens: readonly Token[], negated: Flags): boolean {
   const [start, end] = boundaries.find(([s, e]) => index >= s && index < e) ?? [0, 0];
   for (let i = start; i < end; i += 1) {
-    if (!negated[i] && !(factsOf(tokens[i]) & PROBLEM_LEMMA) && isResolver(tokens, i)) return true;
+    if (!negated[i] && !PROBLEM_WORDS.has(tokens[i].lemma) && isResolver(tokens, i)) return true;
   }
   return false;
 }

@@ -22,10 +22,10 @@
  *    terrible communication" keeps two opinions apart.
  * 6. Raw sums are normalised to -1..1 with x / √(x² + 15) (as VADER does).
  */
-import { BARE_NEGATION_VALENCE, NEGATION_WINDOW, PROBLEM_WORDS, REPAIR_CONDITION_WINDOW } from './lexicon.ts';
+import { BARE_NEGATION_VALENCE, EXPECTATION_VERBS, NEGATION_EXTENDERS, NEGATION_STOPPERS, NEGATION_WINDOW, NEGATORS, PROBLEM_WORDS, REPAIR_CONDITION_WINDOW } from './lexicon.ts';
 import { clauseBoundaries, clauseWeight, emphaticWithin, intensifyingNegation, isInfinitive, isResolver, rangeConsumed, repairedConditions, resolvedIn, thanBefore } from './polarity-rules.ts';
 import type { Sentence } from './sentences.ts';
-import { BANG, COMMON_VERB, CONTENT, contrastTrie, domainTrie, EXPECTATION, factsOf, fixedTrie, generalValence, intensifierTrie, isWord, NEGATION_EXTENDER, NEGATION_STOPPER, NEGATOR, NEGATOR_NORMAL, NEVER, PROBLEM, PROBLEM_START, PROPER_NAME, PUNCT_BREAK, SEGMENT_BREAK, type Flags } from './word-facts.ts';
+import { breaksScope, breaksSegment, contrastTrie, domainTrie, either, fixedTrie, generalValence, hasBang, intensifierTrie, isCommonVerb, isContent, isNegator, isProperName } from './word-facts.ts';
 
 export type Polarity = 'positive' | 'neutral' | 'negative';
 
@@ -71,34 +71,20 @@ export function polarityOf(score: number, threshold = POLARITY_THRESHOLD): Polar
   return score >= threshold ? 'positive' : score <= -threshold ? 'negative' : 'neutral';
 }
 
-/**
- * scoreSentence's flags by token position (1 = set), reused from one sentence to the next
- * (scoreSentence is never re-entered, and reads no position past its sentence): six arrays
- * made and filled per sentence were over a quarter of its own time in a CPU profile at 10k
- * reviews. Longer than the sentence, once grown.
- */
-const flagArrays: Flags[] = [];
-function clearedFlags(slot: number, n: number): Flags {
-  let flags = flagArrays[slot];
-  if (!flags || flags.length < n) flagArrays[slot] = flags = new Uint8Array(Math.max(64, 2 * n));
-  flags.fill(0, 0, n);
-  return flags;
-}
-
 export function scoreSentence(sentence: Sentence): ScoredSentence {
   const tokens = sentence.tokens;
   const n = tokens.length;
-  const valences: number[] = [];
-  for (let i = 0; i < n; i += 1) valences.push(0);
-  const consumed = clearedFlags(0, n);
-  const fixed = clearedFlags(1, n);
-  const problem = clearedFlags(2, n);
-  const problemPart = clearedFlags(3, n);
+  // Flags by token position (1 = set).
+  const valences = new Array<number>(n).fill(0);
+  const consumed = new Uint8Array(n);
+  const fixed = new Uint8Array(n);
+  const problem = new Uint8Array(n);
+  const problemPart = new Uint8Array(n);
 
   // Contrast markers → clause boundaries ("but" inside a fixed expression such as "nothing but praise" is none).
   const fixedMatches = fixedTrie.scan(tokens);
   const markers = contrastTrie.scan(tokens).filter((m) => !fixedMatches.some((f) => m.start < f.end && f.start < m.end));
-  const markerAt = clearedFlags(4, n);
+  const markerAt = new Uint8Array(n);
   for (const m of markers) for (let i = m.start; i < m.end; i += 1) markerAt[i] = 1;
 
   // 1. Valences: fixed expressions, then the domain lexicon, then wink's general lexicon.
@@ -117,15 +103,8 @@ export function scoreSentence(sentence: Sentence): ScoredSentence {
     const m = domainTrie.longestAt(tokens, i);
     if (m && !rangeConsumed(consumed, m.start, m.end)) {
       valences[m.start] = m.value;
-      // A one-word match (most) is its lemma: its PROBLEM fact is this test, made once per word. A
-      // longer one's phrase starts with its first word's lemma (a match never starts with punctuation),
-      // and is joined only when some problem word or phrase starts so.
-      const first = factsOf(tokens[m.start]);
-      const isProblem =
-        m.end - m.start === 1
-          ? (first & PROBLEM) !== 0
-          : ((first & PROBLEM_START) !== 0 && PROBLEM_WORDS.has(tokens.slice(m.start, m.end).filter(isWord).map((t) => t.lemma).join(' '))) ||
-            PROBLEM_WORDS.has(tokens[m.start].normal);
+      const lemmas = tokens.slice(m.start, m.end).filter((t) => !t.punct).map((t) => t.lemma);
+      const isProblem = PROBLEM_WORDS.has(lemmas.join(' ')) || PROBLEM_WORDS.has(tokens[m.start].normal);
       if (isProblem) {
         problem[m.start] = 1;
         for (let j = m.start; j < m.end; j += 1) problemPart[j] = 1;
@@ -137,41 +116,39 @@ export function scoreSentence(sentence: Sentence): ScoredSentence {
   for (let i = 0; i < n; i += 1) {
     const token = tokens[i];
     if (consumed[i] || token.punct || token.stop || markerAt[i]) continue;
-    const facts = factsOf(token);
-    if (facts & NEGATOR) continue;
+    if (isNegator(token)) continue;
     // Forms of the commonest verbs ("went", "got") and capitalised names mid-sentence ("Charcoal", a shingle colour) carry no opinion.
-    if (facts & COMMON_VERB) continue;
-    if (i > 0 && facts & PROPER_NAME) continue;
+    if (isCommonVerb(token)) continue;
+    if (i > 0 && isProperName(token)) continue;
     // "slower than I'd hoped": the expectation is the yardstick, not an opinion.
-    if (facts & EXPECTATION && thanBefore(tokens, i)) continue;
+    if (either(EXPECTATION_VERBS, token) && thanBefore(tokens, i)) continue;
     const v = generalValence(token);
     valences[i] = v;
-    if (v < 0 && facts & PROBLEM) problem[i] = 1;
+    if (v < 0 && either(PROBLEM_WORDS, token)) problem[i] = 1;
   }
 
   // 2. Negation within the clause and segment: the next NEGATION_WINDOW words.
-  const negated = clearedFlags(5, n);
+  const negated = new Uint8Array(n);
   for (let i = 0; i < n; i += 1) {
     const token = tokens[i];
-    if (fixed[i] || consumed[i] || !(factsOf(token) & NEGATOR)) continue;
+    if (fixed[i] || consumed[i] || !isNegator(token)) continue;
     // "never been so rude", "never seen such a mess": an emphatic "never" strengthens instead.
-    if (factsOf(token) & NEVER && emphaticWithin(tokens, i + 1, i + 4)) continue;
+    if (token.lemma === 'never' && emphaticWithin(tokens, i + 1, i + 4)) continue;
     if (intensifyingNegation(tokens, i, valences, markerAt)) continue;
     let words = 0;
     let window = NEGATION_WINDOW;
     let opinion = false;
     let content = false;
     for (let j = i + 1; j < n && words < window; j += 1) {
-      const facts = factsOf(tokens[j]);
-      if (facts & PUNCT_BREAK) break;
-      if (markerAt[j] || facts & NEGATION_STOPPER) break;
-      if (tokens[j].punct) continue;
+      const word = tokens[j];
+      if (breaksScope(word) || markerAt[j] || NEGATION_STOPPERS.has(word.normal)) break;
+      if (word.punct) continue;
       words += 1;
-      if (facts & NEGATION_EXTENDER) window += 3;
-      if (fixed[j] || facts & NEGATOR_NORMAL) continue;
+      if (NEGATION_EXTENDERS.has(word.normal)) window += 3;
+      if (fixed[j] || NEGATORS.has(word.normal)) continue;
       negated[j] = 1;
       if (valences[j] !== 0) opinion = true;
-      if (facts & CONTENT) content = true;
+      if (isContent(word)) content = true;
     }
     // "they didn't call", "no one told us": a negation with nothing to flip still reports something not done.
     if (!opinion && content && valences[i] === 0) valences[i] = BARE_NEGATION_VALENCE;
@@ -228,7 +205,7 @@ export function scoreSentence(sentence: Sentence): ScoredSentence {
 
   // "!" strengthens the sentence's opinion (VADER's rule), up to three of them; it never creates one.
   let bangs = 0;
-  for (let i = 0; i < n && bangs < 3; i += 1) if (factsOf(tokens[i]) & BANG) bangs += 1;
+  for (let i = 0; i < n && bangs < 3; i += 1) if (hasBang(tokens[i])) bangs += 1;
 
   // 5. Clauses, segments and the weighted sentence score.
   const clauses: Clause[] = [];
@@ -240,7 +217,7 @@ export function scoreSentence(sentence: Sentence): ScoredSentence {
     let clauseRaw = 0;
     let segmentRaw = 0;
     for (let i = start; i <= end; i += 1) {
-      const boundary = i === end || (factsOf(tokens[i]) & SEGMENT_BREAK) !== 0;
+      const boundary = i === end || breaksSegment(tokens[i]);
       if (boundary) {
         if (i > segmentStart) segments.push({ start: segmentStart, end: i, score: normalise(segmentRaw) });
         segmentStart = i + 1;

@@ -12,6 +12,7 @@
  * alphabetically: same reviews, same topics.
  */
 import { round3 } from './round.ts';
+import type { InsightTopic } from './schema.ts';
 import type { Sentence, Token } from './sentences.ts';
 
 /** Nouns every roofing review uses: as a topic on their own they say nothing. */
@@ -62,15 +63,13 @@ export function keyphrases(sentence: Sentence, exclude: ReadonlySet<string>): st
     run = [];
   };
   const tokens = sentence.tokens;
-  // Each token's word, made once: the runs, the noun test and the patterns below all read it.
   const words = tokens.map(keywordOf);
-  let nounWords: Set<string> | undefined;
   // Is the word some noun's of this sentence (the last word of a phrase must be)?
-  const isNounLike = (word: string) => (nounWords ??= new Set(words.filter((_w, i) => tokens[i].pos === 'NOUN'))).has(word);
+  const nounWords = new Set(words.filter((_w, i) => tokens[i].pos === 'NOUN'));
+  const isNounLike = (word: string) => nounWords.has(word);
   for (let i = 0; i < tokens.length; i += 1) {
     const token = tokens[i];
     const word = words[i];
-    // The part of speech first: most words are neither nouns nor adjectives, and need no lookup.
     const usable = (token.pos === 'NOUN' || token.pos === 'ADJ') && word.length > 2 && !exclude.has(word);
     if (usable && !token.punct) {
       run.push(word);
@@ -88,9 +87,9 @@ export function keyphrases(sentence: Sentence, exclude: ReadonlySet<string>): st
   return [...out];
 }
 
-/** A token's lemma as a keyphrase word (its letters and hyphens), kept on the Token: one regular expression per distinct word. */
+/** A token's lemma as a keyphrase word: its letters and hyphens. */
 function keywordOf(token: Token): string {
-  return (token.keyword ??= token.lemma.replace(/[^a-z-]/g, ''));
+  return token.lemma.replace(/[^a-z-]/g, '');
 }
 
 /** "ice and water shield" (noun and noun noun) and "nail in the driveway" (noun in [the] noun). */
@@ -117,38 +116,20 @@ function patternPhrases(sentence: Sentence, exclude: ReadonlySet<string>, words:
 /** Things reviews place somewhere ("nails in the lawn", "debris on the patio"). */
 const PLACED = new Set(['nail', 'debris', 'scrap', 'granule', 'trash', 'shingle', 'tarp', 'dumpster', 'leak', 'stain', 'moss', 'hole', 'crack']);
 
-
 export interface TopicInput {
-  reviewId: string;
   year: string;
   phrases: readonly string[];
 }
 
-export interface TopicResult {
-  id: string;
-  label: string;
-  keywords: string[];
-  review_count: number;
-  share: number;
-  by_year: Record<string, number>;
-}
+/** How many topics at most. */
+const TOPIC_LIMIT = 12;
 
-export interface TopicOptions {
-  /** How many topics at most. */
-  limit?: number;
-  /** A phrase must occur in at least this many reviews. */
-  minReviews?: number;
-}
-
-export function buildTopics(reviews: readonly TopicInput[], options: TopicOptions = {}): TopicResult[] {
-  const limit = options.limit ?? 12;
+/** `minReviews`: a phrase must occur in at least this many reviews. */
+export function buildTopics(reviews: readonly TopicInput[], options: { minReviews?: number } = {}): InsightTopic[] {
   // A single word must recur in 2% of reviews; a longer keyphrase, being specific, in 1% (at least 2 either way).
   const minReviews = options.minReviews ?? Math.max(2, Math.ceil(reviews.length * 0.02));
   const minPhraseReviews = options.minReviews ?? Math.max(2, Math.ceil(reviews.length * 0.01));
-  // Each phrase's reviews, as their positions in `reviews` (ids are unique in a dataset): a
-  // review appends itself once, so a list is its phrase's distinct reviews in order. At 100k
-  // reviews, a Set of ids per phrase (and one per review to drop its repeated phrases) was most
-  // of this function's time, for millions of (phrase, review) pairs.
+  // Each phrase's distinct reviews, as their positions in `reviews`, in order.
   const reviewsOf = new Map<string, number[]>();
   for (let index = 0; index < reviews.length; index += 1) {
     for (const phrase of reviews[index].phrases) {
@@ -158,11 +139,8 @@ export function buildTopics(reviews: readonly TopicInput[], options: TopicOption
     }
   }
   const lengthOf = (phrase: string) => phrase.split(' ').filter((w) => !COORDINATION.has(w) && !PLACE.has(w) && w !== 'the').length;
-  // No phrase with fewer reviews than both thresholds qualifies: most phrases are rare, and are not measured.
-  const fewest = Math.min(minReviews, minPhraseReviews);
   const qualifying: Array<[string, number[]]> = [];
   for (const [phrase, ids] of reviewsOf) {
-    if (ids.length < fewest) continue;
     if (lengthOf(phrase) === 1 ? ids.length >= minReviews && !GENERIC_ALONE.has(phrase) && !GENERIC.has(phrase) : ids.length >= minPhraseReviews) {
       qualifying.push([phrase, ids]);
     }
@@ -183,12 +161,10 @@ export function buildTopics(reviews: readonly TopicInput[], options: TopicOption
       if (parent.keywords.length < 5 && !parent.keywords.includes(phrase)) parent.keywords.push(phrase);
       continue;
     }
-    if (chosen.length < limit) chosen.push({ phrase, ids, keywords: [phrase] });
+    if (chosen.length < TOPIC_LIMIT) chosen.push({ phrase, ids, keywords: [phrase] });
   }
   const total = reviews.length;
   return chosen.map(({ phrase, ids, keywords }) => {
-    // A count per year does not depend on the reviews' order (sorting each topic's ids, up to
-    // 100k strings for each of 12 topics, was most of this function's time at 100k reviews).
     const byYear: Record<string, number> = {};
     for (const index of ids) {
       const year = reviews[index].year;

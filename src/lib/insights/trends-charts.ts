@@ -75,7 +75,6 @@ function quarterMiddle(quarter: string): Date {
   return new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 15));
 }
 
-const fixed = (n: number, digits: number) => n.toFixed(digits);
 const percent = (share: number) => `${Math.round(share * 100)}%`;
 const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
 
@@ -135,10 +134,6 @@ function moved(change: number, format: (n: number) => string): string {
   return `${change > 0 ? 'up' : 'down'} ${format(Math.abs(change))}`;
 }
 
-function windowText(w: RecentWindow): string {
-  return plural(w.review_count, 'review');
-}
-
 /** The reading of a figure of both windows: compared when both have it, else what there is. */
 function compared(now: number | null, then: number | null, both: (now: number, then: number) => string, onlyNow: (now: number) => string, none: string): string {
   if (now === null) return none;
@@ -170,15 +165,15 @@ export function trendCharts(trends: Trends, labels: ReadonlyArray<{ id: AspectId
     reading: compared(
       now.average_rating,
       then.average_rating,
-      (a, b) => `Rating ${moved(recent.change.average_rating!, (n) => fixed(n, 2))} in ${recentLabel}: ${fixed(a, 2)} from ${windowText(now)}, against ${fixed(b, 2)} from ${windowText(then)} in ${before}.`,
-      (a) => `${fixed(a, 2)} from ${windowText(now)} in ${recentLabel}; no reviews in ${before}.`,
+      (a, b) => `Rating ${moved(recent.change.average_rating!, (n) => n.toFixed(2))} in ${recentLabel}: ${a.toFixed(2)} from ${plural(now.review_count, 'review')}, against ${b.toFixed(2)} from ${plural(then.review_count, 'review')} in ${before}.`,
+      (a) => `${a.toFixed(2)} from ${plural(now.review_count, 'review')} in ${recentLabel}; no reviews in ${before}.`,
       `No reviews in ${recentLabel}.`,
     ),
     svg: quarterLine('average_rating', 40, { domain: [1, 5], ticks: [1, 2, 3, 4, 5], tickFormat: (n: number) => String(n), grid: true, label: null }),
     table: {
       caption: 'Average rating by quarter',
       head: ['Quarter', 'Reviews', 'Average rating'],
-      rows: trends.quarters.map((q) => [quarterName(q.quarter), String(q.review_count), q.average_rating === null ? '—' : fixed(q.average_rating, 2)]),
+      rows: trends.quarters.map((q) => [quarterName(q.quarter), String(q.review_count), q.average_rating === null ? '—' : q.average_rating.toFixed(2)]),
     },
   };
 
