@@ -11,15 +11,14 @@ import { toResponse } from '../http/answer.ts';
 import { preflightAnswer } from '../http/cors.ts';
 import { invalidRequest, jsonAnswer, methodNotAllowed, payloadTooLarge } from '../http/json.ts';
 import type { Store } from '../store/index.ts';
-import { isStoreUnavailable, storeUnavailableAnswer } from '../store/unavailable.ts';
 import { HUB_MAX_BODY_BYTES, type Clock, type HubConfig } from './config.ts';
 import type { ContentSource } from './content.ts';
-import { Distributor, type Log } from './distribute.ts';
+import { Distributor, type DeliveryOutcome, type Log } from './distribute.ts';
 import type { OutboundOptions } from './outbound.ts';
 import { Pool } from './pool.ts';
-import { deliverPublished, preparePublish, PUBLISH_CLAIM_SECONDS, publishTopic, type PublishOutcome } from './publish.ts';
+import { deliverPublished, preparePublish, PUBLISH_CLAIM_SECONDS, type PublishOutcome } from './publish.ts';
 import { createHubFormParser, type HubRequest } from './hub-form.ts';
-import { RetryScheduler, type SweepOutcome } from './retries.ts';
+import { isStoreUnavailable, storeUnavailableAnswer } from '../store/unavailable.ts';
 import { resolveTarget, type Resolver } from './ssrf.ts';
 import { addressNetwork, callbackHost, capRefusal, type CallbackPlace } from './caps.ts';
 import { callbackKey, HubState, newId } from './subscriptions.ts';
@@ -57,6 +56,12 @@ export interface Hub {
   readonly topics: TopicRegistry;
 }
 
+export interface SweepOutcome {
+  /** Jobs that were due; each outcome is one of them ('skipped': another instance holds it). */
+  due: number;
+  outcomes: DeliveryOutcome[];
+}
+
 type Subscribe = Extract<HubRequest, { mode: 'subscribe' }>;
 type Unsubscribe = Extract<HubRequest, { mode: 'unsubscribe' }>;
 
@@ -85,37 +90,47 @@ export function createHub(options: HubOptions): Hub {
    * holder finished, the re-check finds the hash recorded ('unchanged').
    */
   const unconfirmed = new Map<string, number>();
-  const note = (topic: Topic, outcome: PublishOutcome): PublishOutcome => {
-    if (outcome.result === 'elsewhere') {
+  const prepare = async (topic: Topic) => {
+    const prepared = await preparePublish(topic, publishDeps);
+    if (prepared.outcome?.result === 'elsewhere') {
       if (!unconfirmed.has(topic.id)) log(`websub: the change of ${topic.id} is claimed by another holder; checked again in ${PUBLISH_CLAIM_SECONDS + 1} s`);
       unconfirmed.set(topic.id, now() + (PUBLISH_CLAIM_SECONDS + 1) * 1000);
     }
-    return outcome;
+    return prepared;
   };
-  /** Run before each sweep: the jobs a re-check writes are due at once, so the same pass sends them. */
-  const recheckUnconfirmed = async (): Promise<void> => {
+  /**
+   * The jobs due now: due retries, and first attempts a crash left. Before them the changes
+   * claimed elsewhere are checked again (the jobs this writes are due at once, so the same pass
+   * sends them) and the jobs of expired leases dropped. Jobs live in the store, so due retries
+   * survive restarts; a claim per job makes one instance send it.
+   */
+  const dueJobs = async () => {
     for (const [topicId, at] of [...unconfirmed]) {
-      const topic = topics.byId(topicId);
-      if (at > now() || !topic) continue;
+      if (at > now()) continue;
       unconfirmed.delete(topicId);
       try {
-        const prepared = await preparePublish(topic, publishDeps);
-        if (prepared.outcome) note(topic, prepared.outcome);
+        await prepare(topics.byId(topicId)!);
       } catch (error) {
         unconfirmed.set(topicId, at);
         throw error;
       }
     }
+    await state.purgeExpired(topics.all.map((topic) => topic.id));
+    const at = now();
+    return (await state.allJobs()).filter((job) => job.due_at <= at && !distributor.isInFlight(job.id));
   };
-  const scheduler = new RetryScheduler({
-    state,
-    distributor,
-    topicIds: topics.all.map((t) => t.id),
-    intervalMs: config.schedulerIntervalMs,
-    now,
-    log,
-    beforePass: recheckUnconfirmed,
-  });
+  /** The Node server's timer (a function has none between requests: its scheduler calls `sweep`). */
+  let timer: NodeJS.Timeout | undefined;
+  let sweeping: Promise<void> | undefined;
+  /** One timed pass; it does not wait for the deliveries (the pool bounds them), and a pass under way is not started twice. */
+  const timedSweep = () =>
+    (sweeping ??= dueJobs()
+      .then((due) => void distributor.run(due).catch((error: unknown) => log(`websub: retry failed: ${String(error)}`)))
+      // Redis out of reach is logged once per outage by the store; the next sweep tries again.
+      .catch((error: unknown) => {
+        if (!isStoreUnavailable(error)) log(`websub: retry sweep failed: ${String(error)}`);
+      })
+      .finally(() => (sweeping = undefined)));
   const limits = createRateLimits(() => store, {
     subscribe: { points: config.subscribeRateLimit, windowSeconds: config.rateWindowSeconds },
     publish: { points: config.publishRateLimit, windowSeconds: config.rateWindowSeconds },
@@ -219,7 +234,7 @@ export function createHub(options: HubOptions): Hub {
     if (hubRequest.mode === 'publish') {
       for (const url of hubRequest.topics) {
         const topic = topicOf(url);
-        inBackground(async () => note(topic, await publishTopic(topic, publishDeps)), defer);
+        inBackground(async () => deliverPublished(await prepare(topic), distributor), defer);
       }
       return json({ status: 'accepted', mode: 'publish', topics: hubRequest.topics }, 202);
     }
@@ -264,20 +279,23 @@ export function createHub(options: HubOptions): Hub {
     async publishChanged() {
       // Every topic's outbox first, then all deliveries at once through the pool: a hanging
       // subscriber of one topic holds one slot, never the other topics' deliveries.
-      const prepared = await Promise.all(
-        topics.all.map(async (topic) => {
-          const one = await preparePublish(topic, publishDeps);
-          if (one.outcome) note(topic, one.outcome);
-          return one;
-        }),
-      );
+      const prepared = await Promise.all(topics.all.map(prepare));
       return Promise.all(prepared.map((one) => deliverPublished(one, distributor)));
     },
-    sweep: () => scheduler.sweepAndDeliver(),
-    start: () => scheduler.start(),
+    async sweep() {
+      const due = await dueJobs();
+      return { due: due.length, outcomes: await distributor.run(due) };
+    },
+    start() {
+      if (timer) return;
+      void timedSweep();
+      timer = setInterval(timedSweep, config.schedulerIntervalMs);
+      timer.unref();
+    },
     async close() {
       closed = true;
-      await scheduler.stop();
+      clearInterval(timer);
+      await sweeping;
     },
   };
 }
