@@ -12,10 +12,6 @@ export interface TopicContent {
 
 export type ContentSource = (path: string) => Promise<TopicContent | undefined>;
 
-export function staticContentSource(read: (path: string) => TopicContent | undefined): ContentSource {
-  return async (path) => read(path);
-}
-
 /** GETs `origin + path` (the site's own configured origin, never one taken from a request). */
 export function httpContentSource(origin: string, timeoutMs: number, userAgent: string): ContentSource {
   return async (path) => {
