@@ -9,8 +9,6 @@ export interface HubConfig {
   allowLoopback: boolean;
   /** Delay before the 1st, 2nd, ... retry of a failed notification, in seconds. */
   retryDelaysSeconds: number[];
-  /** Consecutive failed attempts that end a subscription (the seed's rule: 3). */
-  maxFailures: number;
   /** Deadline of every outbound request (DNS, connect, TLS, answer), in ms. */
   requestTimeoutMs: number;
   leaseDefaultSeconds: number;
@@ -40,7 +38,6 @@ export const HUB_MAX_BODY_BYTES = 64 * 1024;
 export const DEFAULT_HUB_CONFIG: HubConfig = {
   allowLoopback: false,
   retryDelaysSeconds: [60, 600],
-  maxFailures: 3,
   requestTimeoutMs: 10_000,
   leaseDefaultSeconds: 10 * 24 * 3600,
   leaseMinSeconds: 3600,
@@ -85,7 +82,6 @@ export function hubConfigFromEnv(env: Env = process.env): HubConfig {
   const config: HubConfig = {
     allowLoopback: flag(env, 'WEBSUB_ALLOW_LOOPBACK', d.allowLoopback),
     retryDelaysSeconds,
-    maxFailures: d.maxFailures,
     requestTimeoutMs: number(env, 'WEBSUB_TIMEOUT_MS', d.requestTimeoutMs, 1),
     leaseDefaultSeconds: number(env, 'WEBSUB_LEASE_DEFAULT_SECONDS', d.leaseDefaultSeconds, 1),
     leaseMinSeconds: number(env, 'WEBSUB_LEASE_MIN_SECONDS', d.leaseMinSeconds, 1),

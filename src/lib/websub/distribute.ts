@@ -20,6 +20,9 @@ import { sendDenied } from './verify.ts';
 
 export type Log = (message: string) => void;
 
+/** Consecutive failed attempts that end a subscription: the seed's rule, not a setting. */
+const MAX_FAILURES = 3;
+
 export interface DistributorDeps {
   state: HubState;
   topics: TopicRegistry;
@@ -128,7 +131,7 @@ export class Distributor {
     // `why` goes to the subscriber (hub.reason); `logged` may name resolved addresses and stays in the log.
     const why = result.ok ? `answered ${result.status}` : `${result.error}: ${result.message}`;
     const logged = result.ok ? why : `${result.error}: ${result.detail ?? result.message}`;
-    if (failures >= config.maxFailures) {
+    if (failures >= MAX_FAILURES) {
       await state.removeSubscription(sub.topic_id, job.callback_key);
       log(`websub: ${topic.id} subscription ${job.callback_key.slice(0, 12)} ended after ${failures} consecutive failed deliveries (last: ${logged})`);
       await sendDenied(sub.callback, topic.url, `delivery failed ${failures} consecutive times (last: ${why}); subscribe again`, this.#deps.outbound).catch(() => {});
