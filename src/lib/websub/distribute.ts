@@ -83,7 +83,7 @@ export class Distributor {
   }
 
   async #deliver(job: DeliveryJob): Promise<DeliveryOutcome> {
-    const { state, config, topics, now, log } = this.#deps;
+    const { state, config, topics, log } = this.#deps;
     const claimSeconds = Math.ceil((config.requestTimeoutMs * 3) / 1000) + 30;
     if (!(await state.store.claim(`websub:deliver:${job.id}`, claimSeconds))) return 'skipped';
     const topic = topics.byId(job.topic_id);
@@ -98,7 +98,7 @@ export class Distributor {
     if (!content) {
       // Our side failed, not the subscriber's: try again later without counting it.
       log(`websub: content of ${topic.path} unavailable; delivery postponed`);
-      await this.#postpone(job);
+      await this.#retryAfter(job, config.retryDelaysSeconds[0]!);
       return 'skipped';
     }
     const headers: Record<string, string> = {
@@ -124,7 +124,7 @@ export class Distributor {
     if (!result.ok && result.error === 'busy') {
       // Too many host lookups in this process: our side again, not counted.
       log(`websub: ${topic.id} delivery to ${job.callback_key.slice(0, 12)} postponed (${result.detail ?? result.message})`);
-      await this.#postpone(job);
+      await this.#retryAfter(job, config.retryDelaysSeconds[0]!);
       return 'skipped';
     }
     const failures = sub.failures + 1;
@@ -138,18 +138,16 @@ export class Distributor {
       return 'ended';
     }
     await this.#updateFailures(sub, failures);
-    const delay = config.retryDelaysSeconds[Math.min(failures - 1, config.retryDelaysSeconds.length - 1)]!;
-    const current = await state.getJob(job.topic_id, job.callback_key);
-    // A newer change may have queued its own job meanwhile: that one carries the retry.
-    if (!current || current.id === job.id) await state.putJob({ ...job, id: newId(), due_at: now() + delay * 1000 });
+    await this.#retryAfter(job, config.retryDelaysSeconds[Math.min(failures - 1, config.retryDelaysSeconds.length - 1)]!);
     return 'failed';
   }
 
-  /** The same delivery again after the first retry delay, as a new job (a new claim). */
-  async #postpone(job: DeliveryJob): Promise<void> {
-    const { state, config, now } = this.#deps;
+  /** The same delivery again after `seconds`, as a new job (a new claim). */
+  async #retryAfter(job: DeliveryJob, seconds: number): Promise<void> {
+    const { state, now } = this.#deps;
     const current = await state.getJob(job.topic_id, job.callback_key);
-    if (!current || current.id === job.id) await state.putJob({ ...job, id: newId(), due_at: now() + (config.retryDelaysSeconds[0] ?? 60) * 1000 });
+    // A newer change may have queued its own job meanwhile: that one carries the retry.
+    if (!current || current.id === job.id) await state.putJob({ ...job, id: newId(), due_at: now() + seconds * 1000 });
   }
 
   async #updateFailures(sub: Subscription, failures: number): Promise<void> {

@@ -25,7 +25,7 @@ export interface OutboundRequest {
 
 export type OutboundResult =
   /** `address`: the IP address that answered (one of those checked). */
-  | { ok: true; status: number; body: Buffer; headers: Record<string, string | string[] | undefined>; address?: string }
+  | { ok: true; status: number; body: Buffer; address?: string }
   /** `message` may be told to the subscriber (hub.reason); `detail`, for the log, may name resolved addresses. */
   | { ok: false; error: 'refused' | 'busy' | 'timeout' | 'network'; message: string; detail?: string };
 
@@ -92,16 +92,17 @@ export async function sendOutbound(req: OutboundRequest, options: OutboundOption
         const address = res.socket?.remoteAddress;
         const chunks: Buffer[] = [];
         let size = 0;
+        const answered = () => finish({ ok: true, status: res.statusCode ?? 0, body: Buffer.concat(chunks), address });
         res.on('data', (chunk: Buffer) => {
           if (size < keep) chunks.push(chunk.subarray(0, keep - size));
           size += chunk.length;
           // Enough to decide: stop reading (a callback streaming megabytes is not read until the deadline).
           if (keep > 0 && size >= keep) {
-            finish({ ok: true, status: res.statusCode ?? 0, body: Buffer.concat(chunks), headers: res.headers, address });
+            answered();
             outgoing.destroy();
           }
         });
-        res.once('end', () => finish({ ok: true, status: res.statusCode ?? 0, body: Buffer.concat(chunks), headers: res.headers, address }));
+        res.once('end', answered);
         res.once('error', (error) => finish({ ok: false, error: 'network', message: error.message }));
       },
     );
