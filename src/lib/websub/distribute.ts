@@ -14,7 +14,7 @@ import type { Clock, HubConfig } from './config.ts';
 import type { OutboundOptions } from './outbound.ts';
 import { sendOutbound } from './outbound.ts';
 import type { Pool } from './pool.ts';
-import { callbackKey, newId, type DeliveryJob, type HubState, type Subscription } from './subscriptions.ts';
+import { callbackKey, inBatches, newId, type DeliveryJob, type HubState, type Subscription } from './subscriptions.ts';
 import type { Topic, TopicRegistry } from './topic-registry.ts';
 import { sendDenied } from './verify.ts';
 
@@ -54,21 +54,14 @@ export class Distributor {
   async enqueueAll(topic: Topic, version: string): Promise<DeliveryJob[]> {
     const { state, now } = this.#deps;
     const keys = (await state.activeSubscriptions(topic.id)).map((sub) => callbackKey(sub.callback));
-    const jobs: DeliveryJob[] = [];
-    // In parallel batches: each write is a durable (fsync'd) file in the file store.
-    for (let i = 0; i < keys.length; i += 100) {
-      const batch = await Promise.all(
-        keys.slice(i, i + 100).map(async (key): Promise<DeliveryJob | null> => {
-          const queued = await state.getJob(topic.id, key);
-          if (queued?.version === version) return queued.due_at <= now() ? queued : null;
-          const job: DeliveryJob = { id: newId(), topic_id: topic.id, callback_key: key, due_at: now(), version };
-          await state.putJob(job);
-          return job;
-        }),
-      );
-      for (const job of batch) if (job) jobs.push(job);
-    }
-    return jobs;
+    const jobs = await inBatches(keys, async (key): Promise<DeliveryJob | null> => {
+      const queued = await state.getJob(topic.id, key);
+      if (queued?.version === version) return queued.due_at <= now() ? queued : null;
+      const job: DeliveryJob = { id: newId(), topic_id: topic.id, callback_key: key, due_at: now(), version };
+      await state.putJob(job);
+      return job;
+    });
+    return jobs.filter((job) => job !== null);
   }
 
   /** Sends the jobs through the pool; resolves when all are done. */
