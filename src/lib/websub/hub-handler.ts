@@ -19,10 +19,11 @@ import { Pool } from './pool.ts';
 import { deliverPublished, preparePublish, PUBLISH_CLAIM_SECONDS, type PublishOutcome } from './publish.ts';
 import { createHubFormParser, type HubRequest } from './hub-form.ts';
 import { isStoreUnavailable, storeUnavailableAnswer } from '../store/unavailable.ts';
-import { resolveTarget, type Resolver } from './ssrf.ts';
+import type { Resolver } from './dns.ts';
+import { resolveTarget } from './ssrf.ts';
 import { addressNetwork, callbackHost, capRefusal, type CallbackPlace } from './caps.ts';
 import { callbackKey, HubState, newId } from './subscriptions.ts';
-import { topicRegistry, type Topic, type TopicRegistry } from './topic-registry.ts';
+import { topicRegistry, type Topic } from './topic-registry.ts';
 import { sendDenied, verifyIntent } from './verify.ts';
 
 export interface HubOptions {
@@ -53,7 +54,6 @@ export interface Hub {
   /** Starts the retry scheduler (a timer: the Node server only; functions call `sweep`). */
   start(): void;
   close(): Promise<void>;
-  readonly topics: TopicRegistry;
 }
 
 export interface SweepOutcome {
@@ -154,9 +154,8 @@ export function createHub(options: HubOptions): Hub {
   const applying = new Map<string, Promise<unknown>>();
   function oneAtATime<T>(topicId: string, task: () => Promise<T>): Promise<T> {
     const run = (applying.get(topicId) ?? Promise.resolve()).then(task, task);
-    const tail = run.catch(() => {});
-    applying.set(topicId, tail);
-    void tail.then(() => applying.get(topicId) === tail && applying.delete(topicId));
+    // One entry per topic, of which there are three: nothing to remove.
+    applying.set(topicId, run.catch(() => {}));
     return run;
   }
 
@@ -265,7 +264,6 @@ export function createHub(options: HubOptions): Hub {
   }
 
   return {
-    topics,
     handle: async (request, client, defer) => {
       if (closed) return json({ error: 'unavailable', message: 'The hub is shutting down.' }, 503, { 'retry-after': '5' });
       try {
