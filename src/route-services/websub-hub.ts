@@ -28,7 +28,7 @@ export function getHub(): HubService {
     const config = hubConfigFromEnv(env);
     const origin = env.WEBSUB_CONTENT_ORIGIN?.trim();
     const content = origin ? httpContentSource(origin, config.requestTimeoutMs, config.userAgent) : renderedContentSource(getDataset, site);
-    service = createHubService({ site, env, config, store: getStore(), content });
+    service = createHubService({ site, config, store: getStore(), content });
     if (!SERVERLESS) service.hub.start();
   }
   return service;

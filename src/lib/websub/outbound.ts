@@ -7,7 +7,8 @@
  */
 import { request as httpsRequest, type RequestOptions } from 'node:https';
 import { createSecureContext, type ConnectionOptions, type SecureContext } from 'node:tls';
-import { resolveTarget, pinnedLookup, type Resolver } from './ssrf.ts';
+import type { Resolver } from './dns.ts';
+import { resolveTarget, pinnedLookup } from './ssrf.ts';
 
 export interface OutboundRequest {
   url: string;

@@ -12,8 +12,6 @@ import ipaddr from 'ipaddr.js';
 import { LookupBusyError, systemResolver, type ResolvedAddress, type Resolver } from './dns.ts';
 import { nat64Embedded, parseIp } from '../net/ip.ts';
 
-export type { Resolver } from './dns.ts';
-
 export type AddressVerdict = { ok: true } | { ok: false; reason: string };
 
 /**
