@@ -53,9 +53,8 @@ export async function sendOutbound(req: OutboundRequest, options: OutboundOption
   const deadline = Date.now() + options.timeoutMs;
   const checked = await resolveTarget(req.url, { allowLoopback: options.allowLoopback, resolver: options.resolver, timeoutMs: options.timeoutMs });
   if (!checked.ok) {
-    if (checked.kind === 'busy') return { ok: false, error: 'busy', message: checked.reason, detail: checked.detail };
-    if (checked.kind === 'unresolved') return { ok: false, error: 'network', message: checked.reason, detail: checked.detail };
-    return { ok: false, error: 'refused', message: checked.reason, detail: checked.detail };
+    const error = checked.kind === 'busy' ? 'busy' : checked.kind === 'unresolved' ? 'network' : 'refused';
+    return { ok: false, error, message: checked.reason, detail: checked.detail };
   }
   const { target } = checked;
   const remaining = deadline - Date.now();
