@@ -29,7 +29,6 @@ export interface HubConfig {
   schedulerIntervalMs: number;
   /** Publish changed topics when the Node server starts listening. */
   publishOnStart: boolean;
-  userAgent: string;
 }
 
 /** Request body limit of the hub endpoint (the Node route table and the handler itself); not a setting. */
@@ -51,8 +50,10 @@ export const DEFAULT_HUB_CONFIG: HubConfig = {
   concurrency: 64,
   schedulerIntervalMs: 15_000,
   publishOnStart: true,
-  userAgent: 'CedarRidgeReviews-WebSubHub/1.0 (+https://www.w3.org/TR/websub/)',
 };
+
+/** Every request the hub sends names it (outbound.ts, content.ts); not a setting. */
+export const HUB_USER_AGENT = 'CedarRidgeReviews-WebSubHub/1.0 (+https://www.w3.org/TR/websub/)';
 
 type Env = Record<string, string | undefined>;
 
@@ -95,7 +96,6 @@ export function hubConfigFromEnv(env: Env = process.env): HubConfig {
     concurrency: Math.floor(number(env, 'WEBSUB_CONCURRENCY', d.concurrency, 1)),
     schedulerIntervalMs: number(env, 'WEBSUB_SCHEDULER_INTERVAL_MS', d.schedulerIntervalMs, 10),
     publishOnStart: flag(env, 'WEBSUB_PUBLISH_ON_START', d.publishOnStart),
-    userAgent: d.userAgent,
   };
   if (!(config.leaseMinSeconds <= config.leaseDefaultSeconds && config.leaseDefaultSeconds <= config.leaseMaxSeconds)) {
     throw new Error('WebSub lease bounds must satisfy MIN <= DEFAULT <= MAX');

@@ -11,7 +11,7 @@ import { toResponse } from '../http/answer.ts';
 import { preflightAnswer } from '../http/cors.ts';
 import { invalidRequest, jsonAnswer, methodNotAllowed, payloadTooLarge } from '../http/json.ts';
 import type { Store } from '../store/index.ts';
-import { HUB_MAX_BODY_BYTES, type Clock, type HubConfig } from './config.ts';
+import { HUB_MAX_BODY_BYTES, HUB_USER_AGENT, type Clock, type HubConfig } from './config.ts';
 import type { ContentSource } from './content.ts';
 import { Distributor, type DeliveryOutcome, type Log } from './distribute.ts';
 import type { OutboundOptions } from './outbound.ts';
@@ -79,7 +79,7 @@ export function createHub(options: HubOptions): Hub {
   const state = new HubState(store, now);
   // A delivery unanswered after 2 s frees its slot for the next subscriber (pool.ts): silent callbacks delay no one.
   const pool = new Pool(config.concurrency, { lagAfterMs: 2000 });
-  const outbound: OutboundOptions = { allowLoopback: config.allowLoopback, timeoutMs: config.requestTimeoutMs, userAgent: config.userAgent, resolver: options.resolver };
+  const outbound: OutboundOptions = { allowLoopback: config.allowLoopback, timeoutMs: config.requestTimeoutMs, userAgent: HUB_USER_AGENT, resolver: options.resolver };
   const distributor = new Distributor({ state, topics, content: options.content, config, outbound, pool, now, log });
   const publishDeps = { state, content: options.content, distributor, log };
   /**
