@@ -73,7 +73,7 @@ export const newId = (): string => randomBytes(16).toString('base64url');
 
 const INTENT_TTL_SECONDS = 3600;
 
-/** `work` on every item, 100 at a time: each is a file in the folder store (a write is fsync'd), and thousands at once would exhaust descriptors. */
+/** `work` on every item, 100 at a time: in the folder store each is a file (a write, an fsync), and a topic's thousands are not opened all at once. */
 export async function inBatches<T, R>(items: T[], work: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = [];
   for (let i = 0; i < items.length; i += 100) results.push(...(await Promise.all(items.slice(i, i + 100).map(work))));
