@@ -14,8 +14,7 @@ import { createMcpService } from '../lib/mcp/service.ts';
 import { deploymentOrigins } from '../hosts/deployment-origins.ts';
 import { PendingWork, registerProcessWork } from '../hosts/node/pending-work.ts';
 import { createStore, storeConfigFromEnv } from '../lib/store/index.ts';
-import { HUB_MAX_BODY_BYTES } from '../lib/websub/config.ts';
-import { staticContentSource } from '../lib/websub/content.ts';
+import { HUB_MAX_BODY_BYTES, hubConfigFromEnv } from '../lib/websub/config.ts';
 import { createHubService } from '../lib/websub/service.ts';
 import type { StaticFiles } from './static-files.ts';
 
@@ -85,7 +84,7 @@ export async function createNodeServices(options: ServiceOptions): Promise<NodeS
     eagerSessions: true,
   });
   // The WebSub hub: topic content straight from the static files in memory, exactly as served.
-  const websub = createHubService({ site: options.site, env: options.env, store, content: staticContentSource((path) => options.staticFiles.read(path)) });
+  const websub = createHubService({ site: options.site, config: hubConfigFromEnv(options.env), store, content: async (path) => options.staticFiles.read(path) });
   closers.unshift(() => websub.close());
   const routes: DynamicRoute[] = [
     // MCP over streamable HTTP (before the /api/ catch-all). Past 1 MiB the table answers 413 itself.

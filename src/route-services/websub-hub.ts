@@ -27,8 +27,8 @@ export function getHub(): HubService {
     const site = astroSite();
     const config = hubConfigFromEnv(env);
     const origin = env.WEBSUB_CONTENT_ORIGIN?.trim();
-    const content = origin ? httpContentSource(origin, config.requestTimeoutMs, config.userAgent) : renderedContentSource(getDataset, site);
-    service = createHubService({ site, env, config, store: getStore(), content });
+    const content = origin ? httpContentSource(origin, config.requestTimeoutMs) : renderedContentSource(getDataset, site);
+    service = createHubService({ site, config, store: getStore(), content });
     if (!SERVERLESS) service.hub.start();
   }
   return service;

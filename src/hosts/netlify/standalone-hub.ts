@@ -22,8 +22,8 @@ export function standaloneHub(env: Env, fallbackSite?: string): StandaloneHub {
   const site = new URL(rawSite).origin;
   const config = hubConfigFromEnv(env);
   const store = createStore(storeConfigFromEnv(env));
-  const content = httpContentSource(env.WEBSUB_CONTENT_ORIGIN?.trim() || site, config.requestTimeoutMs, config.userAgent);
-  const service = createHubService({ site, env, config, store, content });
+  const content = httpContentSource(env.WEBSUB_CONTENT_ORIGIN?.trim() || site, config.requestTimeoutMs);
+  const service = createHubService({ site, config, store, content });
   return {
     service,
     store,

@@ -4,58 +4,40 @@
  * delays and bounds so the whole 3-strike path runs in seconds.
  */
 
-export interface HubConfig {
-  /** Callbacks on 127.0.0.0/8 and ::1 are allowed (tests only; never private ranges). */
-  allowLoopback: boolean;
-  /** Delay before the 1st, 2nd, ... retry of a failed notification, in seconds. */
-  retryDelaysSeconds: number[];
-  /** Consecutive failed attempts that end a subscription (the seed's rule: 3). */
-  maxFailures: number;
-  /** Deadline of every outbound request (DNS, connect, TLS, answer), in ms. */
-  requestTimeoutMs: number;
-  leaseDefaultSeconds: number;
-  leaseMinSeconds: number;
-  leaseMaxSeconds: number;
-  maxSubscriptionsPerTopic: number;
-  /** Subscriptions to one topic whose callbacks share a host name (or IP literal). */
-  maxSubscriptionsPerCallbackHost: number;
-  /** Subscriptions to one topic whose callbacks' addresses share an IPv4 /24 or IPv6 /48. */
-  maxSubscriptionsPerCallbackNetwork: number;
-  /** Requests per window and client address: subscribe + unsubscribe, and publish. */
-  subscribeRateLimit: number;
-  publishRateLimit: number;
-  rateWindowSeconds: number;
-  /** Outbound requests in flight at once per process (deliveries and verifications). */
-  concurrency: number;
-  /** How often the scheduler looks for due retries and expired leases, in ms. */
-  schedulerIntervalMs: number;
-  /** Publish changed topics when the Node server starts listening. */
-  publishOnStart: boolean;
-  userAgent: string;
-}
-
 /** Request body limit of the hub endpoint (the Node route table and the handler itself); not a setting. */
 export const HUB_MAX_BODY_BYTES = 64 * 1024;
 
-export const DEFAULT_HUB_CONFIG: HubConfig = {
+export const DEFAULT_HUB_CONFIG = {
+  /** Callbacks on 127.0.0.0/8 and ::1 are allowed (tests only; never private ranges). */
   allowLoopback: false,
+  /** Delay before the 1st, 2nd, ... retry of a failed notification, in seconds. */
   retryDelaysSeconds: [60, 600],
-  maxFailures: 3,
+  /** Deadline of every outbound request (DNS, connect, TLS, answer), in ms. */
   requestTimeoutMs: 10_000,
   leaseDefaultSeconds: 10 * 24 * 3600,
   leaseMinSeconds: 3600,
   leaseMaxSeconds: 30 * 24 * 3600,
   maxSubscriptionsPerTopic: 10_000,
+  /** Subscriptions to one topic whose callbacks share a host name (or IP literal). */
   maxSubscriptionsPerCallbackHost: 100,
+  /** Subscriptions to one topic whose callbacks' addresses share an IPv4 /24 or IPv6 /48. */
   maxSubscriptionsPerCallbackNetwork: 500,
+  /** Requests per window and client address: subscribe + unsubscribe, and publish. */
   subscribeRateLimit: 30,
   publishRateLimit: 10,
   rateWindowSeconds: 60,
+  /** Outbound requests in flight at once per process (deliveries and verifications). */
   concurrency: 64,
+  /** How often the scheduler looks for due retries and expired leases, in ms. */
   schedulerIntervalMs: 15_000,
+  /** Publish changed topics when the Node server starts listening. */
   publishOnStart: true,
-  userAgent: 'CedarRidgeReviews-WebSubHub/1.0 (+https://www.w3.org/TR/websub/)',
 };
+
+export type HubConfig = typeof DEFAULT_HUB_CONFIG;
+
+/** Every request the hub sends names it (outbound.ts, content.ts); not a setting. */
+export const HUB_USER_AGENT = 'CedarRidgeReviews-WebSubHub/1.0 (+https://www.w3.org/TR/websub/)';
 
 type Env = Record<string, string | undefined>;
 
@@ -85,7 +67,6 @@ export function hubConfigFromEnv(env: Env = process.env): HubConfig {
   const config: HubConfig = {
     allowLoopback: flag(env, 'WEBSUB_ALLOW_LOOPBACK', d.allowLoopback),
     retryDelaysSeconds,
-    maxFailures: d.maxFailures,
     requestTimeoutMs: number(env, 'WEBSUB_TIMEOUT_MS', d.requestTimeoutMs, 1),
     leaseDefaultSeconds: number(env, 'WEBSUB_LEASE_DEFAULT_SECONDS', d.leaseDefaultSeconds, 1),
     leaseMinSeconds: number(env, 'WEBSUB_LEASE_MIN_SECONDS', d.leaseMinSeconds, 1),
@@ -99,7 +80,6 @@ export function hubConfigFromEnv(env: Env = process.env): HubConfig {
     concurrency: Math.floor(number(env, 'WEBSUB_CONCURRENCY', d.concurrency, 1)),
     schedulerIntervalMs: number(env, 'WEBSUB_SCHEDULER_INTERVAL_MS', d.schedulerIntervalMs, 10),
     publishOnStart: flag(env, 'WEBSUB_PUBLISH_ON_START', d.publishOnStart),
-    userAgent: d.userAgent,
   };
   if (!(config.leaseMinSeconds <= config.leaseDefaultSeconds && config.leaseDefaultSeconds <= config.leaseMaxSeconds)) {
     throw new Error('WebSub lease bounds must satisfy MIN <= DEFAULT <= MAX');

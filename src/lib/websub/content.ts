@@ -1,8 +1,11 @@
 /**
  * Where the hub takes a topic's content: exactly the bytes and content type
- * the site serves. On the Node server, the static files already in memory; on
- * a serverless host, a GET of the site's own public URL.
+ * the site serves. On the Node server, the static files already in memory; in
+ * a function, rendered from the dataset (rendered-content.ts) or a GET of the
+ * site's own public URL.
  */
+import { HUB_USER_AGENT } from './config.ts';
+
 export interface TopicContent {
   body: Buffer;
   contentType: string;
@@ -12,15 +15,11 @@ export interface TopicContent {
 
 export type ContentSource = (path: string) => Promise<TopicContent | undefined>;
 
-export function staticContentSource(read: (path: string) => TopicContent | undefined): ContentSource {
-  return async (path) => read(path);
-}
-
 /** GETs `origin + path` (the site's own configured origin, never one taken from a request). */
-export function httpContentSource(origin: string, timeoutMs: number, userAgent: string): ContentSource {
+export function httpContentSource(origin: string, timeoutMs: number): ContentSource {
   return async (path) => {
     const response = await fetch(new URL(path, origin), {
-      headers: { 'accept-encoding': 'identity', 'cache-control': 'no-cache', 'user-agent': userAgent },
+      headers: { 'accept-encoding': 'identity', 'cache-control': 'no-cache', 'user-agent': HUB_USER_AGENT },
       redirect: 'error',
       signal: AbortSignal.timeout(timeoutMs),
     });

@@ -14,11 +14,14 @@ import type { Clock, HubConfig } from './config.ts';
 import type { OutboundOptions } from './outbound.ts';
 import { sendOutbound } from './outbound.ts';
 import type { Pool } from './pool.ts';
-import { callbackKey, newId, type DeliveryJob, type HubState, type Subscription } from './subscriptions.ts';
+import { callbackKey, inBatches, newId, type DeliveryJob, type HubState, type Subscription } from './subscriptions.ts';
 import type { Topic, TopicRegistry } from './topic-registry.ts';
 import { sendDenied } from './verify.ts';
 
 export type Log = (message: string) => void;
+
+/** Consecutive failed attempts that end a subscription: the seed's rule, not a setting. */
+const MAX_FAILURES = 3;
 
 export interface DistributorDeps {
   state: HubState;
@@ -51,21 +54,14 @@ export class Distributor {
   async enqueueAll(topic: Topic, version: string): Promise<DeliveryJob[]> {
     const { state, now } = this.#deps;
     const keys = (await state.activeSubscriptions(topic.id)).map((sub) => callbackKey(sub.callback));
-    const jobs: DeliveryJob[] = [];
-    // In parallel batches: each write is a durable (fsync'd) file in the file store.
-    for (let i = 0; i < keys.length; i += 100) {
-      const batch = await Promise.all(
-        keys.slice(i, i + 100).map(async (key): Promise<DeliveryJob | null> => {
-          const queued = await state.getJob(topic.id, key);
-          if (queued?.version === version) return queued.due_at <= now() ? queued : null;
-          const job: DeliveryJob = { id: newId(), topic_id: topic.id, callback_key: key, due_at: now(), version };
-          await state.putJob(job);
-          return job;
-        }),
-      );
-      for (const job of batch) if (job) jobs.push(job);
-    }
-    return jobs;
+    const jobs = await inBatches(keys, async (key): Promise<DeliveryJob | null> => {
+      const queued = await state.getJob(topic.id, key);
+      if (queued?.version === version) return queued.due_at <= now() ? queued : null;
+      const job: DeliveryJob = { id: newId(), topic_id: topic.id, callback_key: key, due_at: now(), version };
+      await state.putJob(job);
+      return job;
+    });
+    return jobs.filter((job) => job !== null);
   }
 
   /** Sends the jobs through the pool; resolves when all are done. */
@@ -80,7 +76,7 @@ export class Distributor {
   }
 
   async #deliver(job: DeliveryJob): Promise<DeliveryOutcome> {
-    const { state, config, topics, now, log } = this.#deps;
+    const { state, config, topics, log } = this.#deps;
     const claimSeconds = Math.ceil((config.requestTimeoutMs * 3) / 1000) + 30;
     if (!(await state.store.claim(`websub:deliver:${job.id}`, claimSeconds))) return 'skipped';
     const topic = topics.byId(job.topic_id);
@@ -95,7 +91,7 @@ export class Distributor {
     if (!content) {
       // Our side failed, not the subscriber's: try again later without counting it.
       log(`websub: content of ${topic.path} unavailable; delivery postponed`);
-      await this.#postpone(job);
+      await this.#retryAfter(job, config.retryDelaysSeconds[0]!);
       return 'skipped';
     }
     const headers: Record<string, string> = {
@@ -121,32 +117,30 @@ export class Distributor {
     if (!result.ok && result.error === 'busy') {
       // Too many host lookups in this process: our side again, not counted.
       log(`websub: ${topic.id} delivery to ${job.callback_key.slice(0, 12)} postponed (${result.detail ?? result.message})`);
-      await this.#postpone(job);
+      await this.#retryAfter(job, config.retryDelaysSeconds[0]!);
       return 'skipped';
     }
     const failures = sub.failures + 1;
     // `why` goes to the subscriber (hub.reason); `logged` may name resolved addresses and stays in the log.
     const why = result.ok ? `answered ${result.status}` : `${result.error}: ${result.message}`;
     const logged = result.ok ? why : `${result.error}: ${result.detail ?? result.message}`;
-    if (failures >= config.maxFailures) {
+    if (failures >= MAX_FAILURES) {
       await state.removeSubscription(sub.topic_id, job.callback_key);
       log(`websub: ${topic.id} subscription ${job.callback_key.slice(0, 12)} ended after ${failures} consecutive failed deliveries (last: ${logged})`);
       await sendDenied(sub.callback, topic.url, `delivery failed ${failures} consecutive times (last: ${why}); subscribe again`, this.#deps.outbound).catch(() => {});
       return 'ended';
     }
     await this.#updateFailures(sub, failures);
-    const delay = config.retryDelaysSeconds[Math.min(failures - 1, config.retryDelaysSeconds.length - 1)]!;
-    const current = await state.getJob(job.topic_id, job.callback_key);
-    // A newer change may have queued its own job meanwhile: that one carries the retry.
-    if (!current || current.id === job.id) await state.putJob({ ...job, id: newId(), due_at: now() + delay * 1000 });
+    await this.#retryAfter(job, config.retryDelaysSeconds[Math.min(failures - 1, config.retryDelaysSeconds.length - 1)]!);
     return 'failed';
   }
 
-  /** The same delivery again after the first retry delay, as a new job (a new claim). */
-  async #postpone(job: DeliveryJob): Promise<void> {
-    const { state, config, now } = this.#deps;
+  /** The same delivery again after `seconds`, as a new job (a new claim). */
+  async #retryAfter(job: DeliveryJob, seconds: number): Promise<void> {
+    const { state, now } = this.#deps;
     const current = await state.getJob(job.topic_id, job.callback_key);
-    if (!current || current.id === job.id) await state.putJob({ ...job, id: newId(), due_at: now() + (config.retryDelaysSeconds[0] ?? 60) * 1000 });
+    // A newer change may have queued its own job meanwhile: that one carries the retry.
+    if (!current || current.id === job.id) await state.putJob({ ...job, id: newId(), due_at: now() + seconds * 1000 });
   }
 
   async #updateFailures(sub: Subscription, failures: number): Promise<void> {

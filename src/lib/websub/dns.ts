@@ -38,8 +38,8 @@ export interface DnsResolverOptions {
   maxWaiting?: number;
 }
 
-export const MAX_CONCURRENT_LOOKUPS = 8;
-export const MAX_WAITING_LOOKUPS = 128;
+const MAX_CONCURRENT_LOOKUPS = 8;
+const MAX_WAITING_LOOKUPS = 128;
 
 const LOCALHOST: ResolvedAddress[] = [
   { address: '127.0.0.1', family: 4 },
@@ -55,8 +55,7 @@ export interface DnsResolver extends Resolver {
 }
 
 export function createDnsResolver(options: DnsResolverOptions = {}): DnsResolver {
-  const maxConcurrent = Math.max(1, options.maxConcurrent ?? MAX_CONCURRENT_LOOKUPS);
-  const maxWaiting = Math.max(0, options.maxWaiting ?? MAX_WAITING_LOOKUPS);
+  const { maxConcurrent = MAX_CONCURRENT_LOOKUPS, maxWaiting = MAX_WAITING_LOOKUPS } = options;
   let running = 0;
   const waiting: Array<() => void> = [];
 

@@ -11,19 +11,19 @@ import { toResponse } from '../http/answer.ts';
 import { preflightAnswer } from '../http/cors.ts';
 import { invalidRequest, jsonAnswer, methodNotAllowed, payloadTooLarge } from '../http/json.ts';
 import type { Store } from '../store/index.ts';
-import { isStoreUnavailable, storeUnavailableAnswer } from '../store/unavailable.ts';
-import { HUB_MAX_BODY_BYTES, type Clock, type HubConfig } from './config.ts';
+import { HUB_MAX_BODY_BYTES, HUB_USER_AGENT, type Clock, type HubConfig } from './config.ts';
 import type { ContentSource } from './content.ts';
-import { Distributor, type Log } from './distribute.ts';
+import { Distributor, type DeliveryOutcome, type Log } from './distribute.ts';
 import type { OutboundOptions } from './outbound.ts';
 import { Pool } from './pool.ts';
-import { deliverPublished, preparePublish, PUBLISH_CLAIM_SECONDS, publishTopic, type PublishOutcome } from './publish.ts';
+import { deliverPublished, preparePublish, PUBLISH_CLAIM_SECONDS, type PublishOutcome } from './publish.ts';
 import { createHubFormParser, type HubRequest } from './hub-form.ts';
-import { RetryScheduler, type SweepOutcome } from './retries.ts';
-import { resolveTarget, type Resolver } from './ssrf.ts';
-import { addressNetwork, callbackHost, SubscriptionCaps, type CallbackPlace } from './caps.ts';
+import { isStoreUnavailable, storeUnavailableAnswer } from '../store/unavailable.ts';
+import type { Resolver } from './dns.ts';
+import { resolveTarget } from './ssrf.ts';
+import { addressNetwork, callbackHost, capRefusal, type CallbackPlace } from './caps.ts';
 import { callbackKey, HubState, newId } from './subscriptions.ts';
-import { topicRegistry, type Topic, type TopicRegistry } from './topic-registry.ts';
+import { topicRegistry, type Topic } from './topic-registry.ts';
 import { sendDenied, verifyIntent } from './verify.ts';
 
 export interface HubOptions {
@@ -54,7 +54,12 @@ export interface Hub {
   /** Starts the retry scheduler (a timer: the Node server only; functions call `sweep`). */
   start(): void;
   close(): Promise<void>;
-  readonly topics: TopicRegistry;
+}
+
+export interface SweepOutcome {
+  /** Jobs that were due; each outcome is one of them ('skipped': another instance holds it). */
+  due: number;
+  outcomes: DeliveryOutcome[];
 }
 
 type Subscribe = Extract<HubRequest, { mode: 'subscribe' }>;
@@ -74,7 +79,7 @@ export function createHub(options: HubOptions): Hub {
   const state = new HubState(store, now);
   // A delivery unanswered after 2 s frees its slot for the next subscriber (pool.ts): silent callbacks delay no one.
   const pool = new Pool(config.concurrency, { lagAfterMs: 2000 });
-  const outbound: OutboundOptions = { allowLoopback: config.allowLoopback, timeoutMs: config.requestTimeoutMs, userAgent: config.userAgent, resolver: options.resolver };
+  const outbound: OutboundOptions = { allowLoopback: config.allowLoopback, timeoutMs: config.requestTimeoutMs, userAgent: HUB_USER_AGENT, resolver: options.resolver };
   const distributor = new Distributor({ state, topics, content: options.content, config, outbound, pool, now, log });
   const publishDeps = { state, content: options.content, distributor, log };
   /**
@@ -85,37 +90,47 @@ export function createHub(options: HubOptions): Hub {
    * holder finished, the re-check finds the hash recorded ('unchanged').
    */
   const unconfirmed = new Map<string, number>();
-  const note = (topic: Topic, outcome: PublishOutcome): PublishOutcome => {
-    if (outcome.result === 'elsewhere') {
+  const prepare = async (topic: Topic) => {
+    const prepared = await preparePublish(topic, publishDeps);
+    if (prepared.outcome?.result === 'elsewhere') {
       if (!unconfirmed.has(topic.id)) log(`websub: the change of ${topic.id} is claimed by another holder; checked again in ${PUBLISH_CLAIM_SECONDS + 1} s`);
       unconfirmed.set(topic.id, now() + (PUBLISH_CLAIM_SECONDS + 1) * 1000);
     }
-    return outcome;
+    return prepared;
   };
-  /** Run before each sweep: the jobs a re-check writes are due at once, so the same pass sends them. */
-  const recheckUnconfirmed = async (): Promise<void> => {
+  /**
+   * The jobs due now: due retries, and first attempts a crash left. Before them the changes
+   * claimed elsewhere are checked again (the jobs this writes are due at once, so the same pass
+   * sends them) and the jobs of expired leases dropped. Jobs live in the store, so due retries
+   * survive restarts; a claim per job makes one instance send it.
+   */
+  const dueJobs = async () => {
     for (const [topicId, at] of [...unconfirmed]) {
-      const topic = topics.byId(topicId);
-      if (at > now() || !topic) continue;
+      if (at > now()) continue;
       unconfirmed.delete(topicId);
       try {
-        const prepared = await preparePublish(topic, publishDeps);
-        if (prepared.outcome) note(topic, prepared.outcome);
+        await prepare(topics.byId(topicId)!);
       } catch (error) {
         unconfirmed.set(topicId, at);
         throw error;
       }
     }
+    await state.purgeExpired(topics.all.map((topic) => topic.id));
+    const at = now();
+    return (await state.allJobs()).filter((job) => job.due_at <= at && !distributor.isInFlight(job.id));
   };
-  const scheduler = new RetryScheduler({
-    state,
-    distributor,
-    topicIds: topics.all.map((t) => t.id),
-    intervalMs: config.schedulerIntervalMs,
-    now,
-    log,
-    beforePass: recheckUnconfirmed,
-  });
+  /** The Node server's timer (a function has none between requests: its scheduler calls `sweep`). */
+  let timer: NodeJS.Timeout | undefined;
+  let sweeping: Promise<void> | undefined;
+  /** One timed pass; it does not wait for the deliveries (the pool bounds them), and a pass under way is not started twice. */
+  const timedSweep = () =>
+    (sweeping ??= dueJobs()
+      .then((due) => void distributor.run(due).catch((error: unknown) => log(`websub: retry failed: ${String(error)}`)))
+      // Redis out of reach is logged once per outage by the store; the next sweep tries again.
+      .catch((error: unknown) => {
+        if (!isStoreUnavailable(error)) log(`websub: retry sweep failed: ${String(error)}`);
+      })
+      .finally(() => (sweeping = undefined)));
   const limits = createRateLimits(() => store, {
     subscribe: { points: config.subscribeRateLimit, windowSeconds: config.rateWindowSeconds },
     publish: { points: config.publishRateLimit, windowSeconds: config.rateWindowSeconds },
@@ -132,8 +147,6 @@ export function createHub(options: HubOptions): Hub {
 
   const topicOf = (url: string) => topics.byUrl(url) as Topic;
 
-  const caps = new SubscriptionCaps(state, config, now);
-
   /**
    * Verified subscriptions are checked against the caps and stored one at a time per topic in
    * this process: two verifications finishing together would otherwise both see room for one.
@@ -141,9 +154,8 @@ export function createHub(options: HubOptions): Hub {
   const applying = new Map<string, Promise<unknown>>();
   function oneAtATime<T>(topicId: string, task: () => Promise<T>): Promise<T> {
     const run = (applying.get(topicId) ?? Promise.resolve()).then(task, task);
-    const tail = run.catch(() => {});
-    applying.set(topicId, tail);
-    void tail.then(() => applying.get(topicId) === tail && applying.delete(topicId));
+    // One entry per topic, of which there are three: nothing to remove.
+    applying.set(topicId, run.catch(() => {}));
     return run;
   }
 
@@ -167,7 +179,7 @@ export function createHub(options: HubOptions): Hub {
         return null;
       }
       const isNew = !(await state.getSubscription(topic.id, key));
-      const refusal = isNew ? await caps.refusal(topic.id, place) : null;
+      const refusal = isNew ? await capRefusal(state, config, topic.id, place) : null;
       if (refusal) return refusal;
       const at = now();
       await state.putSubscription({
@@ -181,7 +193,6 @@ export function createHub(options: HubOptions): Hub {
         failures: 0,
         ...(place.network === undefined ? {} : { network: place.network }),
       });
-      if (isNew) caps.added(topic.id, place);
       return null;
     });
     if (refused) {
@@ -222,7 +233,7 @@ export function createHub(options: HubOptions): Hub {
     if (hubRequest.mode === 'publish') {
       for (const url of hubRequest.topics) {
         const topic = topicOf(url);
-        inBackground(async () => note(topic, await publishTopic(topic, publishDeps)), defer);
+        inBackground(async () => deliverPublished(await prepare(topic), distributor), defer);
       }
       return json({ status: 'accepted', mode: 'publish', topics: hubRequest.topics }, 202);
     }
@@ -238,7 +249,7 @@ export function createHub(options: HubOptions): Hub {
     const key = callbackKey(hubRequest.callback);
     const place: CallbackPlace = { host: callbackHost(hubRequest.callback), network: addressNetwork(target.target.addresses[0]!.address) };
     const isNew = hubRequest.mode === 'subscribe' && !(await state.getSubscription(topic.id, key));
-    const refusal = isNew ? await caps.refusal(topic.id, place) : null;
+    const refusal = isNew ? await capRefusal(state, config, topic.id, place) : null;
     if (refusal?.cap === 'topic') {
       inBackground(() => sendDenied(hubRequest.callback, topic.url, refusal.reason, outbound), defer);
     } else if (refusal) {
@@ -253,7 +264,6 @@ export function createHub(options: HubOptions): Hub {
   }
 
   return {
-    topics,
     handle: async (request, client, defer) => {
       if (closed) return json({ error: 'unavailable', message: 'The hub is shutting down.' }, 503, { 'retry-after': '5' });
       try {
@@ -267,20 +277,23 @@ export function createHub(options: HubOptions): Hub {
     async publishChanged() {
       // Every topic's outbox first, then all deliveries at once through the pool: a hanging
       // subscriber of one topic holds one slot, never the other topics' deliveries.
-      const prepared = await Promise.all(
-        topics.all.map(async (topic) => {
-          const one = await preparePublish(topic, publishDeps);
-          if (one.outcome) note(topic, one.outcome);
-          return one;
-        }),
-      );
+      const prepared = await Promise.all(topics.all.map(prepare));
       return Promise.all(prepared.map((one) => deliverPublished(one, distributor)));
     },
-    sweep: () => scheduler.sweepAndDeliver(),
-    start: () => scheduler.start(),
+    async sweep() {
+      const due = await dueJobs();
+      return { due: due.length, outcomes: await distributor.run(due) };
+    },
+    start() {
+      if (timer) return;
+      void timedSweep();
+      timer = setInterval(timedSweep, config.schedulerIntervalMs);
+      timer.unref();
+    },
     async close() {
       closed = true;
-      await scheduler.stop();
+      clearInterval(timer);
+      await sweeping;
     },
   };
 }

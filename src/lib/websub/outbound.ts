@@ -7,7 +7,8 @@
  */
 import { request as httpsRequest, type RequestOptions } from 'node:https';
 import { createSecureContext, type ConnectionOptions, type SecureContext } from 'node:tls';
-import { resolveTarget, pinnedLookup, type Resolver } from './ssrf.ts';
+import type { Resolver } from './dns.ts';
+import { resolveTarget, pinnedLookup } from './ssrf.ts';
 
 export interface OutboundRequest {
   url: string;
@@ -25,7 +26,7 @@ export interface OutboundRequest {
 
 export type OutboundResult =
   /** `address`: the IP address that answered (one of those checked). */
-  | { ok: true; status: number; body: Buffer; headers: Record<string, string | string[] | undefined>; address?: string }
+  | { ok: true; status: number; body: Buffer; address?: string }
   /** `message` may be told to the subscriber (hub.reason); `detail`, for the log, may name resolved addresses. */
   | { ok: false; error: 'refused' | 'busy' | 'timeout' | 'network'; message: string; detail?: string };
 
@@ -52,9 +53,8 @@ export async function sendOutbound(req: OutboundRequest, options: OutboundOption
   const deadline = Date.now() + options.timeoutMs;
   const checked = await resolveTarget(req.url, { allowLoopback: options.allowLoopback, resolver: options.resolver, timeoutMs: options.timeoutMs });
   if (!checked.ok) {
-    if (checked.kind === 'busy') return { ok: false, error: 'busy', message: checked.reason, detail: checked.detail };
-    if (checked.kind === 'unresolved') return { ok: false, error: 'network', message: checked.reason, detail: checked.detail };
-    return { ok: false, error: 'refused', message: checked.reason, detail: checked.detail };
+    const error = checked.kind === 'busy' ? 'busy' : checked.kind === 'unresolved' ? 'network' : 'refused';
+    return { ok: false, error, message: checked.reason, detail: checked.detail };
   }
   const { target } = checked;
   const remaining = deadline - Date.now();
@@ -92,16 +92,17 @@ export async function sendOutbound(req: OutboundRequest, options: OutboundOption
         const address = res.socket?.remoteAddress;
         const chunks: Buffer[] = [];
         let size = 0;
+        const answered = () => finish({ ok: true, status: res.statusCode ?? 0, body: Buffer.concat(chunks), address });
         res.on('data', (chunk: Buffer) => {
           if (size < keep) chunks.push(chunk.subarray(0, keep - size));
           size += chunk.length;
           // Enough to decide: stop reading (a callback streaming megabytes is not read until the deadline).
           if (keep > 0 && size >= keep) {
-            finish({ ok: true, status: res.statusCode ?? 0, body: Buffer.concat(chunks), headers: res.headers, address });
+            answered();
             outgoing.destroy();
           }
         });
-        res.once('end', () => finish({ ok: true, status: res.statusCode ?? 0, body: Buffer.concat(chunks), headers: res.headers, address }));
+        res.once('end', answered);
         res.once('error', (error) => finish({ ok: false, error: 'network', message: error.message }));
       },
     );

@@ -20,9 +20,8 @@ export interface PoolOptions {
 export class Pool {
   readonly #size: number;
   readonly #lagAfterMs: number | undefined;
-  readonly #maxLaggards: number;
   #running = 0;
-  #laggards = 0;
+  #laggardRoom: number;
   readonly #queue: Array<() => void> = [];
   /** Tasks past lagAfterMs while maxLaggards lagged: each lags when a laggard ends. */
   readonly #dueToLag: Array<() => void> = [];
@@ -30,48 +29,40 @@ export class Pool {
   constructor(size: number, options: PoolOptions = {}) {
     this.#size = Math.max(1, size);
     this.#lagAfterMs = options.lagAfterMs;
-    this.#maxLaggards = options.maxLaggards ?? this.#size * 4;
+    this.#laggardRoom = options.maxLaggards ?? this.#size * 4;
   }
 
   run<T>(task: () => Promise<T>): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      const start = () => {
-        this.#running++;
-        let holdsSlot = true;
-        let lagging = false;
-        let done = false;
-        const freeSlot = () => {
-          if (!holdsSlot) return;
-          holdsSlot = false;
-          this.#running--;
-          this.#queue.shift()?.();
-        };
-        const lag = () => {
-          if (done) return;
-          if (this.#laggards >= this.#maxLaggards) {
-            this.#dueToLag.push(lag);
-            return;
-          }
-          this.#laggards++;
-          lagging = true;
-          freeSlot();
-        };
-        const timer = this.#lagAfterMs === undefined ? undefined : setTimeout(lag, this.#lagAfterMs);
-        timer?.unref();
-        task()
-          .then(resolve, reject)
-          .finally(() => {
-            done = true;
-            clearTimeout(timer);
-            freeSlot();
-            if (!lagging) return;
-            this.#laggards--;
-            // The oldest task waiting to lag (skipping those that ended meanwhile) lags now.
-            while (this.#laggards < this.#maxLaggards && this.#dueToLag.length > 0) this.#dueToLag.shift()!();
-          });
+    const { promise, resolve, reject } = Promise.withResolvers<T>();
+    const start = () => {
+      this.#running++;
+      let stage: 'holds a slot' | 'lagging' | 'done' = 'holds a slot';
+      const lag = () => {
+        if (stage !== 'holds a slot') return;
+        if (this.#laggardRoom === 0) return void this.#dueToLag.push(lag);
+        this.#laggardRoom--;
+        stage = 'lagging';
+        this.#freeSlot();
       };
-      if (this.#running < this.#size) start();
-      else this.#queue.push(start);
-    });
+      const timer = this.#lagAfterMs === undefined ? undefined : setTimeout(lag, this.#lagAfterMs).unref();
+      task()
+        .then(resolve, reject)
+        .finally(() => {
+          clearTimeout(timer);
+          if (stage === 'holds a slot') this.#freeSlot();
+          else this.#laggardRoom++;
+          stage = 'done';
+          // The oldest task waiting to lag (skipping those that ended meanwhile) lags now.
+          while (this.#laggardRoom > 0 && this.#dueToLag.length > 0) this.#dueToLag.shift()!();
+        });
+    };
+    if (this.#running < this.#size) start();
+    else this.#queue.push(start);
+    return promise;
+  }
+
+  #freeSlot(): void {
+    this.#running--;
+    this.#queue.shift()?.();
   }
 }

@@ -98,7 +98,3 @@ export async function deliverPublished(prepared: PreparedPublish, distributor: D
   const outcomes = await distributor.run(prepared.jobs);
   return { topic: prepared.topic.url, result: 'distributed', subscribers: prepared.jobs.length, outcomes };
 }
-
-export async function publishTopic(topic: Topic, deps: PublishDeps): Promise<PublishOutcome> {
-  return deliverPublished(await preparePublish(topic, deps), deps.distributor);
-}

@@ -7,12 +7,12 @@
  */
 import type { Store } from '../store/index.ts';
 import { isStoreUnavailable } from '../store/unavailable.ts';
+import type { HubConfig } from './config.ts';
+import type { ContentSource } from './content.ts';
+import { createHub, type Hub } from './hub-handler.ts';
 
 /** How often a start-up publish that found Redis out of reach tries again. */
 const PUBLISH_RETRY_MS = 2000;
-import { hubConfigFromEnv, type HubConfig } from './config.ts';
-import type { ContentSource } from './content.ts';
-import { createHub, type Hub } from './hub-handler.ts';
 
 export interface HubService {
   hub: Hub;
@@ -23,16 +23,14 @@ export interface HubService {
 
 export interface HubServiceOptions {
   site: string;
-  env: Record<string, string | undefined>;
   content: ContentSource;
   /** Owned by the caller: the service never closes it. */
   store: Store;
-  /** Default: hubConfigFromEnv(env). */
-  config?: HubConfig;
+  config: HubConfig;
 }
 
 export function createHubService(options: HubServiceOptions): HubService {
-  const config = options.config ?? hubConfigFromEnv(options.env);
+  const { config } = options;
   const hub = createHub({ site: options.site, store: options.store, content: options.content, config });
   /** A start-up publish that found the store out of reach, tried again until it runs (no change left unannounced). */
   let retry: NodeJS.Timeout | undefined;

@@ -6,13 +6,11 @@
  * just checked (a `lookup` that answers them), so a DNS answer that changes
  * between check and connect (rebinding) cannot reach an internal address.
  */
-import { isIP } from 'node:net';
-import type { LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import ipaddr from 'ipaddr.js';
 import { LookupBusyError, systemResolver, type ResolvedAddress, type Resolver } from './dns.ts';
 import { nat64Embedded, parseIp } from '../net/ip.ts';
-
-export type { Resolver } from './dns.ts';
 
 export type AddressVerdict = { ok: true } | { ok: false; reason: string };
 
@@ -102,12 +100,8 @@ export type UrlVerdict = { ok: true; url: URL } | { ok: false; reason: string };
 
 /** The synchronous part: scheme, credentials, a host. No DNS. */
 export function checkCallbackSyntax(raw: string): UrlVerdict {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return { ok: false, reason: 'must be an absolute URL' };
-  }
+  const url = URL.parse(raw);
+  if (!url) return { ok: false, reason: 'must be an absolute URL' };
   if (url.protocol !== 'https:') return { ok: false, reason: 'must be an https: URL' };
   if (url.username || url.password) return { ok: false, reason: 'must not carry credentials (user:password@)' };
   if (!url.hostname) return { ok: false, reason: 'must name a host' };
@@ -157,7 +151,9 @@ export async function resolveTarget(
   const timeoutMs = options.timeoutMs ?? 10_000;
   let found: ResolvedAddress[];
   try {
-    found = await withTimeout((options.resolver ?? systemResolver)(hostname, { timeoutMs }), timeoutMs);
+    // The deadline holds whatever the resolver does (the system one keeps it itself; one a test swaps in may hang).
+    const late = sleep(timeoutMs, undefined, { ref: false }).then(() => Promise.reject(new Error(`timed out after ${timeoutMs} ms`)));
+    found = await Promise.race([(options.resolver ?? systemResolver)(hostname, { timeoutMs }), late]);
   } catch (error) {
     if (error instanceof LookupBusyError) return { ok: false, kind: 'busy', reason: LOOKUPS_BUSY, detail: `host ${hostname}: ${error.message}` };
     return { ok: false, kind: 'unresolved', reason: NON_PUBLIC_HOST, detail: `host ${hostname} does not resolve: ${(error as Error).message}` };
@@ -191,20 +187,4 @@ export function pinnedLookup(addresses: CheckedTarget['addresses']): LookupFunct
     if (opts.all) process.nextTick(callback, null, usable.map((a) => ({ address: a.address, family: a.family })));
     else process.nextTick(callback, null, usable[0]!.address, usable[0]!.family);
   }) as unknown as LookupFunction;
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
 }

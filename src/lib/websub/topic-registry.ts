@@ -22,21 +22,11 @@ export function topicRegistry(site: string): TopicRegistry {
   const links = siteLinks(site);
   const topic = (id: Topic['id'], url: string): Topic => ({ id, url, path: new URL(url).pathname });
   const all: Topic[] = [topic('atom', links.atomFeed), topic('json-feed', links.jsonFeed), topic('reviews', links.reviewsJson)];
-  const normalise = (url: string) => {
-    try {
-      return new URL(url).href;
-    } catch {
-      return undefined;
-    }
-  };
   return {
     all,
     hub: links.hub,
     // Exact topic URLs, compared after URL normalisation (case of scheme and host, default port).
-    byUrl: (url) => {
-      const href = normalise(url);
-      return href === undefined ? undefined : all.find((topic) => topic.url === href);
-    },
+    byUrl: (url) => all.find((topic) => topic.url === URL.parse(url)?.href),
     byId: (id) => all.find((topic) => topic.id === id),
   };
 }

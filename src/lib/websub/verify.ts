@@ -5,14 +5,12 @@
  * challenge is random and used once: every attempt makes a new one.
  */
 import { randomBytes } from 'node:crypto';
-import { sendOutbound, type OutboundOptions, type OutboundResult } from './outbound.ts';
+import { sendOutbound, type OutboundOptions } from './outbound.ts';
 
 export function withParams(callback: string, params: Record<string, string>): string {
   const query = new URLSearchParams(params).toString();
   return `${callback}${callback.includes('?') ? (callback.endsWith('?') || callback.endsWith('&') ? '' : '&') : '?'}${query}`;
 }
-
-export const newChallenge = (): string => randomBytes(32).toString('base64url');
 
 export interface VerificationOutcome {
   verified: boolean;
@@ -26,10 +24,10 @@ export async function verifyIntent(
   intent: { mode: 'subscribe' | 'unsubscribe'; callback: string; topic: string; leaseSeconds?: number },
   outbound: OutboundOptions,
 ): Promise<VerificationOutcome> {
-  const challenge = newChallenge();
+  const challenge = randomBytes(32).toString('base64url');
   const params: Record<string, string> = { 'hub.mode': intent.mode, 'hub.topic': intent.topic, 'hub.challenge': challenge };
   if (intent.mode === 'subscribe' && intent.leaseSeconds !== undefined) params['hub.lease_seconds'] = String(intent.leaseSeconds);
-  const result: OutboundResult = await sendOutbound(
+  const result = await sendOutbound(
     { url: withParams(intent.callback, params), method: 'GET', keepBodyBytes: Buffer.byteLength(challenge) + 1 },
     outbound,
   );
