@@ -21,7 +21,7 @@ import { createHubFormParser, type HubRequest } from './hub-form.ts';
 import { isStoreUnavailable, storeUnavailableAnswer } from '../store/unavailable.ts';
 import type { Resolver } from './dns.ts';
 import { resolveTarget } from './ssrf.ts';
-import { addressNetwork, callbackHost, capRefusal, type CallbackPlace } from './caps.ts';
+import { addressNetwork, callbackHost, SubscriptionCaps, type CallbackPlace } from './caps.ts';
 import { callbackKey, HubState, newId } from './subscriptions.ts';
 import { topicRegistry, type Topic } from './topic-registry.ts';
 import { sendDenied, verifyIntent } from './verify.ts';
@@ -147,6 +147,8 @@ export function createHub(options: HubOptions): Hub {
 
   const topicOf = (url: string) => topics.byUrl(url) as Topic;
 
+  const caps = new SubscriptionCaps(state, config, now);
+
   /**
    * Verified subscriptions are checked against the caps and stored one at a time per topic in
    * this process: two verifications finishing together would otherwise both see room for one.
@@ -179,7 +181,7 @@ export function createHub(options: HubOptions): Hub {
         return null;
       }
       const isNew = !(await state.getSubscription(topic.id, key));
-      const refusal = isNew ? await capRefusal(state, config, topic.id, place) : null;
+      const refusal = isNew ? await caps.refusal(topic.id, place) : null;
       if (refusal) return refusal;
       const at = now();
       await state.putSubscription({
@@ -193,6 +195,7 @@ export function createHub(options: HubOptions): Hub {
         failures: 0,
         ...(place.network === undefined ? {} : { network: place.network }),
       });
+      if (isNew) caps.added(topic.id, place);
       return null;
     });
     if (refused) {
@@ -249,7 +252,7 @@ export function createHub(options: HubOptions): Hub {
     const key = callbackKey(hubRequest.callback);
     const place: CallbackPlace = { host: callbackHost(hubRequest.callback), network: addressNetwork(target.target.addresses[0]!.address) };
     const isNew = hubRequest.mode === 'subscribe' && !(await state.getSubscription(topic.id, key));
-    const refusal = isNew ? await capRefusal(state, config, topic.id, place) : null;
+    const refusal = isNew ? await caps.refusal(topic.id, place) : null;
     if (refusal?.cap === 'topic') {
       inBackground(() => sendDenied(hubRequest.callback, topic.url, refusal.reason, outbound), defer);
     } else if (refusal) {
