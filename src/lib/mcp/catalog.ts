@@ -11,7 +11,7 @@
  * parameter), so a model can correct itself the same way an HTTP client does.
  */
 import { boundIssues, validate } from '../http/issues.ts';
-import { AnswerBudget, OverBudget, utf8Length } from './budget.ts';
+import { AnswerBudget, OverBudget } from './budget.ts';
 import {
   createContext,
   errorResult,
@@ -65,7 +65,7 @@ function definitionOf(tool: Tool): ToolDefinition {
 }
 
 /** A tool answer carries its JSON twice: as structured content and as text. */
-const toolAnswerBytes = (answer: ToolResult) => 2 * answer.content.reduce((sum, part) => sum + utf8Length(part.text), 0);
+const toolAnswerBytes = (answer: ToolResult) => 2 * answer.content.reduce((sum, part) => sum + Buffer.byteLength(part.text), 0);
 
 export function createCatalog(content: McpContent): McpCatalog {
   const context = createContext(content);
@@ -96,13 +96,13 @@ export function createCatalog(content: McpContent): McpCatalog {
     readResource(uri, budget) {
       const resource = resources.get(uri);
       const text = resource
-        ? budget.spend(resource.definition.name, resource.text, utf8Length, { knownBytes: resource.size, link: uri })
-        : budget.spend(uri, () => readReviewUri(context, uri), (json) => utf8Length(json ?? ''));
+        ? budget.spend(resource.definition.name, resource.text, Buffer.byteLength, { knownBytes: resource.size, link: uri })
+        : budget.spend(uri, () => readReviewUri(context, uri), (json) => Buffer.byteLength(json ?? ''));
       return text === undefined ? undefined : { contents: [{ uri, mimeType: 'application/json', text }] };
     },
     getPrompt(promptName, args, budget) {
       if (promptName !== prompt.definition.name) return undefined;
-      return budget.spend(`the prompt ${promptName}`, () => prompt.get(args), (answer) => utf8Length(JSON.stringify(answer)));
+      return budget.spend(`the prompt ${promptName}`, () => prompt.get(args), (answer) => Buffer.byteLength(JSON.stringify(answer)));
     },
     complete(ref, argument, value) {
       return ref.type === 'ref/prompt' && ref.name === prompt.definition.name ? prompt.complete(argument, value) : NO_COMPLETION;

@@ -27,11 +27,10 @@ import type { McpCatalog } from './catalog.ts';
 import type { RateLimits } from '../limits/rate-limits.ts';
 import { MCP_MAX_BODY_BYTES, mcpPayloadTooLarge, noStore, rpcError } from './protocol.ts';
 import type { SessionSigner } from './session-ids.ts';
-import { createSessionHandler, type HeaderReader, type McpClient, type SessionStep } from './sessions.ts';
+import { createSessionHandler, type McpClient, type SessionStep } from './sessions.ts';
 import { createStatelessServer } from './stateless-server.ts';
 
 export { MCP_MAX_BODY_BYTES, mcpPayloadTooLarge } from './protocol.ts';
-export { SESSION_HEADER, type HeaderReader } from './sessions.ts';
 
 const ALLOWED_METHODS = 'POST, DELETE, OPTIONS';
 const CORS_REQUEST_HEADERS = 'Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID, Authorization';
@@ -56,8 +55,6 @@ export interface McpHandlerOptions {
    * scenario expects; any other port or name is still 403.
    */
   loopback: boolean;
-  /** Failures of our own code (never the client's): logged, answered 500 without details. */
-  onError?: (error: unknown) => void;
 }
 
 /** `client`: who sent the request (src/lib/http/client-address.ts); without it, every caller is one client. */
@@ -69,7 +66,8 @@ export function createMcpEndpoint(options: McpHandlerOptions): McpEndpoint {
   const hosts = new Set(options.allowedHosts.map((h) => h.toLowerCase()));
   const anyOrigin = options.allowedOrigins.includes('*');
   const origins = new Set(options.allowedOrigins);
-  const onError = options.onError ?? ((error: unknown) => console.error('mcp request failed:', error));
+  // Failures of our own code (never the client's): logged, answered 500 without details.
+  const onError = (error: unknown) => console.error('mcp request failed:', error);
 
   const sessions = createSessionHandler({ catalog: options.catalog, signer: options.signer, unavailable: options.sessionsUnavailable, limits: options.sessionLimits, onError });
   const stateless = createMcpHandler(() => createStatelessServer(options.catalog), {
@@ -82,7 +80,7 @@ export function createMcpEndpoint(options: McpHandlerOptions): McpEndpoint {
   });
 
   /** Host, then Origin: the 403 message, or undefined when both are served. */
-  function forbidden(headers: HeaderReader): string | undefined {
+  function forbidden(headers: Headers): string | undefined {
     const hostHeader = headers.get('host');
     const host = hostnameOf(hostHeader);
     if (!host || !hosts.has(host)) return `Forbidden: Host ${JSON.stringify(hostHeader)} is not served here`;
@@ -93,7 +91,7 @@ export function createMcpEndpoint(options: McpHandlerOptions): McpEndpoint {
     return undefined;
   }
 
-  const endpoint = async (request: Request, client: McpClient = UNKNOWN_CLIENT) => {
+  return async (request: Request, client: McpClient = UNKNOWN_CLIENT) => {
     const refusal = forbidden(request.headers);
     if (refusal !== undefined) return rpcError(403, -32000, refusal);
     const origin = request.headers.get('origin');
@@ -112,8 +110,6 @@ export function createMcpEndpoint(options: McpHandlerOptions): McpEndpoint {
     return origin === null ? response : withCors(response, origin);
   };
 
-  return endpoint;
-
   async function answer(request: Request, client: McpClient): Promise<Response> {
     if (request.method === 'OPTIONS') return preflight();
     if (request.method === 'DELETE') return sessions.delete(request, client);
@@ -121,7 +117,7 @@ export function createMcpEndpoint(options: McpHandlerOptions): McpEndpoint {
       return rpcError(405, -32000, 'Method Not Allowed: this server sends no event stream; use POST (DELETE ends a session).', { allow: ALLOWED_METHODS });
     }
     const notServed = unacceptable(request.headers);
-    if (notServed) return notServed();
+    if (notServed) return notServed;
 
     const text = await readLimitedText(request, MCP_MAX_BODY_BYTES);
     if (text === null) return mcpPayloadTooLarge();
@@ -136,15 +132,15 @@ export function createMcpEndpoint(options: McpHandlerOptions): McpEndpoint {
 }
 
 /**
- * Accept, then Content-Type: the 406 or 415 (made on demand), or undefined.
+ * Accept, then Content-Type: the 406 or 415, or undefined.
  * Checked before the body is read, and before a session is opened or checked.
  */
-function unacceptable(headers: HeaderReader): (() => Response) | undefined {
+function unacceptable(headers: Headers): Response | undefined {
   const accept = headers.get('accept') ?? '';
   if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
-    return () => rpcError(406, -32000, 'Not Acceptable: Accept must list both application/json and text/event-stream');
+    return rpcError(406, -32000, 'Not Acceptable: Accept must list both application/json and text/event-stream');
   }
-  if (!isJsonContentType(headers.get('content-type'))) return () => rpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
+  if (!isJsonContentType(headers.get('content-type'))) return rpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
   return undefined;
 }
 

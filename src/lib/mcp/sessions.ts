@@ -16,11 +16,11 @@ import { JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontext
 import type { RateLimits } from '../limits/rate-limits.ts';
 import type { McpCatalog } from './catalog.ts';
 import { invalidParams, servedMethods } from './params.ts';
-import { jsonReply, noStore, rpcError, unsupportedVersion } from './protocol.ts';
+import { isObject, jsonReply, noStore, rpcError, unsupportedVersion } from './protocol.ts';
 import type { SessionCheck, SessionSigner } from './session-ids.ts';
 import { createSessionServer } from './session-server.ts';
 
-export const SESSION_HEADER = 'mcp-session-id';
+const SESSION_HEADER = 'mcp-session-id';
 /** Batches were removed from the protocol in 2025-06-18. */
 const FIRST_VERSION_WITHOUT_BATCHES = '2025-06-18';
 
@@ -39,11 +39,6 @@ export interface SessionOptions {
 }
 
 export type SessionStep = 'initialize' | 'end';
-
-/** A request's headers as the checks read them: Web Headers or the Node entry's reader. */
-export interface HeaderReader {
-  get(name: string): string | null;
-}
 
 /** Who sent the request, as src/lib/http/client-address.ts decided. */
 export interface McpClient {
@@ -138,7 +133,7 @@ export function createSessionHandler(options: SessionOptions): SessionHandler {
           const responseText = await response.text();
           const agreed = (JSON.parse(responseText) as { result?: { protocolVersion?: unknown } }).result?.protocolVersion;
           const opened = noStore(new Response(responseText, { status: response.status, headers: response.headers }));
-          if (typeof agreed === 'string') opened.headers.set(SESSION_HEADER, await signer.issue(agreed));
+          if (typeof agreed === 'string') opened.headers.set(SESSION_HEADER, signer.issue(agreed));
           return opened;
         }
         return noStore(response);
@@ -171,8 +166,4 @@ async function limitAnswer(limits: RateLimits<SessionStep>, step: SessionStep, c
   if (verdict.ok) return undefined;
   const what = step === 'initialize' ? 'sessions opened' : 'sessions ended';
   return rpcError(429, -32000, `Too Many Requests: too many ${what} from this address; try again in ${verdict.retryAfterSeconds} s`, { 'retry-after': String(verdict.retryAfterSeconds) }, id);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
 }
