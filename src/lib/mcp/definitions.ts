@@ -90,10 +90,6 @@ export interface ResourceTemplateDefinition {
   mimeType: 'application/json';
 }
 
-export interface ResourceContents {
-  contents: Array<{ uri: string; mimeType: 'application/json'; text: string }>;
-}
-
 export interface PromptDefinition {
   name: string;
   title: string;
@@ -131,5 +127,5 @@ export function defineTool<I extends z.ZodType>(tool: Tool<I>): Tool<I> {
   return tool;
 }
 
-/** Arguments a prompt refuses: answered as JSON-RPC -32602 by each server (catalog.ts, requestHandlers). */
+/** Arguments a prompt refuses: answered as JSON-RPC -32602 by each server (catalog.ts, handlers). */
 export class InvalidArguments extends Error {}

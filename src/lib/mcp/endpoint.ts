@@ -25,18 +25,18 @@ import { readLimitedText } from '../http/body.ts';
 import { isStoreUnavailable, storeUnavailableAnswer } from '../store/unavailable.ts';
 import type { McpCatalog } from './catalog.ts';
 import type { RateLimits } from '../limits/rate-limits.ts';
+import { LOOPBACK_NAMES } from './config.ts';
 import { MCP_MAX_BODY_BYTES, mcpPayloadTooLarge, noStore, rpcError } from './protocol.ts';
 import type { SessionSigner } from './session-ids.ts';
 import { createSessionHandler, type McpClient, type SessionStep } from './sessions.ts';
-import { createStatelessServer } from './stateless-server.ts';
+import { createStatelessServer } from './servers.ts';
 
 export { MCP_MAX_BODY_BYTES, mcpPayloadTooLarge } from './protocol.ts';
 
 const ALLOWED_METHODS = 'POST, DELETE, OPTIONS';
 const CORS_REQUEST_HEADERS = 'Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID, Authorization';
-const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-export interface McpHandlerOptions {
+interface McpHandlerOptions {
   catalog: McpCatalog;
   /** The sessions' signer, made on first use (the 2026-07-28 path never asks for it); `fresh: false` may reuse a key read a moment ago. */
   signer: (fresh?: boolean) => Promise<SessionSigner>;
@@ -161,7 +161,7 @@ function parseMessage(text: string): { body: unknown } | Response {
 function isOwnLoopbackOrigin(origin: string, hostHeader: string): boolean {
   try {
     const url = new URL(origin);
-    return url.protocol === 'http:' && LOOPBACK_NAMES.has(url.hostname) && url.host === hostHeader.toLowerCase() && url.origin === origin;
+    return url.protocol === 'http:' && LOOPBACK_NAMES.includes(url.hostname) && url.host === hostHeader.toLowerCase() && url.origin === origin;
   } catch {
     return false;
   }

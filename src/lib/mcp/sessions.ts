@@ -18,13 +18,13 @@ import type { McpCatalog } from './catalog.ts';
 import { invalidParams, servedMethods } from './params.ts';
 import { isObject, jsonReply, noStore, rpcError, unsupportedVersion } from './protocol.ts';
 import type { SessionCheck, SessionSigner } from './session-ids.ts';
-import { createSessionServer } from './session-server.ts';
+import { createSessionServer } from './servers.ts';
 
 const SESSION_HEADER = 'mcp-session-id';
 /** Batches were removed from the protocol in 2025-06-18. */
 const FIRST_VERSION_WITHOUT_BATCHES = '2025-06-18';
 
-export interface SessionOptions {
+interface SessionOptions {
   catalog: McpCatalog;
   /**
    * The session signer, made on first use: the 2026-07-28 path never needs it
@@ -45,12 +45,7 @@ export interface McpClient {
   address: string;
 }
 
-export interface SessionHandler {
-  post(request: Request, body: unknown, client: McpClient): Promise<Response>;
-  delete(request: Request, client: McpClient): Promise<Response>;
-}
-
-export function createSessionHandler(options: SessionOptions): SessionHandler {
+export function createSessionHandler(options: SessionOptions) {
   const { catalog, onError } = options;
   // The methods the server answers are the same for every request: found once.
   const served = servedMethods(createSessionServer(catalog));
@@ -67,7 +62,7 @@ export function createSessionHandler(options: SessionOptions): SessionHandler {
   }
 
   return {
-    async post(request, body, client) {
+    async post(request: Request, body: unknown, client: McpClient): Promise<Response> {
       const headerVersion = request.headers.get('mcp-protocol-version');
       if (headerVersion !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(headerVersion)) return unsupportedVersion(headerVersion, body);
       const closed = options.unavailable?.();
@@ -143,7 +138,7 @@ export function createSessionHandler(options: SessionOptions): SessionHandler {
       }
     },
 
-    async delete(request, client) {
+    async delete(request: Request, client: McpClient): Promise<Response> {
       const version = request.headers.get('mcp-protocol-version');
       if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return unsupportedVersion(version, undefined);
       const closed = options.unavailable?.();
