@@ -92,13 +92,6 @@ export function fileStore(dir: string, now: () => number, options: FileStoreOpti
   const timer = setInterval(() => void sweep().catch(() => {}), options.sweepIntervalMs ?? SWEEP_INTERVAL_MS);
   timer.unref();
 
-  const setIfAbsent: Store['setIfAbsent'] = (key, value, opts) =>
-    withLock(pathOf(key), async () => {
-      if ((await readLive(key))?.value != null) return false;
-      await basic.set(key, value, opts);
-      return true;
-    });
-
   /** The sets hasMember read, with the file version they were read at. */
   const memberSets = new Map<string, { version: string; raw: unknown }>();
 
@@ -109,7 +102,12 @@ export function fileStore(dir: string, now: () => number, options: FileStoreOpti
       for (const { key, value } of entries) if (isCorrupt(value)) await keepAside(key, value);
       return liveKeys(entries.filter(({ key }) => !key.startsWith(CLAIMS)), now());
     },
-    setIfAbsent,
+    setIfAbsent: (key, value, opts) =>
+      withLock(pathOf(key), async () => {
+        if ((await readLive(key))?.value != null) return false;
+        await basic.set(key, value, opts);
+        return true;
+      }),
     removeIf: (key, field, expected) =>
       withLock(pathOf(key), async () => {
         const live = (await readLive(key))?.value;
