@@ -9,16 +9,11 @@
  *   The data changes only on deploy and is the same for every caller, so list
  *   and read results carry a `public` caching hint with the TTL of the REST
  *   datasets' `Cache-Control: max-age` (CONTENT_CACHE), and the two never disagree.
- *
- * Each SDK makes a JSON Schema validator (an Ajv instance) per server unless
- * given one; these servers never validate with it (they ask clients for
- * nothing), so one per process serves every request.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import { ProtocolError, Server as StatelessServer } from '@modelcontextprotocol/server';
-import { AjvJsonSchemaValidator as StatelessValidator } from '@modelcontextprotocol/server/validators/ajv';
 import { CONTENT_CACHE } from '../static/manifest.ts';
 import type { McpCatalog } from './catalog.ts';
 import { SERVER_INFO } from './definitions.ts';
@@ -41,8 +36,12 @@ const CACHE_HINTS = Object.fromEntries(
   ['server/discover', 'tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read'].map((method) => [method, CACHE_HINT]),
 );
 
+/**
+ * One Ajv per process: SDK v1 makes one per server unless given one, which alone costs the
+ * session path about 0.3x of the SDK's minimal server (bench/mcp.ts), and this server never
+ * validates with it (it asks clients for nothing).
+ */
 let sessionValidator: AjvJsonSchemaValidator | undefined;
-let statelessValidator: StatelessValidator | undefined;
 
 export function createSessionServer(catalog: McpCatalog): Server {
   sessionValidator ??= new AjvJsonSchemaValidator();
@@ -53,8 +52,7 @@ export function createSessionServer(catalog: McpCatalog): Server {
 }
 
 export function createStatelessServer(catalog: McpCatalog): StatelessServer {
-  statelessValidator ??= new StatelessValidator();
-  const server = new StatelessServer({ ...SERVER_INFO }, { capabilities: CAPABILITIES, instructions: catalog.instructions, cacheHints: CACHE_HINTS, jsonSchemaValidator: statelessValidator });
+  const server = new StatelessServer({ ...SERVER_INFO }, { capabilities: CAPABILITIES, instructions: catalog.instructions, cacheHints: CACHE_HINTS });
   const handlers = catalog.handlers((code, message, data) => new ProtocolError(code, message, data));
   for (const [method, handler] of Object.entries(handlers)) server.setRequestHandler(method as never, handler as never);
   return server;
