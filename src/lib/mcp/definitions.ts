@@ -40,14 +40,6 @@ export function createContext(content: McpContent): McpContext {
   return { content, links: siteLinks(content.site), index: () => getReviewIndex(content.dataset) };
 }
 
-export interface ToolAnnotations {
-  title: string;
-  readOnlyHint: true;
-  destructiveHint: false;
-  idempotentHint: true;
-  openWorldHint: false;
-}
-
 /** A tool as tools/list shows it (the same object in every revision). */
 export interface ToolDefinition {
   name: string;
@@ -55,7 +47,7 @@ export interface ToolDefinition {
   description: string;
   inputSchema: JsonObject & { type: 'object' };
   outputSchema: JsonObject & { type: 'object' };
-  annotations: ToolAnnotations;
+  annotations: { title: string; readOnlyHint: true; destructiveHint: false; idempotentHint: true; openWorldHint: false };
 }
 
 export interface ToolResult {

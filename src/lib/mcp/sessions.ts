@@ -24,8 +24,7 @@ const SESSION_HEADER = 'mcp-session-id';
 /** Batches were removed from the protocol in 2025-06-18. */
 const FIRST_VERSION_WITHOUT_BATCHES = '2025-06-18';
 
-interface SessionOptions {
-  catalog: McpCatalog;
+export interface SessionOptions {
   /**
    * The session signer, made on first use: the 2026-07-28 path never needs it
    * (nor its store). `fresh: false`: over the key read a moment ago, if any.
@@ -33,23 +32,21 @@ interface SessionOptions {
   signer: (fresh?: boolean) => Promise<SessionSigner>;
   /** An answer instead of serving sessions (a serverless deployment without their settings: 503). */
   unavailable?: () => Response | undefined;
-  onError: (error: unknown) => void;
   /** Per client: sessions opened (initialize) and ended (DELETE), each a store write or check. */
   limits: RateLimits<SessionStep>;
 }
 
-export type SessionStep = 'initialize' | 'end';
+type SessionStep = 'initialize' | 'end';
 
 /** Who sent the request, as src/lib/http/client-address.ts decided. */
 export interface McpClient {
   address: string;
 }
 
-export function createSessionHandler(options: SessionOptions) {
-  const { catalog, onError } = options;
+/** `onError`: failures of our own code, for the log. */
+export function createSessionHandler(catalog: McpCatalog, options: SessionOptions, onError: (error: unknown) => void) {
   // The methods the server answers are the same for every request: found once.
   const served = servedMethods(createSessionServer(catalog));
-  const overLimit = (step: SessionStep, client: McpClient, id: string | number | null) => limitAnswer(options.limits, step, client, id);
 
   /**
    * An id checked with the key read a moment ago; one that fails its signature
@@ -77,7 +74,7 @@ export function createSessionHandler(options: SessionOptions) {
       }
       const initialize = messages.find((m) => isObject(m) && m.method === 'initialize' && 'id' in m) as { id: string | number; params?: { protocolVersion?: unknown } } | undefined;
       if (initialize) {
-        const limited = await overLimit('initialize', client, initialize.id);
+        const limited = await limitAnswer(options.limits, 'initialize', client, initialize.id);
         if (limited) return limited;
       }
       const signer = await options.signer(Boolean(initialize));
@@ -145,7 +142,7 @@ export function createSessionHandler(options: SessionOptions) {
       if (closed) return closed;
       const id = request.headers.get(SESSION_HEADER);
       if (id === null) return rpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
-      const limited = await overLimit('end', client, null);
+      const limited = await limitAnswer(options.limits, 'end', client, null);
       if (limited) return limited;
       const check = await checkSession(id);
       if (!check.ok) return rpcError(404, -32001, 'Session not found');
