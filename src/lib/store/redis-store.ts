@@ -12,6 +12,7 @@
  * listener logs the outage once (ioredis otherwise prints an "Unhandled error
  * event" per reconnection attempt) and its end once.
  */
+import { once } from 'node:events';
 import type Redis from 'ioredis';
 import { createStorage } from 'unstorage';
 import redisDriver from 'unstorage/drivers/redis';
@@ -93,19 +94,8 @@ export function redisStore(url: string, prefix: string, now: () => number): Stor
   const ready = async (): Promise<void> => {
     if (client.status === 'ready') return;
     if (outage === null && client.status !== 'end') {
-      const connected = await new Promise<boolean>((resolve) => {
-        const done = (ok: boolean) => {
-          clearTimeout(timer);
-          client.off('ready', onReady);
-          client.off('error', onError);
-          resolve(ok);
-        };
-        const onReady = () => done(true);
-        const onError = () => done(false);
-        const timer = setTimeout(() => done(false), REDIS_TIMEOUT_MS);
-        client.once('ready', onReady);
-        client.once('error', onError);
-      });
+      // Rejects on an 'error' event or the deadline, whichever comes before 'ready'.
+      const connected = await once(client, 'ready', { signal: AbortSignal.timeout(REDIS_TIMEOUT_MS) }).then(() => true, () => false);
       if (connected) return;
     }
     throw new StoreUnavailableError(`The state store, Redis at ${shown}, is unreachable (${outage ?? client.status})`);
