@@ -16,7 +16,7 @@ import { insightsDataset } from '../../src/lib/insights/schema.ts';
 import { toolJsonSchema } from '../../src/lib/mcp/json-schema.ts';
 import { createCatalog } from '../../src/lib/mcp/catalog.ts';
 import type { McpContent } from '../../src/lib/mcp/definitions.ts';
-import { createSessionServer } from '../../src/lib/mcp/session-server.ts';
+import { createSessionServer } from '../../src/lib/mcp/servers.ts';
 import { createStore } from '../../src/lib/store/index.ts';
 import { BUILDS } from '../helpers/builds.ts';
 import { startRedis, tempDir } from './helpers.ts';

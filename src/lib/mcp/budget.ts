@@ -28,13 +28,8 @@ export class OverBudget extends Error {
 export class AnswerBudget {
   #bytes = 0;
   #ms = 0;
-  readonly #maxBytes: number;
-  readonly #maxMs: number;
-
-  constructor(maxBytes = ANSWER_MAX_BYTES, maxMs = ANSWER_MAX_WORK_MS) {
-    this.#maxBytes = maxBytes;
-    this.#maxMs = maxMs;
-  }
+  readonly #maxBytes = ANSWER_MAX_BYTES;
+  readonly #maxMs = ANSWER_MAX_WORK_MS;
 
   /**
    * Runs `work` when budget is left, then counts its answer's bytes; throws
@@ -71,9 +66,4 @@ export class AnswerBudget {
   #limits() {
     return { max_bytes: this.#maxBytes, max_work_ms: this.#maxMs };
   }
-}
-
-/** Bytes of a text as UTF-8. */
-export function utf8Length(text: string): number {
-  return Buffer.byteLength(text, 'utf8');
 }

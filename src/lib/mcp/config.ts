@@ -11,7 +11,7 @@ export const SESSION_RATE_WINDOW_SECONDS = 60;
 /** A configured MCP_SESSION_SECRET shorter than this is refused: HMAC-SHA256 wants 256 bits. */
 export const MIN_SECRET_LENGTH = 32;
 
-const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
+export const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
 
 /**
  * The environment variable through which the Node entry tells the Astro route

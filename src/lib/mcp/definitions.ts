@@ -40,14 +40,6 @@ export function createContext(content: McpContent): McpContext {
   return { content, links: siteLinks(content.site), index: () => getReviewIndex(content.dataset) };
 }
 
-export interface ToolAnnotations {
-  title: string;
-  readOnlyHint: true;
-  destructiveHint: false;
-  idempotentHint: true;
-  openWorldHint: false;
-}
-
 /** A tool as tools/list shows it (the same object in every revision). */
 export interface ToolDefinition {
   name: string;
@@ -55,7 +47,7 @@ export interface ToolDefinition {
   description: string;
   inputSchema: JsonObject & { type: 'object' };
   outputSchema: JsonObject & { type: 'object' };
-  annotations: ToolAnnotations;
+  annotations: { title: string; readOnlyHint: true; destructiveHint: false; idempotentHint: true; openWorldHint: false };
 }
 
 export interface ToolResult {
@@ -88,10 +80,6 @@ export interface ResourceTemplateDefinition {
   title: string;
   description: string;
   mimeType: 'application/json';
-}
-
-export interface ResourceContents {
-  contents: Array<{ uri: string; mimeType: 'application/json'; text: string }>;
 }
 
 export interface PromptDefinition {
@@ -131,5 +119,5 @@ export function defineTool<I extends z.ZodType>(tool: Tool<I>): Tool<I> {
   return tool;
 }
 
-/** Arguments a prompt refuses: answered as JSON-RPC -32602 by each server (catalog.ts, requestHandlers). */
+/** Arguments a prompt refuses: answered as JSON-RPC -32602 by each server (catalog.ts, handlers). */
 export class InvalidArguments extends Error {}

@@ -24,40 +24,21 @@ import { toResponse } from '../http/answer.ts';
 import { readLimitedText } from '../http/body.ts';
 import { isStoreUnavailable, storeUnavailableAnswer } from '../store/unavailable.ts';
 import type { McpCatalog } from './catalog.ts';
-import type { RateLimits } from '../limits/rate-limits.ts';
+import { LOOPBACK_NAMES, type McpConfig } from './config.ts';
 import { MCP_MAX_BODY_BYTES, mcpPayloadTooLarge, noStore, rpcError } from './protocol.ts';
-import type { SessionSigner } from './session-ids.ts';
-import { createSessionHandler, type HeaderReader, type McpClient, type SessionStep } from './sessions.ts';
-import { createStatelessServer } from './stateless-server.ts';
+import { createSessionHandler, type McpClient, type SessionOptions } from './sessions.ts';
+import { createStatelessServer } from './servers.ts';
 
 export { MCP_MAX_BODY_BYTES, mcpPayloadTooLarge } from './protocol.ts';
-export { SESSION_HEADER, type HeaderReader } from './sessions.ts';
 
 const ALLOWED_METHODS = 'POST, DELETE, OPTIONS';
 const CORS_REQUEST_HEADERS = 'Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID, Authorization';
-const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-export interface McpHandlerOptions {
+interface McpHandlerOptions {
   catalog: McpCatalog;
-  /** The sessions' signer, made on first use (the 2026-07-28 path never asks for it); `fresh: false` may reuse a key read a moment ago. */
-  signer: (fresh?: boolean) => Promise<SessionSigner>;
-  /** An answer instead of sessions, while a deployment lacks their settings (a 503 naming them). */
-  sessionsUnavailable?: () => Response | undefined;
-  /** Per-client limits on opening and ending sessions. */
-  sessionLimits: RateLimits<SessionStep>;
-  /** Host names (no port) the server answers for; the Host header must name one. */
-  allowedHosts: readonly string[];
-  /** Origins a browser may call from (`*`: any); a request without Origin is always served. */
-  allowedOrigins: readonly string[];
-  /**
-   * Bound to loopback: a page served by this server itself (Origin
-   * `http://localhost:<port>` when Host is `localhost:<port>`, the port it was
-   * reached on) may call it, as the conformance suite's DNS-rebinding
-   * scenario expects; any other port or name is still 403.
-   */
-  loopback: boolean;
-  /** Failures of our own code (never the client's): logged, answered 500 without details. */
-  onError?: (error: unknown) => void;
+  /** The Host names and browser Origins served (config.ts). */
+  config: Pick<McpConfig, 'allowedHosts' | 'allowedOrigins' | 'loopback'>;
+  sessions: SessionOptions;
 }
 
 /** `client`: who sent the request (src/lib/http/client-address.ts); without it, every caller is one client. */
@@ -66,13 +47,15 @@ export type McpEndpoint = (request: Request, client?: McpClient) => Promise<Resp
 const UNKNOWN_CLIENT: McpClient = { address: 'unknown' };
 
 export function createMcpEndpoint(options: McpHandlerOptions): McpEndpoint {
-  const hosts = new Set(options.allowedHosts.map((h) => h.toLowerCase()));
-  const anyOrigin = options.allowedOrigins.includes('*');
-  const origins = new Set(options.allowedOrigins);
-  const onError = options.onError ?? ((error: unknown) => console.error('mcp request failed:', error));
+  const { catalog, config } = options;
+  const hosts = new Set(config.allowedHosts.map((h) => h.toLowerCase()));
+  const anyOrigin = config.allowedOrigins.includes('*');
+  const origins = new Set(config.allowedOrigins);
+  // Failures of our own code (never the client's): logged, answered 500 without details.
+  const onError = (error: unknown) => console.error('mcp request failed:', error);
 
-  const sessions = createSessionHandler({ catalog: options.catalog, signer: options.signer, unavailable: options.sessionsUnavailable, limits: options.sessionLimits, onError });
-  const stateless = createMcpHandler(() => createStatelessServer(options.catalog), {
+  const sessions = createSessionHandler(catalog, options.sessions, onError);
+  const stateless = createMcpHandler(() => createStatelessServer(catalog), {
     legacy: 'reject',
     maxRequestBodySize: MCP_MAX_BODY_BYTES,
     // The SDK reports the client's mistakes here too (rejections are ProtocolErrors or say so); only ours are worth a log line.
@@ -82,18 +65,18 @@ export function createMcpEndpoint(options: McpHandlerOptions): McpEndpoint {
   });
 
   /** Host, then Origin: the 403 message, or undefined when both are served. */
-  function forbidden(headers: HeaderReader): string | undefined {
+  function forbidden(headers: Headers): string | undefined {
     const hostHeader = headers.get('host');
     const host = hostnameOf(hostHeader);
     if (!host || !hosts.has(host)) return `Forbidden: Host ${JSON.stringify(hostHeader)} is not served here`;
     const origin = headers.get('origin');
-    if (origin !== null && !anyOrigin && !origins.has(origin) && !(options.loopback && isOwnLoopbackOrigin(origin, hostHeader!))) {
+    if (origin !== null && !anyOrigin && !origins.has(origin) && !(config.loopback && isOwnLoopbackOrigin(origin, hostHeader!))) {
       return `Forbidden: Origin ${JSON.stringify(origin)} is not allowed`;
     }
     return undefined;
   }
 
-  const endpoint = async (request: Request, client: McpClient = UNKNOWN_CLIENT) => {
+  return async (request: Request, client: McpClient = UNKNOWN_CLIENT) => {
     const refusal = forbidden(request.headers);
     if (refusal !== undefined) return rpcError(403, -32000, refusal);
     const origin = request.headers.get('origin');
@@ -112,8 +95,6 @@ export function createMcpEndpoint(options: McpHandlerOptions): McpEndpoint {
     return origin === null ? response : withCors(response, origin);
   };
 
-  return endpoint;
-
   async function answer(request: Request, client: McpClient): Promise<Response> {
     if (request.method === 'OPTIONS') return preflight();
     if (request.method === 'DELETE') return sessions.delete(request, client);
@@ -121,7 +102,7 @@ export function createMcpEndpoint(options: McpHandlerOptions): McpEndpoint {
       return rpcError(405, -32000, 'Method Not Allowed: this server sends no event stream; use POST (DELETE ends a session).', { allow: ALLOWED_METHODS });
     }
     const notServed = unacceptable(request.headers);
-    if (notServed) return notServed();
+    if (notServed) return notServed;
 
     const text = await readLimitedText(request, MCP_MAX_BODY_BYTES);
     if (text === null) return mcpPayloadTooLarge();
@@ -136,15 +117,15 @@ export function createMcpEndpoint(options: McpHandlerOptions): McpEndpoint {
 }
 
 /**
- * Accept, then Content-Type: the 406 or 415 (made on demand), or undefined.
+ * Accept, then Content-Type: the 406 or 415, or undefined.
  * Checked before the body is read, and before a session is opened or checked.
  */
-function unacceptable(headers: HeaderReader): (() => Response) | undefined {
+function unacceptable(headers: Headers): Response | undefined {
   const accept = headers.get('accept') ?? '';
   if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
-    return () => rpcError(406, -32000, 'Not Acceptable: Accept must list both application/json and text/event-stream');
+    return rpcError(406, -32000, 'Not Acceptable: Accept must list both application/json and text/event-stream');
   }
-  if (!isJsonContentType(headers.get('content-type'))) return () => rpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
+  if (!isJsonContentType(headers.get('content-type'))) return rpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
   return undefined;
 }
 
@@ -165,7 +146,7 @@ function parseMessage(text: string): { body: unknown } | Response {
 function isOwnLoopbackOrigin(origin: string, hostHeader: string): boolean {
   try {
     const url = new URL(origin);
-    return url.protocol === 'http:' && LOOPBACK_NAMES.has(url.hostname) && url.host === hostHeader.toLowerCase() && url.origin === origin;
+    return url.protocol === 'http:' && LOOPBACK_NAMES.includes(url.hostname) && url.host === hostHeader.toLowerCase() && url.origin === origin;
   } catch {
     return false;
   }
@@ -203,14 +184,8 @@ function hostnameOf(host: string | null): string | null {
 
 const MAX_JSON_DEPTH = 64;
 
-/** Whether arrays and objects nest deeper than `max`, walked without recursion. */
-export function nestedDeeperThan(value: unknown, max: number): boolean {
-  const stack: Array<[unknown, number]> = [[value, 1]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!;
-    if (node === null || typeof node !== 'object') continue;
-    if (depth > max) return true;
-    for (const child of Array.isArray(node) ? node : Object.values(node)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
-  }
-  return false;
+/** Whether arrays and objects nest deeper than `max` levels (the walk itself goes no deeper than `max`). */
+function nestedDeeperThan(value: unknown, max: number): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  return max === 0 || Object.values(value).some((child) => nestedDeeperThan(child, max - 1));
 }

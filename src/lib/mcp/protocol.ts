@@ -51,6 +51,6 @@ export function mcpPayloadTooLarge(): Response {
   return rpcError(413, -32000, `Payload Too Large: the request body may be at most ${MCP_MAX_BODY_BYTES} bytes`);
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
+export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

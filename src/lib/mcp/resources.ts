@@ -4,7 +4,6 @@
  * client fetches a dataset too large for one MCP answer (see budget.ts).
  */
 import { recordsOf } from '../reviews/review-index.ts';
-import { utf8Length } from './budget.ts';
 import { UNTRUSTED_TEXT, type McpContext, type ResourceDefinition, type ResourceTemplateDefinition } from './definitions.ts';
 
 export interface Resource {
@@ -32,7 +31,7 @@ export function resourcesFor(context: McpContext): Resource[] {
         mimeType: 'application/json',
       },
       text: () => records().datasetJson(),
-      size: () => (datasetBytes ??= utf8Length(records().datasetJson())),
+      size: () => (datasetBytes ??= Buffer.byteLength(records().datasetJson())),
     },
   ];
   const insights = content.insights;

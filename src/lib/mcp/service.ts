@@ -74,14 +74,14 @@ export async function createMcpService(options: McpServiceOptions): Promise<McpE
   }
   return createMcpEndpoint({
     catalog: createCatalog(options.content),
-    signer: getSigner,
-    sessionsUnavailable: options.sessionsUnavailable,
-    sessionLimits: createRateLimits(options.store, {
-      initialize: { points: config.sessionRateLimit, windowSeconds: SESSION_RATE_WINDOW_SECONDS },
-      end: { points: config.sessionRateLimit, windowSeconds: SESSION_RATE_WINDOW_SECONDS },
-    }),
-    allowedHosts: config.allowedHosts,
-    allowedOrigins: config.allowedOrigins,
-    loopback: config.loopback,
+    config,
+    sessions: {
+      signer: getSigner,
+      unavailable: options.sessionsUnavailable,
+      limits: createRateLimits(options.store, {
+        initialize: { points: config.sessionRateLimit, windowSeconds: SESSION_RATE_WINDOW_SECONDS },
+        end: { points: config.sessionRateLimit, windowSeconds: SESSION_RATE_WINDOW_SECONDS },
+      }),
+    },
   });
 }

@@ -9,7 +9,6 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-
 export interface SessionClaims {
   /** Issued at, seconds since the epoch. */
   iat: number;
@@ -45,15 +44,15 @@ export class SessionSigner {
     this.#now = options.now ?? (() => Math.floor(Date.now() / 1000));
   }
 
-  async issue(protocolVersion: string): Promise<string> {
+  issue(protocolVersion: string): string {
     const iat = this.#now();
-    const claims: SessionClaims = { iat, exp: iat + this.#ttlSeconds, pv: protocolVersion, n: toBase64Url(crypto.getRandomValues(new Uint8Array(12))) };
+    const claims: SessionClaims = { iat, exp: iat + this.#ttlSeconds, pv: protocolVersion, n: Buffer.from(crypto.getRandomValues(new Uint8Array(12))).toString('base64url') };
     const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
-    return `${payload}.${toBase64Url(this.#sign(payload))}`;
+    return `${payload}.${this.#sign(payload).toString('base64url')}`;
   }
 
   async check(id: string): Promise<SessionCheck> {
-    const claims = await this.#verify(id);
+    const claims = this.#verify(id);
     if ('reason' in claims) return { ok: false, reason: claims.reason };
     if (claims.exp <= this.#now()) return { ok: false, reason: 'expired' };
     if (await this.#ended.isEnded(id, claims.exp)) return { ok: false, reason: 'ended' };
@@ -61,7 +60,7 @@ export class SessionSigner {
   }
 
   /** The claims of a well-signed id, or why not. */
-  async #verify(id: string): Promise<SessionClaims | { reason: 'malformed' | 'bad-signature' }> {
+  #verify(id: string): SessionClaims | { reason: 'malformed' | 'bad-signature' } {
     // Visible ASCII only, as the transport spec requires of session ids; bounded length.
     if (id.length > 512 || !/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(id)) return { reason: 'malformed' };
     const [payload, signature] = id.split('.') as [string, string];
@@ -89,7 +88,7 @@ function parseClaims(payload: string): SessionClaims | null {
   const bytes = fromBase64Url(payload);
   if (!bytes) return null;
   try {
-    const value = JSON.parse(new TextDecoder().decode(bytes)) as Partial<SessionClaims>;
+    const value = JSON.parse(bytes.toString()) as Partial<SessionClaims>;
     if (typeof value.iat !== 'number' || typeof value.exp !== 'number' || typeof value.pv !== 'string' || typeof value.n !== 'string') return null;
     return value as SessionClaims;
   } catch {
@@ -97,11 +96,8 @@ function parseClaims(payload: string): SessionClaims | null {
   }
 }
 
-function toBase64Url(bytes: Uint8Array): string {
-  return Buffer.from(bytes).toString('base64url');
-}
-
-function fromBase64Url(text: string): Uint8Array<ArrayBuffer> | null {
+/** The bytes of canonical, non-empty base64url; null for anything else. */
+function fromBase64Url(text: string): Buffer | null {
   const bytes = Buffer.from(text, 'base64url');
-  return bytes.length > 0 && toBase64Url(bytes) === text ? new Uint8Array(bytes) : null;
+  return bytes.length > 0 && bytes.toString('base64url') === text ? bytes : null;
 }

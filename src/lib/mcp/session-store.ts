@@ -26,7 +26,7 @@ const ENDED_PREFIX = 'mcp:ended:';
  * A key that is present but unusable (not base64url of 32+ bytes, or a
  * corrupt file) is an error, never silently replaced: every session would die.
  */
-export function sessionKeySource(store: Store, configured: string | undefined, log: (line: string) => void = (line) => console.error(line)): () => Promise<Uint8Array> {
+export function sessionKeySource(store: Store, configured: string | undefined): () => Promise<Uint8Array> {
   if (configured !== undefined) {
     const fixed = new TextEncoder().encode(configured);
     return async () => fixed;
@@ -37,12 +37,12 @@ export function sessionKeySource(store: Store, configured: string | undefined, l
     if (value === null) {
       const offer = known ?? Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url');
       const stored = await store.setIfAbsent(SESSION_KEY, offer);
-      if (stored && known !== undefined) log(`mcp: the session key was missing from the store at "${SESSION_KEY}" (Redis flushed or evicted?); stored this process's key again`);
+      if (stored && known !== undefined) console.error(`mcp: the session key was missing from the store at "${SESSION_KEY}" (Redis flushed or evicted?); stored this process's key again`);
       // Whether ours or another process's won, the stored key is the one every process uses.
       value = await readKey(store);
       if (value === null) throw new Error(`the store holds no MCP session key at "${SESSION_KEY}" right after one was offered`);
     }
-    if (known !== undefined && value !== known) log(`mcp: the session key in the store at "${SESSION_KEY}" changed; adopting it (sessions signed with the old key end)`);
+    if (known !== undefined && value !== known) console.error(`mcp: the session key in the store at "${SESSION_KEY}" changed; adopting it (sessions signed with the old key end)`);
     known = value;
     return new Uint8Array(Buffer.from(value, 'base64url'));
   };

@@ -16,16 +16,15 @@ import { JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontext
 import type { RateLimits } from '../limits/rate-limits.ts';
 import type { McpCatalog } from './catalog.ts';
 import { invalidParams, servedMethods } from './params.ts';
-import { jsonReply, noStore, rpcError, unsupportedVersion } from './protocol.ts';
+import { isObject, jsonReply, noStore, rpcError, unsupportedVersion } from './protocol.ts';
 import type { SessionCheck, SessionSigner } from './session-ids.ts';
-import { createSessionServer } from './session-server.ts';
+import { createSessionServer } from './servers.ts';
 
-export const SESSION_HEADER = 'mcp-session-id';
+const SESSION_HEADER = 'mcp-session-id';
 /** Batches were removed from the protocol in 2025-06-18. */
 const FIRST_VERSION_WITHOUT_BATCHES = '2025-06-18';
 
 export interface SessionOptions {
-  catalog: McpCatalog;
   /**
    * The session signer, made on first use: the 2026-07-28 path never needs it
    * (nor its store). `fresh: false`: over the key read a moment ago, if any.
@@ -33,33 +32,21 @@ export interface SessionOptions {
   signer: (fresh?: boolean) => Promise<SessionSigner>;
   /** An answer instead of serving sessions (a serverless deployment without their settings: 503). */
   unavailable?: () => Response | undefined;
-  onError: (error: unknown) => void;
   /** Per client: sessions opened (initialize) and ended (DELETE), each a store write or check. */
   limits: RateLimits<SessionStep>;
 }
 
-export type SessionStep = 'initialize' | 'end';
-
-/** A request's headers as the checks read them: Web Headers or the Node entry's reader. */
-export interface HeaderReader {
-  get(name: string): string | null;
-}
+type SessionStep = 'initialize' | 'end';
 
 /** Who sent the request, as src/lib/http/client-address.ts decided. */
 export interface McpClient {
   address: string;
 }
 
-export interface SessionHandler {
-  post(request: Request, body: unknown, client: McpClient): Promise<Response>;
-  delete(request: Request, client: McpClient): Promise<Response>;
-}
-
-export function createSessionHandler(options: SessionOptions): SessionHandler {
-  const { catalog, onError } = options;
+/** `onError`: failures of our own code, for the log. */
+export function createSessionHandler(catalog: McpCatalog, options: SessionOptions, onError: (error: unknown) => void) {
   // The methods the server answers are the same for every request: found once.
   const served = servedMethods(createSessionServer(catalog));
-  const overLimit = (step: SessionStep, client: McpClient, id: string | number | null) => limitAnswer(options.limits, step, client, id);
 
   /**
    * An id checked with the key read a moment ago; one that fails its signature
@@ -72,7 +59,7 @@ export function createSessionHandler(options: SessionOptions): SessionHandler {
   }
 
   return {
-    async post(request, body, client) {
+    async post(request: Request, body: unknown, client: McpClient): Promise<Response> {
       const headerVersion = request.headers.get('mcp-protocol-version');
       if (headerVersion !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(headerVersion)) return unsupportedVersion(headerVersion, body);
       const closed = options.unavailable?.();
@@ -87,7 +74,7 @@ export function createSessionHandler(options: SessionOptions): SessionHandler {
       }
       const initialize = messages.find((m) => isObject(m) && m.method === 'initialize' && 'id' in m) as { id: string | number; params?: { protocolVersion?: unknown } } | undefined;
       if (initialize) {
-        const limited = await overLimit('initialize', client, initialize.id);
+        const limited = await limitAnswer(options.limits, 'initialize', client, initialize.id);
         if (limited) return limited;
       }
       const signer = await options.signer(Boolean(initialize));
@@ -138,7 +125,7 @@ export function createSessionHandler(options: SessionOptions): SessionHandler {
           const responseText = await response.text();
           const agreed = (JSON.parse(responseText) as { result?: { protocolVersion?: unknown } }).result?.protocolVersion;
           const opened = noStore(new Response(responseText, { status: response.status, headers: response.headers }));
-          if (typeof agreed === 'string') opened.headers.set(SESSION_HEADER, await signer.issue(agreed));
+          if (typeof agreed === 'string') opened.headers.set(SESSION_HEADER, signer.issue(agreed));
           return opened;
         }
         return noStore(response);
@@ -148,14 +135,14 @@ export function createSessionHandler(options: SessionOptions): SessionHandler {
       }
     },
 
-    async delete(request, client) {
+    async delete(request: Request, client: McpClient): Promise<Response> {
       const version = request.headers.get('mcp-protocol-version');
       if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return unsupportedVersion(version, undefined);
       const closed = options.unavailable?.();
       if (closed) return closed;
       const id = request.headers.get(SESSION_HEADER);
       if (id === null) return rpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
-      const limited = await overLimit('end', client, null);
+      const limited = await limitAnswer(options.limits, 'end', client, null);
       if (limited) return limited;
       const check = await checkSession(id);
       if (!check.ok) return rpcError(404, -32001, 'Session not found');
@@ -171,8 +158,4 @@ async function limitAnswer(limits: RateLimits<SessionStep>, step: SessionStep, c
   if (verdict.ok) return undefined;
   const what = step === 'initialize' ? 'sessions opened' : 'sessions ended';
   return rpcError(429, -32000, `Too Many Requests: too many ${what} from this address; try again in ${verdict.retryAfterSeconds} s`, { 'retry-after': String(verdict.retryAfterSeconds) }, id);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
 }

@@ -43,20 +43,17 @@ function processStart(): string | null {
 
 const START = processStart();
 
-/** The holder a claim is taken with: this machine and namespace, this pid and start, and an id of this process alone. */
-export function holderOf(pid: number, id: string): string {
-  return JSON.stringify({ machine: MACHINE, pid, start: START, id });
-}
-
 /**
- * One holder per process, not per copy of this module: a host may load two
- * bundles of the function into one process (the hosts tests load two copies),
- * and copies with their own ids would each take the other's live claims for an
- * exited process's (same pid, another id).
+ * The holder a claim is taken with: this machine and namespace, this pid and
+ * start, and an id of this process alone. One holder per process, not per
+ * copy of this module: a host may load two bundles of the function into one
+ * process (the hosts tests load two copies), and copies with their own ids
+ * would each take the other's live claims for an exited process's (same pid,
+ * another id).
  */
 const PROCESS_HOLDER = Symbol.for('roofing-reviews.claim-holder');
 const processGlobals = globalThis as { [PROCESS_HOLDER]?: string };
-export const THIS_HOLDER: string = (processGlobals[PROCESS_HOLDER] ??= holderOf(process.pid, randomBytes(8).toString('hex')));
+export const THIS_HOLDER: string = (processGlobals[PROCESS_HOLDER] ??= JSON.stringify({ machine: MACHINE, pid: process.pid, start: START, id: randomBytes(8).toString('hex') }));
 
 /** Whether the process that took a claim as `holder` has certainly exited. */
 export function holderIsGone(holder: unknown): boolean {

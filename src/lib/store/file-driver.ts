@@ -82,7 +82,6 @@ async function listFiles(dir: string): Promise<string[]> {
 
 export const atomicFileDriver = defineDriver((options: FileDriverOptions) => ({
   name: 'atomic-file',
-  options,
   async hasItem(key) {
     return (await this.getItem(key, {})) !== null;
   },
@@ -103,8 +102,5 @@ export const atomicFileDriver = defineDriver((options: FileDriverOptions) => ({
   async getKeys(base) {
     const root = base ? keyToPath(options.base, base) : options.base;
     return (await listFiles(root)).map((path) => pathToKey(options.base, path));
-  },
-  async clear(base) {
-    await rm(base ? keyToPath(options.base, base) : options.base, { recursive: true, force: true });
   },
 }));

@@ -30,7 +30,7 @@ import { atomicFileDriver, keyToPath } from './file-driver.ts';
 import { holderIsGone, THIS_HOLDER } from './claim-holder.ts';
 import { withLock } from './file-lock.ts';
 import { pruneFolders } from './folder-prune.ts';
-import { isCorrupt, unwrap, type Store } from './store.ts';
+import { isCorrupt, readEnvelope, unwrap, type Envelope, type Store } from './store.ts';
 import { liveKeys, unstorageStore } from './unstorage-store.ts';
 import { isUnwritable, probeWritable, unwritableError, unwritableLine } from './writable.ts';
 
@@ -64,14 +64,15 @@ export function fileStore(dir: string, now: () => number, options: FileStoreOpti
 
   const basic = unstorageStore(createStorage({ driver: atomicFileDriver({ base }) }), now, keepAside);
 
-  /** The live value under the key's lock (held by the caller); a corrupt file is moved aside and reads as missing. */
-  const readLive = async (key: string): Promise<unknown> => {
+  /** The live envelope under the key's lock (held by the caller); a corrupt file is moved aside and reads as missing. */
+  const readLive = async (key: string): Promise<Envelope | null> => {
     const raw = await readRaw(pathOf(key));
-    if (isCorrupt(raw)) {
+    const envelope = readEnvelope(raw);
+    if (envelope === 'corrupt') {
       await keepAside(key, raw);
       return null;
     }
-    return unwrap(raw, now());
+    return envelope && unwrap(envelope, now()) !== null ? envelope : null;
   };
 
   /** Removes `key` if its value has expired, deciding and removing under its lock; a corrupt one is moved aside, never removed. */
@@ -91,13 +92,6 @@ export function fileStore(dir: string, now: () => number, options: FileStoreOpti
   const timer = setInterval(() => void sweep().catch(() => {}), options.sweepIntervalMs ?? SWEEP_INTERVAL_MS);
   timer.unref();
 
-  const setIfAbsent: Store['setIfAbsent'] = (key, value, opts) =>
-    withLock(pathOf(key), async () => {
-      if ((await readLive(key)) !== null) return false;
-      await basic.set(key, value, opts);
-      return true;
-    });
-
   /** The sets hasMember read, with the file version they were read at. */
   const memberSets = new Map<string, { version: string; raw: unknown }>();
 
@@ -108,10 +102,15 @@ export function fileStore(dir: string, now: () => number, options: FileStoreOpti
       for (const { key, value } of entries) if (isCorrupt(value)) await keepAside(key, value);
       return liveKeys(entries.filter(({ key }) => !key.startsWith(CLAIMS)), now());
     },
-    setIfAbsent,
+    setIfAbsent: (key, value, opts) =>
+      withLock(pathOf(key), async () => {
+        if ((await readLive(key))?.value != null) return false;
+        await basic.set(key, value, opts);
+        return true;
+      }),
     removeIf: (key, field, expected) =>
       withLock(pathOf(key), async () => {
-        const live = await readLive(key);
+        const live = (await readLive(key))?.value;
         if (typeof live !== 'object' || live === null || (live as Record<string, unknown>)[field] !== expected) return false;
         await basic.remove(key);
         return true;
@@ -119,31 +118,28 @@ export function fileStore(dir: string, now: () => number, options: FileStoreOpti
     // Free, or held by a process that has exited: taken, under the claim's lock (claim-holder.ts).
     claim: (key, ttlSeconds) =>
       withLock(pathOf(`${CLAIMS}:${key}`), async () => {
-        const held = await readLive(`${CLAIMS}:${key}`);
-        if (held !== null && !holderIsGone((held as { holder?: unknown }).holder)) return false;
+        const held = (await readLive(`${CLAIMS}:${key}`))?.value;
+        if (held != null && !holderIsGone((held as { holder?: unknown }).holder)) return false;
         await basic.set(`${CLAIMS}:${key}`, { holder: THIS_HOLDER }, { ttlSeconds });
         return true;
       }),
     increment: (key, ttlSeconds) =>
       withLock(pathOf(key), async () => {
-        const raw = await readRaw(pathOf(key));
-        if (isCorrupt(raw)) await keepAside(key, raw);
-        const current = isCorrupt(raw) ? null : unwrap<number>(raw, now());
-        if (current === null) {
+        const live = await readLive(key);
+        if (live?.value == null) {
           await basic.set(key, 1, { ttlSeconds });
           return 1;
         }
         // The window keeps the expiry its first increment gave it.
-        const expiresAt = (JSON.parse(raw as string) as { expires_at: number | null }).expires_at;
-        await basic.set(key, current + 1, expiresAt === null ? {} : { ttlSeconds: (expiresAt - now()) / 1000 });
-        return current + 1;
+        const next = (live.value as number) + 1;
+        await basic.set(key, next, live.expires_at === null ? {} : { ttlSeconds: (live.expires_at - now()) / 1000 });
+        return next;
       }),
     addMember: (key, member, ttlSeconds) =>
       withLock(pathOf(key), async () => {
-        const raw = await readRaw(pathOf(key));
-        if (isCorrupt(raw)) await keepAside(key, raw);
-        const members = (isCorrupt(raw) ? null : unwrap<string[]>(raw, now())) ?? [];
-        const expiresAt = members.length > 0 ? (JSON.parse(raw as string) as { expires_at: number | null }).expires_at : null;
+        const live = await readLive(key);
+        const members = (live?.value as string[] | null | undefined) ?? [];
+        const expiresAt = live?.expires_at ?? null;
         const ttl = Math.max(ttlSeconds, expiresAt === null ? 0 : (expiresAt - now()) / 1000);
         if (!members.includes(member)) members.push(member);
         await basic.set(key, members, { ttlSeconds: ttl });

@@ -12,6 +12,7 @@
  * listener logs the outage once (ioredis otherwise prints an "Unhandled error
  * event" per reconnection attempt) and its end once.
  */
+import { once } from 'node:events';
 import type Redis from 'ioredis';
 import { createStorage } from 'unstorage';
 import redisDriver from 'unstorage/drivers/redis';
@@ -52,7 +53,7 @@ export function redactedRedisUrl(url: string): string {
   }
 }
 
-export function redisStore(url: string, prefix: string, now: () => number, log: (line: string) => void = (line) => console.error(line)): Store {
+export function redisStore(url: string, prefix: string, now: () => number): Store {
   const shown = `REDIS_URL (${redactedRedisUrl(url)})`;
   const driver = redisDriver({
     url,
@@ -68,7 +69,7 @@ export function redisStore(url: string, prefix: string, now: () => number, log: 
   // An unreadable value is renamed out of the key space, never deleted, and logged.
   const basic = unstorageStore(createStorage({ driver }), now, async (key) => {
     const aside = `${prefix}:_corrupt:${key}:${Date.now()}`;
-    if ((await client.renamenx(`${prefix}:${key}`, aside).catch(() => 0)) === 1) log(`store: "${key}" in Redis is not readable JSON; renamed to "${aside}"`);
+    if ((await client.renamenx(`${prefix}:${key}`, aside).catch(() => 0)) === 1) console.error(`store: "${key}" in Redis is not readable JSON; renamed to "${aside}"`);
   });
   const seconds = (ttl: number) => String(Math.max(1, Math.ceil(ttl)));
 
@@ -77,12 +78,12 @@ export function redisStore(url: string, prefix: string, now: () => number, log: 
   client.on('error', (error: Error & { code?: string }) => {
     if (outage !== null) return;
     outage = error.code ?? error.message;
-    log(`store: Redis at ${shown} is unreachable (${error.message}); the WebSub hub and MCP 2025 sessions answer 503 until it is back. Retrying every ≤ ${REDIS_TIMEOUT_MS / 1000} s.`);
+    console.error(`store: Redis at ${shown} is unreachable (${error.message}); the WebSub hub and MCP 2025 sessions answer 503 until it is back. Retrying every ≤ ${REDIS_TIMEOUT_MS / 1000} s.`);
   });
   client.on('ready', () => {
     if (outage === null) return;
     outage = null;
-    log(`store: Redis at ${shown} is reachable again`);
+    console.error(`store: Redis at ${shown} is reachable again`);
   });
 
   /**
@@ -93,19 +94,8 @@ export function redisStore(url: string, prefix: string, now: () => number, log: 
   const ready = async (): Promise<void> => {
     if (client.status === 'ready') return;
     if (outage === null && client.status !== 'end') {
-      const connected = await new Promise<boolean>((resolve) => {
-        const done = (ok: boolean) => {
-          clearTimeout(timer);
-          client.off('ready', onReady);
-          client.off('error', onError);
-          resolve(ok);
-        };
-        const onReady = () => done(true);
-        const onError = () => done(false);
-        const timer = setTimeout(() => done(false), REDIS_TIMEOUT_MS);
-        client.once('ready', onReady);
-        client.once('error', onError);
-      });
+      // Rejects on an 'error' event or the deadline, whichever comes before 'ready'.
+      const connected = await once(client, 'ready', { signal: AbortSignal.timeout(REDIS_TIMEOUT_MS) }).then(() => true, () => false);
       if (connected) return;
     }
     throw new StoreUnavailableError(`The state store, Redis at ${shown}, is unreachable (${outage ?? client.status})`);

@@ -90,7 +90,7 @@ export class CorruptValueError extends Error {
 }
 
 /** Raw stored bytes read once: absent (null), an envelope, or present but not one ('corrupt'). */
-function readEnvelope(raw: unknown): Envelope | 'corrupt' | null {
+export function readEnvelope(raw: unknown): Envelope | 'corrupt' | null {
   if (raw === null || raw === undefined) return null;
   let envelope: unknown = raw;
   if (typeof raw === 'string') {

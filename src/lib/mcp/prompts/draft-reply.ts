@@ -46,18 +46,11 @@ export function draftReply(context: McpContext): DraftReply {
     },
     complete(argument, value) {
       if (argument !== 'review_id') return { values: [], total: 0, hasMore: false };
-      // Sorted once, on the first completion: a binary search finds the ids with the prefix.
+      // Sorted once, on the first completion, so that each answer is in order without a sort of its own.
       sortedIds ??= [...recordsOf(context.content.dataset).takeIds()].sort();
-      let low = 0;
-      for (let high = sortedIds.length; low < high; ) {
-        const middle = (low + high) >>> 1;
-        if (sortedIds[middle]! < value) low = middle + 1;
-        else high = middle;
-      }
-      let end = low;
-      while (end < sortedIds.length && sortedIds[end]!.startsWith(value)) end++;
-      const values = sortedIds.slice(low, Math.min(end, low + MAX_COMPLETIONS));
-      return { values, total: end - low, hasMore: end - low > values.length };
+      const matches = sortedIds.filter((id) => id.startsWith(value));
+      const values = matches.slice(0, MAX_COMPLETIONS);
+      return { values, total: matches.length, hasMore: matches.length > values.length };
     },
   };
 }
