@@ -150,13 +150,16 @@ export async function resolveTarget(
   const hostname = url.hostname.replace(/\.$/, '');
   const timeoutMs = options.timeoutMs ?? 10_000;
   let found: ResolvedAddress[];
+  // The deadline holds whatever the resolver does (the system one keeps it itself; one a test swaps in may hang).
+  const deadline = new AbortController();
   try {
-    // The deadline holds whatever the resolver does (the system one keeps it itself; one a test swaps in may hang).
-    const late = sleep(timeoutMs, undefined, { ref: false }).then(() => Promise.reject(new Error(`timed out after ${timeoutMs} ms`)));
+    const late = sleep(timeoutMs, undefined, { signal: deadline.signal }).then(() => Promise.reject(new Error(`timed out after ${timeoutMs} ms`)));
     found = await Promise.race([(options.resolver ?? systemResolver)(hostname, { timeoutMs }), late]);
   } catch (error) {
     if (error instanceof LookupBusyError) return { ok: false, kind: 'busy', reason: LOOKUPS_BUSY, detail: `host ${hostname}: ${error.message}` };
     return { ok: false, kind: 'unresolved', reason: NON_PUBLIC_HOST, detail: `host ${hostname} does not resolve: ${(error as Error).message}` };
+  } finally {
+    deadline.abort();
   }
   if (found.length === 0) return { ok: false, kind: 'unresolved', reason: NON_PUBLIC_HOST, detail: `host ${hostname} has no A or AAAA records` };
   for (const { address } of found) {
