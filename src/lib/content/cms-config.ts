@@ -15,9 +15,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { z } from 'zod';
-import type { Business } from '../reviews/schema.ts';
+import { business } from '../reviews/schema.ts';
 import { contentDir, siteUrl } from '../config/site.ts';
-import { businessFile, reviewFrontmatter } from './editor-schema.ts';
+import { reviewFrontmatter, type BusinessChoices } from './editor-schema.ts';
 import { parseYaml } from './frontmatter.ts';
 import { BUSINESS_FILE, REVIEWS_DIR } from './load.ts';
 
@@ -106,29 +106,11 @@ const BODY_FIELD: CmsField = {
   hint: 'Exactly as the customer wrote it. Plain text; leave an empty line between paragraphs.',
 };
 
-/** The pieces of JSON Schema that zod emits for the editors' schema. */
-interface JsonSchema {
-  type?: string;
-  format?: string;
-  pattern?: string;
-  minimum?: number;
-  maximum?: number;
-  minItems?: number;
-  maxItems?: number;
-  const?: unknown;
-  default?: unknown;
-  enum?: unknown[];
-  anyOf?: JsonSchema[];
-  items?: JsonSchema;
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-}
-
-export type CmsChoices = Pick<Business, 'technicians' | 'services' | 'service_areas'>;
+type JsonSchema = z.core.JSONSchema.JSONSchema;
 
 /** The review form's fields, in file order: the frontmatter as the schema has it, then the text. */
-export function reviewFields(choices: CmsChoices): CmsField[] {
-  const schema = z.toJSONSchema(reviewFrontmatter, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+export function reviewFields(choices: BusinessChoices): CmsField[] {
+  const schema = z.toJSONSchema(reviewFrontmatter, { io: 'input', unrepresentable: 'any' });
   return [...objectFields(schema, PRESENTATION, choices, ''), BODY_FIELD];
 }
 
@@ -138,14 +120,14 @@ export function reviewFields(choices: CmsChoices): CmsField[] {
  * reply has both its parts once it has one is checked before saving, by the
  * schema itself (src/pages/admin/_form.ts).
  */
-function objectFields(schema: JsonSchema, presentation: Record<string, Presentation>, choices: CmsChoices, path: string, optional = false): CmsField[] {
+function objectFields(schema: JsonSchema, presentation: Record<string, Presentation>, choices: BusinessChoices, path: string, optional = false): CmsField[] {
   const required = new Set(schema.required ?? []);
   return Object.entries(schema.properties ?? {}).map(([name, property]) =>
-    fieldFor(name, property, !optional && required.has(name), presentation[name] ?? {}, choices, `${path}${name}`),
+    fieldFor(name, property as JsonSchema, !optional && required.has(name), presentation[name] ?? {}, choices, `${path}${name}`),
   );
 }
 
-function fieldFor(name: string, raw: JsonSchema, listedRequired: boolean, look: Presentation, choices: CmsChoices, path: string): CmsField {
+function fieldFor(name: string, raw: JsonSchema, listedRequired: boolean, look: Presentation, choices: BusinessChoices, path: string): CmsField {
   const { schema, nullable } = simplest(raw, path);
   const base = {
     name,
@@ -219,16 +201,16 @@ function simplest(schema: JsonSchema, path: string): { schema: JsonSchema; nulla
   return { schema: { ...chosen, ...(schema.default !== undefined ? { default: schema.default } : {}) }, nullable };
 }
 
-function choiceOptions(choices: CmsChoices, list: NonNullable<Presentation['choices']>): Array<{ label: string; value: string }> {
+function choiceOptions(choices: BusinessChoices, list: NonNullable<Presentation['choices']>): Array<{ label: string; value: string }> {
   // Technicians are written by full name, as the published record names them; services and areas by id.
   if (list === 'technicians') return choices.technicians.map((t) => ({ label: t.name, value: t.name }));
   return choices[list].map((entry) => ({ label: entry.name, value: entry.id }));
 }
 
 /** The business's lists, read from business.yaml the way the loader reads it. */
-export function readChoices(dir: string = contentDir()): CmsChoices {
+export function readChoices(dir: string = contentDir()): BusinessChoices {
   const file = join(dir, BUSINESS_FILE);
-  const parsed = businessFile.safeParse(parseYaml(readFileSync(file, 'utf8')));
+  const parsed = business.safeParse(parseYaml(readFileSync(file, 'utf8')));
   if (!parsed.success) throw new Error(`${file} is not valid (run the build to see every problem): ${parsed.error.issues[0]?.message}`);
   return parsed.data;
 }
@@ -299,7 +281,7 @@ function checkedUrl(variable: string, value: string): string {
 }
 
 /** The whole Decap configuration, as an object. */
-export function cmsConfig(choices: CmsChoices, settings: CmsSettings): Record<string, unknown> {
+export function cmsConfig(choices: BusinessChoices, settings: CmsSettings): Record<string, unknown> {
   return {
     backend: {
       ...settings.backend,
@@ -344,6 +326,6 @@ export function cmsConfig(choices: CmsChoices, settings: CmsSettings): Record<st
 }
 
 /** config.yml as served at /admin/config.yml. */
-export function cmsConfigYaml(choices: CmsChoices = readChoices(), settings: CmsSettings = cmsSettingsFromEnv()): string {
+export function cmsConfigYaml(choices: BusinessChoices = readChoices(), settings: CmsSettings = cmsSettingsFromEnv()): string {
   return `# Generated from src/lib/content/editor-schema.ts and content/business.yaml by src/lib/content/cms-config.ts: edit those, not this.\n${stringify(cmsConfig(choices, settings), { lineWidth: 0 })}`;
 }

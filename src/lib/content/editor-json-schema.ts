@@ -9,15 +9,13 @@
  * a reply dated before its review) is still checked by the build.
  */
 import { z } from 'zod';
-import type { Business } from '../reviews/schema.ts';
-import { businessFile, reviewFrontmatter } from './editor-schema.ts';
+import { business } from '../reviews/schema.ts';
+import { reviewFrontmatter, type BusinessChoices } from './editor-schema.ts';
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, JsonSchema>; items?: JsonSchema; anyOf?: JsonSchema[] };
 
 /** Draft-07: what both the YAML extension and remark-lint-frontmatter-schema (ajv) read. */
 const TARGET = 'draft-7';
-
-export type BusinessChoices = Pick<Business, 'technicians' | 'services' | 'service_areas'>;
 
 /** The review frontmatter; with `choices`, the business.yaml lists as the allowed values. */
 export function reviewFrontmatterJsonSchema(choices?: BusinessChoices): JsonSchema {
@@ -36,7 +34,7 @@ export function reviewFrontmatterJsonSchema(choices?: BusinessChoices): JsonSche
 }
 
 export function businessJsonSchema(): JsonSchema {
-  const schema = z.toJSONSchema(businessFile, { target: TARGET, io: 'input' }) as JsonSchema;
+  const schema = z.toJSONSchema(business, { target: TARGET, io: 'input' }) as JsonSchema;
   schema.title = 'The business (content/business.yaml)';
   return schema;
 }

@@ -6,8 +6,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { z } from 'zod';
-import type { Business, Review } from '../reviews/schema.ts';
-import { businessFile, REVIEW_ID, reviewFrontmatter, reviewTextProblem, type ReviewFrontmatter } from './editor-schema.ts';
+import { business as businessFile, type Business, type Review } from '../reviews/schema.ts';
+import { authorName, REVIEW_ID, reviewFrontmatter, reviewTextProblem, type ReviewFrontmatter } from './editor-schema.ts';
 import { FrontmatterError, parseMarkdown, parseYaml } from './frontmatter.ts';
 import { ContentError, fieldName, type ContentProblem } from './problems.ts';
 
@@ -228,7 +228,7 @@ function toReview(
     rating: data.rating,
     ...(data.title === undefined ? {} : { title: data.title }),
     text,
-    author: { name: typeof data.author === 'string' ? data.author : data.author.name },
+    author: { name: authorName(data) },
     technicians,
     services: data.services,
     service_area: area,

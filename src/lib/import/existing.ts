@@ -5,7 +5,7 @@
  * the platform's export came in).
  */
 import { readFileSync } from 'node:fs';
-import { reviewFrontmatter, type ReviewFrontmatter } from '../content/editor-schema.ts';
+import { authorName, reviewFrontmatter, type ReviewFrontmatter } from '../content/editor-schema.ts';
 import { parseMarkdown } from '../content/frontmatter.ts';
 import type { ReviewFile } from '../content/load.ts';
 import type { ImportedReview } from './types.ts';
@@ -104,8 +104,4 @@ export class ContentIndex {
   fromSource(source: string): ExistingReview[] {
     return [...this.byKey.values()].filter((r) => r.source?.toLowerCase() === source.toLowerCase());
   }
-}
-
-export function authorName(data: ReviewFrontmatter): string {
-  return typeof data.author === 'string' ? data.author : data.author.name;
 }

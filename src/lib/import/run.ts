@@ -9,14 +9,14 @@
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { z } from 'zod';
-import { reviewFrontmatter, reviewTextProblem } from '../content/editor-schema.ts';
+import { authorName, reviewFrontmatter, reviewTextProblem } from '../content/editor-schema.ts';
 import { fieldName, type ContentProblem } from '../content/problems.ts';
 import { listReviewFiles, loadBusiness, readReviewFile, REVIEWS_DIR, type ReviewFile } from '../content/load.ts';
 import { createLinker } from '../insights/entities.ts';
 import type { CsvOptions, FormatId, ImportedReview, ImportProblem, Skipped } from './types.ts';
 import { exportFiles, readExport, type FormatName } from './detect.ts';
 import { parseGoogle } from './google.ts';
-import { authorName, ContentIndex, readExisting, type ExistingReview } from './existing.ts';
+import { ContentIndex, readExisting, type ExistingReview } from './existing.ts';
 import { detectEditorFields, EDITOR_FIELDS, FIELD_ORDER, newReviewId, platformFields, reviewFileText, type Frontmatter } from './review-file.ts';
 
 export interface ImportOptions {
