@@ -6,7 +6,7 @@
  * and `--map field=Column` names another.
  */
 import { CsvError, parse } from 'csv-parse/sync';
-import { optionalString, RecordReader } from './fields.ts';
+import { NO_TEXT, optionalString, RecordReader } from './fields.ts';
 import { trustpilotReviewUrl } from './trustpilot.ts';
 import type { CsvOptions, ImportedReview, ParsedExport } from './types.ts';
 import { calendarDate, derivedSourceId, latestInstant, plainText, starRating, utcInstant } from './values.ts';
@@ -117,7 +117,7 @@ export function parseCsv(file: string, text: string, format: 'csv' | 'trustpilot
       return;
     }
     if (text === '') {
-      out.skipped.push({ file, at: reader.at, reason: 'a star rating without text: there is nothing to publish' });
+      out.skipped.push({ file, at: reader.at, reason: NO_TEXT });
       return;
     }
     const id = optionalString(cell('source_id'));
