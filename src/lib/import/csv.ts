@@ -15,11 +15,8 @@ import { calendarDate, derivedSourceId, latestInstant, plainText, starRating, ut
 export const CSV_FIELDS = ['date', 'updated', 'rating', 'title', 'text', 'author', 'response', 'response_date', 'source', 'source_id', 'source_url'] as const;
 export type CsvField = (typeof CSV_FIELDS)[number];
 
-/** The generic CSV's columns: the field names themselves. */
-export const GENERIC_COLUMNS: Readonly<Record<CsvField, readonly string[]>> = Object.fromEntries(CSV_FIELDS.map((field) => [field, [field] as readonly string[]])) as Record<CsvField, readonly string[]>;
-
-/** Trustpilot's export columns, with the spellings its exports have used. */
-export const TRUSTPILOT_COLUMNS: Readonly<Record<CsvField, readonly string[]>> = {
+/** Trustpilot's export columns, with the spellings its exports have used (a generic CSV's are the field names). */
+const TRUSTPILOT_COLUMNS: Readonly<Record<CsvField, readonly string[]>> = {
   date: ['Review Created (UTC)', 'Review Created', 'Created At', 'Date'],
   updated: ['Review Updated (UTC)', 'Review Updated', 'Updated At'],
   rating: ['Review Stars', 'Stars'],
@@ -38,7 +35,7 @@ const REQUIRED: readonly CsvField[] = ['date', 'rating', 'text'];
 /** The header row of a CSV text, or undefined when it has none that parses. */
 export function csvHeader(text: string): string[] | undefined {
   try {
-    const rows = parse(text, { bom: true, to_line: 1, relax_column_count: true }) as string[][];
+    const rows = parse(text, { to_line: 1, relax_column_count: true }) as string[][];
     return rows[0];
   } catch {
     return undefined;
@@ -52,13 +49,12 @@ export function isTrustpilotHeader(header: readonly string[]): boolean {
 }
 
 export function parseCsv(file: string, text: string, format: 'csv' | 'trustpilot-csv', options: CsvOptions = {}): ParsedExport {
-  const columns = format === 'csv' ? GENERIC_COLUMNS : TRUSTPILOT_COLUMNS;
   const out: ParsedExport = { format, records: [], fields: {}, problems: [], skipped: [] };
   let rows: string[][];
   try {
-    rows = parse(text, { bom: true, skip_empty_lines: true, relax_quotes: false }) as string[][];
+    rows = parse(text, { skip_empty_lines: true }) as string[][];
   } catch (error) {
-    const line = error instanceof CsvError && 'lines' in error ? ` (line ${String((error as CsvError & { lines: number }).lines)})` : '';
+    const line = error instanceof CsvError && 'lines' in error ? ` (line ${String(error.lines)})` : '';
     out.problems.push({ file, at: '(file)', field: '(csv)', message: `not a readable CSV file${line}: ${(error as Error).message.replace(/^Invalid Record Length: /, '')}` });
     return out;
   }
@@ -72,7 +68,7 @@ export function parseCsv(file: string, text: string, format: 'csv' | 'trustpilot
   const fields: Record<string, string> = {};
   for (const field of CSV_FIELDS) {
     const mapped = options.map?.[field];
-    const names = mapped !== undefined ? [mapped] : columns[field];
+    const names = mapped !== undefined ? [mapped] : format === 'csv' ? [field] : TRUSTPILOT_COLUMNS[field];
     const found = names.find((name) => position.has(name.trim().toLowerCase()));
     if (found !== undefined) {
       index[field] = position.get(found.trim().toLowerCase());

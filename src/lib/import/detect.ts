@@ -40,7 +40,7 @@ function folderFiles(dir: string): string[] {
 
 /** Reads one export file into records, detecting its format unless `format` is given. */
 export function readExport(file: string, shown: string, format?: FormatName, csv: CsvOptions = {}): ParsedExport {
-  const failed = (message: string, field = '(file)'): ParsedExport => ({ format: 'csv', records: [], fields: {}, problems: [{ file: shown, at: '(file)', field, message }], skipped: [] });
+  const failed = (message: string): ParsedExport => ({ format: 'csv', records: [], fields: {}, problems: [{ file: shown, at: '(file)', field: '(file)', message }], skipped: [] });
   let text: string;
   try {
     text = readFileSync(file, 'utf8').replace(/^\uFEFF/, '');

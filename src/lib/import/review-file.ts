@@ -5,7 +5,7 @@
  */
 import { stringify } from 'yaml';
 import { REVIEW_ID, type ReviewFrontmatter } from '../content/editor-schema.ts';
-import { createLinker, type Linker } from '../insights/entities.ts';
+import { createLinker } from '../insights/entities.ts';
 import { splitSentences } from '../insights/sentences.ts';
 import type { Business } from '../reviews/schema.ts';
 import type { ImportedReview } from './types.ts';
@@ -54,7 +54,8 @@ export function platformFields(record: ImportedReview, before?: Frontmatter): Pi
 }
 
 /** Technicians, services and the service area a review's text names, found as the insights find them. */
-export function detectEditorFields(business: Business, linker: Linker = createLinker(business)) {
+export function detectEditorFields(business: Business) {
+  const linker = createLinker(business);
   const names = new Map(business.technicians.map((t) => [t.id, t.name]));
   return (record: ImportedReview): Pick<Frontmatter, 'technicians' | 'services' | 'service_area'> => {
     const technicians = new Set<string>();
