@@ -31,7 +31,7 @@ export const REVIEWS_FOLDER = `content/${REVIEWS_DIR}`;
 export interface CmsField {
   name: string;
   label: string;
-  widget: 'datetime' | 'number' | 'string' | 'text' | 'boolean' | 'select' | 'object' | 'list';
+  widget: 'datetime' | 'number' | 'string' | 'text' | 'boolean' | 'select' | 'object';
   required?: boolean;
   hint?: string;
   default?: unknown;
@@ -41,15 +41,13 @@ export interface CmsField {
   time_format?: string | false;
   picker_utc?: boolean;
   // number
-  value_type?: 'int' | 'float';
+  value_type?: 'int';
   min?: number;
   max?: number;
   step?: number;
   // select
   options?: Array<{ label: string; value: string }>;
   multiple?: boolean;
-  // string
-  pattern?: [string, string];
   // object
   fields?: CmsField[];
   collapsed?: boolean;
@@ -128,30 +126,19 @@ function objectFields(schema: JsonSchema, presentation: Record<string, Presentat
 }
 
 function fieldFor(name: string, raw: JsonSchema, listedRequired: boolean, look: Presentation, choices: BusinessChoices, path: string): CmsField {
-  const { schema, nullable } = simplest(raw, path);
+  const { schema, nullable } = simplest(raw);
   const base = {
     name,
     label: look.label ?? name.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase()),
     required: listedRequired && !nullable,
     ...(look.hint ? { hint: look.hint } : {}),
   };
-  const fallback = look.default ?? schema.default ?? schema.const;
+  const fallback = look.default ?? schema.default;
   const withDefault = <T extends CmsField>(field: T): T => (fallback === undefined ? field : { ...field, default: fallback });
 
   if (look.choices) {
     const options = choiceOptions(choices, look.choices);
-    if (schema.type === 'array') {
-      return withDefault({
-        ...base,
-        widget: 'select',
-        multiple: true,
-        options,
-        ...(schema.minItems ? { min: schema.minItems } : {}),
-        ...(schema.maxItems ? { max: schema.maxItems } : {}),
-      });
-    }
-    if (schema.type === 'string') return withDefault({ ...base, widget: 'select', options });
-    throw new Error(`cms-config: ${path} picks from business.yaml ${look.choices} but its schema is ${schema.type}`);
+    return withDefault({ ...base, widget: 'select', ...(schema.type === 'array' ? { multiple: true } : {}), options });
   }
   switch (schema.type) {
     case 'string':
@@ -162,26 +149,13 @@ function fieldFor(name: string, raw: JsonSchema, listedRequired: boolean, look: 
         // The schema's instants are UTC with second precision: 2025-05-23T18:05:00Z.
         return withDefault({ ...base, widget: 'datetime', format: 'YYYY-MM-DDTHH:mm:ss[Z]', date_format: 'YYYY-MM-DD', time_format: 'HH:mm', picker_utc: true });
       }
-      if (schema.enum) {
-        return withDefault({ ...base, widget: 'select', options: schema.enum.map((value) => ({ label: String(value), value: String(value) })) });
-      }
-      return withDefault({ ...base, widget: look.widget ?? 'string', ...(schema.pattern ? { pattern: [schema.pattern, `must match ${schema.pattern}`] as [string, string] } : {}) });
+      return withDefault({ ...base, widget: look.widget ?? 'string' });
     case 'integer':
-    case 'number':
-      return withDefault({
-        ...base,
-        widget: 'number',
-        value_type: schema.type === 'integer' ? 'int' : 'float',
-        ...(schema.minimum !== undefined ? { min: schema.minimum } : {}),
-        ...(schema.maximum !== undefined ? { max: schema.maximum } : {}),
-        ...(schema.type === 'integer' ? { step: 1 } : {}),
-      });
+      return withDefault({ ...base, widget: 'number', value_type: 'int', min: schema.minimum, max: schema.maximum, step: 1 });
     case 'boolean':
       return withDefault({ ...base, widget: 'boolean' });
     case 'object':
       return { ...base, widget: 'object', collapsed: false, fields: objectFields(schema, look.fields ?? {}, choices, `${path}.`, !base.required) };
-    case 'array':
-      return withDefault({ ...base, widget: 'list' });
     default:
       throw new Error(`cms-config: no form widget for ${path} (JSON Schema type ${JSON.stringify(schema.type)})`);
   }
@@ -192,12 +166,11 @@ function fieldFor(name: string, raw: JsonSchema, listedRequired: boolean, look: 
  * `author: { name: "Linda K." }`) is offered in its simplest one, the first plain
  * string; `null` alternatives make the field optional.
  */
-function simplest(schema: JsonSchema, path: string): { schema: JsonSchema; nullable: boolean } {
+function simplest(schema: JsonSchema): { schema: JsonSchema; nullable: boolean } {
   if (!schema.anyOf) return { schema, nullable: false };
   const branches = schema.anyOf.filter((branch) => branch.type !== 'null');
   const nullable = branches.length < schema.anyOf.length;
-  const chosen = branches.find((branch) => branch.type === 'string') ?? branches[0];
-  if (!chosen) throw new Error(`cms-config: ${path} has no non-null alternative`);
+  const chosen = branches.find((branch) => branch.type === 'string') ?? branches[0]!;
   return { schema: { ...chosen, ...(schema.default !== undefined ? { default: schema.default } : {}) }, nullable };
 }
 

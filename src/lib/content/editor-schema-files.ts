@@ -5,7 +5,7 @@
  * service or area added to business.yaml is offered as soon as the editor
  * previews. A file is rewritten only when its bytes change.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { businessJsonSchema, reviewFrontmatterJsonSchema } from './editor-json-schema.ts';
 import { loadBusiness } from './load.ts';
@@ -30,19 +30,11 @@ export function writeEditorSchemaFiles(rootDir: string, contentDir: string): str
   const changed: string[] = [];
   for (const [name, file] of Object.entries(EDITOR_SCHEMA_FILES) as Array<[keyof typeof EDITOR_SCHEMA_FILES, string]>) {
     const path = join(rootDir, file);
-    if (readOrEmpty(path) === contents[name]) continue;
+    if (existsSync(path) && readFileSync(path, 'utf8') === contents[name]) continue;
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(`${path}.tmp`, contents[name]);
     renameSync(`${path}.tmp`, path);
     changed.push(file);
   }
   return changed;
-}
-
-function readOrEmpty(path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return '';
-  }
 }

@@ -249,8 +249,8 @@ function listMarkdownFiles(dir: string): string[] {
     if (entry.isDirectory()) out.push(...listMarkdownFiles(path));
     else if (entry.name.endsWith('.md') && statSync(path).isFile()) out.push(path);
   }
-  // Code-point order, not locale order: the same folder lists the same way everywhere.
-  return out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  // sort()'s own order (UTF-16 code units), not locale order: the same folder lists the same way everywhere.
+  return out.sort();
 }
 
 function zodProblems(file: string, error: z.ZodError, input: unknown): ContentProblem[] {
