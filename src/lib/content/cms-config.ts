@@ -188,23 +188,10 @@ export function readChoices(dir: string = contentDir()): BusinessChoices {
   return parsed.data;
 }
 
-/** Where the form saves in production, and the local decap-server, from build-time environment variables. */
-export interface CmsSettings {
-  backend: Record<string, string>;
-  localBackend: { url: string; allowed_hosts?: string[] } | false;
-  siteUrl: string;
-  /**
-   * Load Netlify's Identity widget on /admin (from identity.netlify.com): with
-   * git-gateway it is what lets an invited editor set a password. On by default
-   * in Netlify's builds (NETLIFY=true), off elsewhere: /admin then loads nothing
-   * from another host.
-   */
-  identityWidget: boolean;
-}
-
 export const NETLIFY_IDENTITY_WIDGET = 'https://identity.netlify.com/v1/netlify-identity-widget.js';
 
 /**
+ * Where the form saves in production, and the local decap-server, from build-time environment variables:
  * - `CMS_BACKEND`: `git-gateway` (default: Netlify Identity + Git Gateway) or `github`.
  * - `CMS_BRANCH`: the branch the form commits to (default `main`).
  * - `CMS_REPO`: `owner/name`, required with `github`.
@@ -212,10 +199,12 @@ export const NETLIFY_IDENTITY_WIDGET = 'https://identity.netlify.com/v1/netlify-
  * - `CMS_LOCAL_BACKEND`: the decap-server API the form uses when opened on localhost
  *   (`npm run cms` sets it; `astro dev` defaults to `http://localhost:8081/api/v1`;
  *   a production build leaves it out unless set; `false` leaves it out).
- * - `CMS_IDENTITY_WIDGET`: `true`/`false`, Netlify's Identity widget on /admin
- *   (default: `true` with git-gateway in a Netlify build, where NETLIFY=true).
+ * - `CMS_IDENTITY_WIDGET`: `true`/`false`, Netlify's Identity widget on /admin (from
+ *   identity.netlify.com): with git-gateway it is what lets an invited editor set a
+ *   password. Default: `true` with git-gateway in a Netlify build (NETLIFY=true), off
+ *   elsewhere, where /admin then loads nothing from another host.
  */
-export function cmsSettingsFromEnv(env: Record<string, string | undefined> = process.env, { dev = false }: { dev?: boolean } = {}): CmsSettings {
+export function cmsSettingsFromEnv(env: Record<string, string | undefined> = process.env, { dev = false }: { dev?: boolean } = {}) {
   const name = env.CMS_BACKEND?.trim() || 'git-gateway';
   const branch = env.CMS_BRANCH?.trim() || 'main';
   let backend: Record<string, string>;
@@ -243,15 +232,13 @@ export function cmsSettingsFromEnv(env: Record<string, string | undefined> = pro
 }
 
 function checkedUrl(variable: string, value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new Error(`${variable} must be an absolute http(s) URL, got "${value}"`);
-  }
+  const url = URL.parse(value);
+  if (!url) throw new Error(`${variable} must be an absolute http(s) URL, got "${value}"`);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`${variable} must be http or https, got "${value}"`);
   return value.replace(/\/+$/, '');
 }
+
+export type CmsSettings = ReturnType<typeof cmsSettingsFromEnv>;
 
 /** The whole Decap configuration, as an object. */
 export function cmsConfig(choices: BusinessChoices, settings: CmsSettings): Record<string, unknown> {
@@ -299,6 +286,6 @@ export function cmsConfig(choices: BusinessChoices, settings: CmsSettings): Reco
 }
 
 /** config.yml as served at /admin/config.yml. */
-export function cmsConfigYaml(choices: BusinessChoices = readChoices(), settings: CmsSettings = cmsSettingsFromEnv()): string {
+export function cmsConfigYaml(choices: BusinessChoices, settings: CmsSettings): string {
   return `# Generated from src/lib/content/editor-schema.ts and content/business.yaml by src/lib/content/cms-config.ts: edit those, not this.\n${stringify(cmsConfig(choices, settings), { lineWidth: 0 })}`;
 }
