@@ -156,14 +156,7 @@ function loadReviews(contentDir: string, business: Business | null, problems: Co
   return collectReviews(files, files.map((entry) => readReviewFile(entry, business, resolver)), problems);
 }
 
-interface ReferenceResolver {
-  technician(ref: string): string | undefined;
-  service(ref: string): boolean;
-  area(ref: string): boolean;
-  known: { technicians: string; services: string; areas: string };
-}
-
-export function createReferenceResolver(business: Business): ReferenceResolver {
+export function createReferenceResolver(business: Business) {
   const technicians = new Map<string, string>();
   for (const t of business.technicians) {
     technicians.set(t.id, t.name);
@@ -172,9 +165,9 @@ export function createReferenceResolver(business: Business): ReferenceResolver {
   const services = new Set(business.services.map((s) => s.id));
   const areas = new Set(business.service_areas.map((a) => a.id));
   return {
-    technician: (ref) => technicians.get(ref) ?? technicians.get(ref.toLowerCase()),
-    service: (ref) => services.has(ref),
-    area: (ref) => areas.has(ref),
+    technician: (ref: string) => technicians.get(ref) ?? technicians.get(ref.toLowerCase()),
+    service: (ref: string) => services.has(ref),
+    area: (ref: string) => areas.has(ref),
     known: {
       technicians: business.technicians.map((t) => t.name).join(', '),
       services: [...services].join(', '),
@@ -182,6 +175,8 @@ export function createReferenceResolver(business: Business): ReferenceResolver {
     },
   };
 }
+
+type ReferenceResolver = ReturnType<typeof createReferenceResolver>;
 
 function toReview(
   id: string,
