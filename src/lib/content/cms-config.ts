@@ -24,9 +24,6 @@ import { BUSINESS_FILE, REVIEWS_DIR } from './load.ts';
 /** Where decap-server listens when `npm run cms` is not told otherwise. */
 export const DEFAULT_LOCAL_BACKEND_PORT = 8081;
 
-/** The reviews folder as seen from the repository root (what the Git backends and decap-server write to). */
-export const REVIEWS_FOLDER = `content/${REVIEWS_DIR}`;
-
 /** A Decap field (a subset of its options: the ones this form uses). */
 export interface CmsField {
   name: string;
@@ -268,7 +265,8 @@ export function cmsConfig(choices: BusinessChoices, settings: CmsSettings): Reco
         label: 'Reviews',
         label_singular: 'review',
         description: 'One file per review: content/reviews/<date>-<customer>.md. Saving writes the file; a build publishes it.',
-        folder: REVIEWS_FOLDER,
+        // As seen from the repository root: what the Git backends and decap-server write to.
+        folder: `content/${REVIEWS_DIR}`,
         extension: 'md',
         format: 'frontmatter',
         create: true,

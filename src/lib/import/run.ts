@@ -153,7 +153,7 @@ export function importReviews(paths: readonly string[], options: ImportOptions):
       } else {
         const id = newReviewId(record, taken);
         taken.add(id);
-        const data = { ...platformFields(record), ...(record.title ? { title: record.title } : {}), ...detect(record), verified: true };
+        const data = { ...platformFields(record), title: record.title, ...detect(record), verified: true };
         plan = { record, id, data, kind: 'added' };
       }
       // The build's own schema, before anything is written; problems named by the export's fields.
