@@ -29,7 +29,7 @@ export function reviewFrontmatterJsonSchema(choices?: BusinessChoices): JsonSche
   properties.services!.items = { ...properties.services!.items, enum: choices.services.map((s) => s.id) };
   const area = properties.service_area!;
   const areas = choices.service_areas.map((a) => a.id);
-  properties.service_area = area.anyOf ? { ...area, anyOf: area.anyOf.map((branch) => (branch.type === 'string' ? { ...branch, enum: areas } : branch)) } : { ...area, enum: areas };
+  properties.service_area = { ...area, anyOf: area.anyOf!.map((branch) => (branch.type === 'string' ? { ...branch, enum: areas } : branch)) };
   return schema;
 }
 
