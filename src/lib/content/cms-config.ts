@@ -237,9 +237,9 @@ function checkedUrl(variable: string, value: string): string {
 
 export type CmsSettings = ReturnType<typeof cmsSettingsFromEnv>;
 
-/** The whole Decap configuration, as an object. */
-export function cmsConfig(choices: BusinessChoices, settings: CmsSettings): Record<string, unknown> {
-  return {
+/** config.yml as served at /admin/config.yml: the whole Decap configuration. */
+export function cmsConfigYaml(choices: BusinessChoices, settings: CmsSettings): string {
+  const config = {
     backend: {
       ...settings.backend,
       commit_messages: {
@@ -281,9 +281,5 @@ export function cmsConfig(choices: BusinessChoices, settings: CmsSettings): Reco
       },
     ],
   };
-}
-
-/** config.yml as served at /admin/config.yml. */
-export function cmsConfigYaml(choices: BusinessChoices, settings: CmsSettings): string {
-  return `# Generated from src/lib/content/editor-schema.ts and content/business.yaml by src/lib/content/cms-config.ts: edit those, not this.\n${stringify(cmsConfig(choices, settings), { lineWidth: 0 })}`;
+  return `# Generated from src/lib/content/editor-schema.ts and content/business.yaml by src/lib/content/cms-config.ts: edit those, not this.\n${stringify(config, { lineWidth: 0 })}`;
 }
