@@ -181,7 +181,7 @@ export function importReviews(paths: readonly string[], options: ImportOptions):
         for (const p of read.problems) problem(plan.record, p.field === '(body)' ? (parsed.fields.text ?? 'text') : exportField(p.field.split(/[.[]/)), p.message);
       }
       if (file.problems.length > 0) continue;
-      for (const { plan, temp, content } of temps) {
+      for (const { plan, temp } of temps) {
         const absolute = join(reviewsDir, `${plan.id}.md`);
         if (!options.dryRun) renameSync(temp, absolute);
         // A dry run goes on as if written: a later export of the run is compared with what this one would write.
