@@ -32,18 +32,14 @@ const TRUSTPILOT_COLUMNS: Readonly<Record<CsvField, readonly string[]>> = {
 
 const REQUIRED: readonly CsvField[] = ['date', 'rating', 'text'];
 
-/** The header row of a CSV text, or undefined when it has none that parses. */
-export function csvHeader(text: string): string[] | undefined {
+/** A CSV with Trustpilot's own column names in its header row, not a generic CSV. */
+export function isTrustpilotCsv(text: string): boolean {
+  let header: string[];
   try {
-    const rows = parse(text, { to_line: 1, relax_column_count: true }) as string[][];
-    return rows[0];
+    header = (parse(text, { to_line: 1, relax_column_count: true }) as string[][])[0] ?? [];
   } catch {
-    return undefined;
+    return false;
   }
-}
-
-/** A header of Trustpilot's export (its own column names), not a generic CSV's. */
-export function isTrustpilotHeader(header: readonly string[]): boolean {
   const names = new Set(header.map((h) => h.trim().toLowerCase()));
   return ['review stars', 'review created (utc)', 'review content', 'review id'].filter((name) => names.has(name)).length >= 2;
 }
