@@ -40,9 +40,9 @@ export function loadBusiness(contentDir: string, problems: ContentProblem[]): Bu
     problems.push({ file: BUSINESS_FILE, field: '(file)', message: describeReadError(error) });
     return null;
   }
-  const parsed = businessFile.safeParse(raw);
+  const parsed = businessFile.safeParse(raw, { reportInput: true });
   if (!parsed.success) {
-    problems.push(...zodProblems(BUSINESS_FILE, parsed.error, raw));
+    problems.push(...zodProblems(BUSINESS_FILE, parsed.error));
     return null;
   }
   const business = parsed.data;
@@ -99,9 +99,9 @@ export function readReviewFile(entry: ReviewFile, business: Business | null, res
     problems.push({ file, field: '(frontmatter)', message: describeReadError(error) });
     return { problems, review: null, verified: false };
   }
-  const parsed = reviewFrontmatter.safeParse(markdown.data);
+  const parsed = reviewFrontmatter.safeParse(markdown.data, { reportInput: true });
   if (!parsed.success) {
-    problems.push(...zodProblems(file, parsed.error, markdown.data));
+    problems.push(...zodProblems(file, parsed.error));
     return { problems, review: null, verified: false };
   }
   const textProblem = reviewTextProblem(markdown.body);
@@ -248,23 +248,15 @@ function listMarkdownFiles(dir: string): string[] {
   return out.sort();
 }
 
-function zodProblems(file: string, error: z.ZodError, input: unknown): ContentProblem[] {
-  return error.issues.map((issue) => ({ file, field: fieldName(issue.path), message: issueMessage(issue, input) }));
+/** The problems of a parse made with `reportInput`: a value of the wrong kind that is not there at all is missing. */
+function zodProblems(file: string, error: z.ZodError): ContentProblem[] {
+  return error.issues.map((issue) => ({ file, field: fieldName(issue.path), message: issueMessage(issue) }));
 }
 
-function issueMessage(issue: z.core.$ZodIssue, input: unknown): string {
+function issueMessage(issue: z.core.$ZodIssue): string {
   if (issue.code === 'unrecognized_keys') return `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
-  if ((issue.code === 'invalid_type' || issue.code === 'invalid_union') && valueAt(input, issue.path) === undefined) return 'is required';
+  if ((issue.code === 'invalid_type' || issue.code === 'invalid_union') && issue.input === undefined) return 'is required';
   return issue.message;
-}
-
-function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
-  let value = input;
-  for (const key of path) {
-    if (value === null || typeof value !== 'object') return undefined;
-    value = (value as Record<PropertyKey, unknown>)[key];
-  }
-  return value;
 }
 
 export function describeReadError(error: unknown): string {
