@@ -15,23 +15,20 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { z } from 'zod';
-import type { Business } from '../reviews/schema.ts';
+import { business } from '../reviews/schema.ts';
 import { contentDir, siteUrl } from '../config/site.ts';
-import { businessFile, reviewFrontmatter } from './editor-schema.ts';
+import { reviewFrontmatter, type BusinessChoices } from './editor-schema.ts';
 import { parseYaml } from './frontmatter.ts';
 import { BUSINESS_FILE, REVIEWS_DIR } from './load.ts';
 
 /** Where decap-server listens when `npm run cms` is not told otherwise. */
 export const DEFAULT_LOCAL_BACKEND_PORT = 8081;
 
-/** The reviews folder as seen from the repository root (what the Git backends and decap-server write to). */
-export const REVIEWS_FOLDER = `content/${REVIEWS_DIR}`;
-
 /** A Decap field (a subset of its options: the ones this form uses). */
 export interface CmsField {
   name: string;
   label: string;
-  widget: 'datetime' | 'number' | 'string' | 'text' | 'boolean' | 'select' | 'object' | 'list';
+  widget: 'datetime' | 'number' | 'string' | 'text' | 'boolean' | 'select' | 'object';
   required?: boolean;
   hint?: string;
   default?: unknown;
@@ -41,15 +38,13 @@ export interface CmsField {
   time_format?: string | false;
   picker_utc?: boolean;
   // number
-  value_type?: 'int' | 'float';
+  value_type?: 'int';
   min?: number;
   max?: number;
   step?: number;
   // select
   options?: Array<{ label: string; value: string }>;
   multiple?: boolean;
-  // string
-  pattern?: [string, string];
   // object
   fields?: CmsField[];
   collapsed?: boolean;
@@ -106,29 +101,11 @@ const BODY_FIELD: CmsField = {
   hint: 'Exactly as the customer wrote it. Plain text; leave an empty line between paragraphs.',
 };
 
-/** The pieces of JSON Schema that zod emits for the editors' schema. */
-interface JsonSchema {
-  type?: string;
-  format?: string;
-  pattern?: string;
-  minimum?: number;
-  maximum?: number;
-  minItems?: number;
-  maxItems?: number;
-  const?: unknown;
-  default?: unknown;
-  enum?: unknown[];
-  anyOf?: JsonSchema[];
-  items?: JsonSchema;
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-}
-
-export type CmsChoices = Pick<Business, 'technicians' | 'services' | 'service_areas'>;
+type JsonSchema = z.core.JSONSchema.JSONSchema;
 
 /** The review form's fields, in file order: the frontmatter as the schema has it, then the text. */
-export function reviewFields(choices: CmsChoices): CmsField[] {
-  const schema = z.toJSONSchema(reviewFrontmatter, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+export function reviewFields(choices: BusinessChoices): CmsField[] {
+  const schema = z.toJSONSchema(reviewFrontmatter, { io: 'input', unrepresentable: 'any' });
   return [...objectFields(schema, PRESENTATION, choices, ''), BODY_FIELD];
 }
 
@@ -138,38 +115,27 @@ export function reviewFields(choices: CmsChoices): CmsField[] {
  * reply has both its parts once it has one is checked before saving, by the
  * schema itself (src/pages/admin/_form.ts).
  */
-function objectFields(schema: JsonSchema, presentation: Record<string, Presentation>, choices: CmsChoices, path: string, optional = false): CmsField[] {
+function objectFields(schema: JsonSchema, presentation: Record<string, Presentation>, choices: BusinessChoices, path: string, optional = false): CmsField[] {
   const required = new Set(schema.required ?? []);
   return Object.entries(schema.properties ?? {}).map(([name, property]) =>
-    fieldFor(name, property, !optional && required.has(name), presentation[name] ?? {}, choices, `${path}${name}`),
+    fieldFor(name, property as JsonSchema, !optional && required.has(name), presentation[name] ?? {}, choices, `${path}${name}`),
   );
 }
 
-function fieldFor(name: string, raw: JsonSchema, listedRequired: boolean, look: Presentation, choices: CmsChoices, path: string): CmsField {
-  const { schema, nullable } = simplest(raw, path);
+function fieldFor(name: string, raw: JsonSchema, listedRequired: boolean, look: Presentation, choices: BusinessChoices, path: string): CmsField {
+  const { schema, nullable } = simplest(raw);
   const base = {
     name,
     label: look.label ?? name.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase()),
     required: listedRequired && !nullable,
     ...(look.hint ? { hint: look.hint } : {}),
   };
-  const fallback = look.default ?? schema.default ?? schema.const;
+  const fallback = look.default ?? schema.default;
   const withDefault = <T extends CmsField>(field: T): T => (fallback === undefined ? field : { ...field, default: fallback });
 
   if (look.choices) {
     const options = choiceOptions(choices, look.choices);
-    if (schema.type === 'array') {
-      return withDefault({
-        ...base,
-        widget: 'select',
-        multiple: true,
-        options,
-        ...(schema.minItems ? { min: schema.minItems } : {}),
-        ...(schema.maxItems ? { max: schema.maxItems } : {}),
-      });
-    }
-    if (schema.type === 'string') return withDefault({ ...base, widget: 'select', options });
-    throw new Error(`cms-config: ${path} picks from business.yaml ${look.choices} but its schema is ${schema.type}`);
+    return withDefault({ ...base, widget: 'select', ...(schema.type === 'array' ? { multiple: true } : {}), options });
   }
   switch (schema.type) {
     case 'string':
@@ -180,26 +146,13 @@ function fieldFor(name: string, raw: JsonSchema, listedRequired: boolean, look: 
         // The schema's instants are UTC with second precision: 2025-05-23T18:05:00Z.
         return withDefault({ ...base, widget: 'datetime', format: 'YYYY-MM-DDTHH:mm:ss[Z]', date_format: 'YYYY-MM-DD', time_format: 'HH:mm', picker_utc: true });
       }
-      if (schema.enum) {
-        return withDefault({ ...base, widget: 'select', options: schema.enum.map((value) => ({ label: String(value), value: String(value) })) });
-      }
-      return withDefault({ ...base, widget: look.widget ?? 'string', ...(schema.pattern ? { pattern: [schema.pattern, `must match ${schema.pattern}`] as [string, string] } : {}) });
+      return withDefault({ ...base, widget: look.widget ?? 'string' });
     case 'integer':
-    case 'number':
-      return withDefault({
-        ...base,
-        widget: 'number',
-        value_type: schema.type === 'integer' ? 'int' : 'float',
-        ...(schema.minimum !== undefined ? { min: schema.minimum } : {}),
-        ...(schema.maximum !== undefined ? { max: schema.maximum } : {}),
-        ...(schema.type === 'integer' ? { step: 1 } : {}),
-      });
+      return withDefault({ ...base, widget: 'number', value_type: 'int', min: schema.minimum, max: schema.maximum, step: 1 });
     case 'boolean':
       return withDefault({ ...base, widget: 'boolean' });
     case 'object':
       return { ...base, widget: 'object', collapsed: false, fields: objectFields(schema, look.fields ?? {}, choices, `${path}.`, !base.required) };
-    case 'array':
-      return withDefault({ ...base, widget: 'list' });
     default:
       throw new Error(`cms-config: no form widget for ${path} (JSON Schema type ${JSON.stringify(schema.type)})`);
   }
@@ -210,46 +163,32 @@ function fieldFor(name: string, raw: JsonSchema, listedRequired: boolean, look: 
  * `author: { name: "Linda K." }`) is offered in its simplest one, the first plain
  * string; `null` alternatives make the field optional.
  */
-function simplest(schema: JsonSchema, path: string): { schema: JsonSchema; nullable: boolean } {
+function simplest(schema: JsonSchema): { schema: JsonSchema; nullable: boolean } {
   if (!schema.anyOf) return { schema, nullable: false };
   const branches = schema.anyOf.filter((branch) => branch.type !== 'null');
   const nullable = branches.length < schema.anyOf.length;
-  const chosen = branches.find((branch) => branch.type === 'string') ?? branches[0];
-  if (!chosen) throw new Error(`cms-config: ${path} has no non-null alternative`);
+  const chosen = branches.find((branch) => branch.type === 'string') ?? branches[0]!;
   return { schema: { ...chosen, ...(schema.default !== undefined ? { default: schema.default } : {}) }, nullable };
 }
 
-function choiceOptions(choices: CmsChoices, list: NonNullable<Presentation['choices']>): Array<{ label: string; value: string }> {
+function choiceOptions(choices: BusinessChoices, list: NonNullable<Presentation['choices']>): Array<{ label: string; value: string }> {
   // Technicians are written by full name, as the published record names them; services and areas by id.
   if (list === 'technicians') return choices.technicians.map((t) => ({ label: t.name, value: t.name }));
   return choices[list].map((entry) => ({ label: entry.name, value: entry.id }));
 }
 
 /** The business's lists, read from business.yaml the way the loader reads it. */
-export function readChoices(dir: string = contentDir()): CmsChoices {
+export function readChoices(dir: string = contentDir()): BusinessChoices {
   const file = join(dir, BUSINESS_FILE);
-  const parsed = businessFile.safeParse(parseYaml(readFileSync(file, 'utf8')));
+  const parsed = business.safeParse(parseYaml(readFileSync(file, 'utf8')));
   if (!parsed.success) throw new Error(`${file} is not valid (run the build to see every problem): ${parsed.error.issues[0]?.message}`);
   return parsed.data;
-}
-
-/** Where the form saves in production, and the local decap-server, from build-time environment variables. */
-export interface CmsSettings {
-  backend: Record<string, string>;
-  localBackend: { url: string; allowed_hosts?: string[] } | false;
-  siteUrl: string;
-  /**
-   * Load Netlify's Identity widget on /admin (from identity.netlify.com): with
-   * git-gateway it is what lets an invited editor set a password. On by default
-   * in Netlify's builds (NETLIFY=true), off elsewhere: /admin then loads nothing
-   * from another host.
-   */
-  identityWidget: boolean;
 }
 
 export const NETLIFY_IDENTITY_WIDGET = 'https://identity.netlify.com/v1/netlify-identity-widget.js';
 
 /**
+ * Where the form saves in production, and the local decap-server, from build-time environment variables:
  * - `CMS_BACKEND`: `git-gateway` (default: Netlify Identity + Git Gateway) or `github`.
  * - `CMS_BRANCH`: the branch the form commits to (default `main`).
  * - `CMS_REPO`: `owner/name`, required with `github`.
@@ -257,10 +196,12 @@ export const NETLIFY_IDENTITY_WIDGET = 'https://identity.netlify.com/v1/netlify-
  * - `CMS_LOCAL_BACKEND`: the decap-server API the form uses when opened on localhost
  *   (`npm run cms` sets it; `astro dev` defaults to `http://localhost:8081/api/v1`;
  *   a production build leaves it out unless set; `false` leaves it out).
- * - `CMS_IDENTITY_WIDGET`: `true`/`false`, Netlify's Identity widget on /admin
- *   (default: `true` with git-gateway in a Netlify build, where NETLIFY=true).
+ * - `CMS_IDENTITY_WIDGET`: `true`/`false`, Netlify's Identity widget on /admin (from
+ *   identity.netlify.com): with git-gateway it is what lets an invited editor set a
+ *   password. Default: `true` with git-gateway in a Netlify build (NETLIFY=true), off
+ *   elsewhere, where /admin then loads nothing from another host.
  */
-export function cmsSettingsFromEnv(env: Record<string, string | undefined> = process.env, { dev = false }: { dev?: boolean } = {}): CmsSettings {
+export function cmsSettingsFromEnv(env: Record<string, string | undefined> = process.env, { dev = false }: { dev?: boolean } = {}) {
   const name = env.CMS_BACKEND?.trim() || 'git-gateway';
   const branch = env.CMS_BRANCH?.trim() || 'main';
   let backend: Record<string, string>;
@@ -288,19 +229,17 @@ export function cmsSettingsFromEnv(env: Record<string, string | undefined> = pro
 }
 
 function checkedUrl(variable: string, value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new Error(`${variable} must be an absolute http(s) URL, got "${value}"`);
-  }
+  const url = URL.parse(value);
+  if (!url) throw new Error(`${variable} must be an absolute http(s) URL, got "${value}"`);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`${variable} must be http or https, got "${value}"`);
   return value.replace(/\/+$/, '');
 }
 
-/** The whole Decap configuration, as an object. */
-export function cmsConfig(choices: CmsChoices, settings: CmsSettings): Record<string, unknown> {
-  return {
+export type CmsSettings = ReturnType<typeof cmsSettingsFromEnv>;
+
+/** config.yml as served at /admin/config.yml: the whole Decap configuration. */
+export function cmsConfigYaml(choices: BusinessChoices, settings: CmsSettings): string {
+  const config = {
     backend: {
       ...settings.backend,
       commit_messages: {
@@ -326,7 +265,8 @@ export function cmsConfig(choices: CmsChoices, settings: CmsSettings): Record<st
         label: 'Reviews',
         label_singular: 'review',
         description: 'One file per review: content/reviews/<date>-<customer>.md. Saving writes the file; a build publishes it.',
-        folder: REVIEWS_FOLDER,
+        // As seen from the repository root: what the Git backends and decap-server write to.
+        folder: `content/${REVIEWS_DIR}`,
         extension: 'md',
         format: 'frontmatter',
         create: true,
@@ -341,9 +281,5 @@ export function cmsConfig(choices: CmsChoices, settings: CmsSettings): Record<st
       },
     ],
   };
-}
-
-/** config.yml as served at /admin/config.yml. */
-export function cmsConfigYaml(choices: CmsChoices = readChoices(), settings: CmsSettings = cmsSettingsFromEnv()): string {
-  return `# Generated from src/lib/content/editor-schema.ts and content/business.yaml by src/lib/content/cms-config.ts: edit those, not this.\n${stringify(cmsConfig(choices, settings), { lineWidth: 0 })}`;
+  return `# Generated from src/lib/content/editor-schema.ts and content/business.yaml by src/lib/content/cms-config.ts: edit those, not this.\n${stringify(config, { lineWidth: 0 })}`;
 }

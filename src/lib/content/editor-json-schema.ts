@@ -9,15 +9,13 @@
  * a reply dated before its review) is still checked by the build.
  */
 import { z } from 'zod';
-import type { Business } from '../reviews/schema.ts';
-import { businessFile, reviewFrontmatter } from './editor-schema.ts';
+import { business } from '../reviews/schema.ts';
+import { reviewFrontmatter, type BusinessChoices } from './editor-schema.ts';
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, JsonSchema>; items?: JsonSchema; anyOf?: JsonSchema[] };
 
 /** Draft-07: what both the YAML extension and remark-lint-frontmatter-schema (ajv) read. */
 const TARGET = 'draft-7';
-
-export type BusinessChoices = Pick<Business, 'technicians' | 'services' | 'service_areas'>;
 
 /** The review frontmatter; with `choices`, the business.yaml lists as the allowed values. */
 export function reviewFrontmatterJsonSchema(choices?: BusinessChoices): JsonSchema {
@@ -31,12 +29,12 @@ export function reviewFrontmatterJsonSchema(choices?: BusinessChoices): JsonSche
   properties.services!.items = { ...properties.services!.items, enum: choices.services.map((s) => s.id) };
   const area = properties.service_area!;
   const areas = choices.service_areas.map((a) => a.id);
-  properties.service_area = area.anyOf ? { ...area, anyOf: area.anyOf.map((branch) => (branch.type === 'string' ? { ...branch, enum: areas } : branch)) } : { ...area, enum: areas };
+  properties.service_area = { ...area, anyOf: area.anyOf!.map((branch) => (branch.type === 'string' ? { ...branch, enum: areas } : branch)) };
   return schema;
 }
 
 export function businessJsonSchema(): JsonSchema {
-  const schema = z.toJSONSchema(businessFile, { target: TARGET, io: 'input' }) as JsonSchema;
+  const schema = z.toJSONSchema(business, { target: TARGET, io: 'input' }) as JsonSchema;
   schema.title = 'The business (content/business.yaml)';
   return schema;
 }

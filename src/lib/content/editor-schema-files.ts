@@ -5,12 +5,10 @@
  * service or area added to business.yaml is offered as soon as the editor
  * previews. A file is rewritten only when its bytes change.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { businessFile } from './editor-schema.ts';
-import { businessJsonSchema, reviewFrontmatterJsonSchema, type BusinessChoices } from './editor-json-schema.ts';
-import { parseYaml } from './frontmatter.ts';
-import { BUSINESS_FILE } from './load.ts';
+import { businessJsonSchema, reviewFrontmatterJsonSchema } from './editor-json-schema.ts';
+import { loadBusiness } from './load.ts';
 
 export const EDITOR_SCHEMA_FILES = {
   review: '.vscode/schemas/review-frontmatter.schema.json',
@@ -20,7 +18,8 @@ export const EDITOR_SCHEMA_FILES = {
 /** The files' contents for a content folder: choices from its business.yaml when it is valid. */
 export function editorSchemaFiles(contentDir: string): Record<keyof typeof EDITOR_SCHEMA_FILES, string> {
   return {
-    review: `${JSON.stringify(reviewFrontmatterJsonSchema(businessChoices(contentDir)), null, 2)}\n`,
+    // A broken business.yaml is the build's to report; the schema then offers no choices.
+    review: `${JSON.stringify(reviewFrontmatterJsonSchema(loadBusiness(contentDir, []) ?? undefined), null, 2)}\n`,
     business: `${JSON.stringify(businessJsonSchema(), null, 2)}\n`,
   };
 }
@@ -31,29 +30,11 @@ export function writeEditorSchemaFiles(rootDir: string, contentDir: string): str
   const changed: string[] = [];
   for (const [name, file] of Object.entries(EDITOR_SCHEMA_FILES) as Array<[keyof typeof EDITOR_SCHEMA_FILES, string]>) {
     const path = join(rootDir, file);
-    if (readOrEmpty(path) === contents[name]) continue;
+    if (existsSync(path) && readFileSync(path, 'utf8') === contents[name]) continue;
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(`${path}.tmp`, contents[name]);
     renameSync(`${path}.tmp`, path);
     changed.push(file);
   }
   return changed;
-}
-
-function businessChoices(contentDir: string): BusinessChoices | undefined {
-  try {
-    const parsed = businessFile.safeParse(parseYaml(readFileSync(join(contentDir, BUSINESS_FILE), 'utf8')));
-    // A broken business.yaml is the build's to report; the schema then offers no choices.
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function readOrEmpty(path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return '';
-  }
 }

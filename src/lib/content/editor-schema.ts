@@ -5,7 +5,7 @@
  * or id, `updated` omitted) that the loader normalises.
  */
 import { z } from 'zod';
-import { business, isoDate, utcInstant } from '../reviews/schema.ts';
+import { isoDate, utcInstant, type Business } from '../reviews/schema.ts';
 
 export const REVIEW_ID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
@@ -85,4 +85,8 @@ export const reviewFrontmatter = z
 
 export type ReviewFrontmatter = z.infer<typeof reviewFrontmatter>;
 
-export const businessFile = business;
+/** The customer's name, in either spelling of `author`. */
+export const authorName = ({ author }: ReviewFrontmatter): string => (typeof author === 'string' ? author : author.name);
+
+/** The business.yaml lists an editor picks from. */
+export type BusinessChoices = Pick<Business, 'technicians' | 'services' | 'service_areas'>;

@@ -6,8 +6,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { z } from 'zod';
-import type { Business, Review } from '../reviews/schema.ts';
-import { businessFile, REVIEW_ID, reviewFrontmatter, reviewTextProblem, type ReviewFrontmatter } from './editor-schema.ts';
+import { business as businessFile, type Business, type Review } from '../reviews/schema.ts';
+import { authorName, REVIEW_ID, reviewFrontmatter, reviewTextProblem, type ReviewFrontmatter } from './editor-schema.ts';
 import { FrontmatterError, parseMarkdown, parseYaml } from './frontmatter.ts';
 import { ContentError, fieldName, type ContentProblem } from './problems.ts';
 
@@ -40,9 +40,9 @@ export function loadBusiness(contentDir: string, problems: ContentProblem[]): Bu
     problems.push({ file: BUSINESS_FILE, field: '(file)', message: describeReadError(error) });
     return null;
   }
-  const parsed = businessFile.safeParse(raw);
+  const parsed = businessFile.safeParse(raw, { reportInput: true });
   if (!parsed.success) {
-    problems.push(...zodProblems(BUSINESS_FILE, parsed.error, raw));
+    problems.push(...zodProblems(BUSINESS_FILE, parsed.error));
     return null;
   }
   const business = parsed.data;
@@ -99,9 +99,9 @@ export function readReviewFile(entry: ReviewFile, business: Business | null, res
     problems.push({ file, field: '(frontmatter)', message: describeReadError(error) });
     return { problems, review: null, verified: false };
   }
-  const parsed = reviewFrontmatter.safeParse(markdown.data);
+  const parsed = reviewFrontmatter.safeParse(markdown.data, { reportInput: true });
   if (!parsed.success) {
-    problems.push(...zodProblems(file, parsed.error, markdown.data));
+    problems.push(...zodProblems(file, parsed.error));
     return { problems, review: null, verified: false };
   }
   const textProblem = reviewTextProblem(markdown.body);
@@ -156,14 +156,7 @@ function loadReviews(contentDir: string, business: Business | null, problems: Co
   return collectReviews(files, files.map((entry) => readReviewFile(entry, business, resolver)), problems);
 }
 
-interface ReferenceResolver {
-  technician(ref: string): string | undefined;
-  service(ref: string): boolean;
-  area(ref: string): boolean;
-  known: { technicians: string; services: string; areas: string };
-}
-
-export function createReferenceResolver(business: Business): ReferenceResolver {
+export function createReferenceResolver(business: Business) {
   const technicians = new Map<string, string>();
   for (const t of business.technicians) {
     technicians.set(t.id, t.name);
@@ -172,9 +165,9 @@ export function createReferenceResolver(business: Business): ReferenceResolver {
   const services = new Set(business.services.map((s) => s.id));
   const areas = new Set(business.service_areas.map((a) => a.id));
   return {
-    technician: (ref) => technicians.get(ref) ?? technicians.get(ref.toLowerCase()),
-    service: (ref) => services.has(ref),
-    area: (ref) => areas.has(ref),
+    technician: (ref: string) => technicians.get(ref) ?? technicians.get(ref.toLowerCase()),
+    service: (ref: string) => services.has(ref),
+    area: (ref: string) => areas.has(ref),
     known: {
       technicians: business.technicians.map((t) => t.name).join(', '),
       services: [...services].join(', '),
@@ -182,6 +175,8 @@ export function createReferenceResolver(business: Business): ReferenceResolver {
     },
   };
 }
+
+type ReferenceResolver = ReturnType<typeof createReferenceResolver>;
 
 function toReview(
   id: string,
@@ -228,7 +223,7 @@ function toReview(
     rating: data.rating,
     ...(data.title === undefined ? {} : { title: data.title }),
     text,
-    author: { name: typeof data.author === 'string' ? data.author : data.author.name },
+    author: { name: authorName(data) },
     technicians,
     services: data.services,
     service_area: area,
@@ -249,27 +244,19 @@ function listMarkdownFiles(dir: string): string[] {
     if (entry.isDirectory()) out.push(...listMarkdownFiles(path));
     else if (entry.name.endsWith('.md') && statSync(path).isFile()) out.push(path);
   }
-  // Code-point order, not locale order: the same folder lists the same way everywhere.
-  return out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  // sort()'s own order (UTF-16 code units), not locale order: the same folder lists the same way everywhere.
+  return out.sort();
 }
 
-function zodProblems(file: string, error: z.ZodError, input: unknown): ContentProblem[] {
-  return error.issues.map((issue) => ({ file, field: fieldName(issue.path), message: issueMessage(issue, input) }));
+/** The problems of a parse made with `reportInput`: a value of the wrong kind that is not there at all is missing. */
+function zodProblems(file: string, error: z.ZodError): ContentProblem[] {
+  return error.issues.map((issue) => ({ file, field: fieldName(issue.path), message: issueMessage(issue) }));
 }
 
-function issueMessage(issue: z.core.$ZodIssue, input: unknown): string {
+function issueMessage(issue: z.core.$ZodIssue): string {
   if (issue.code === 'unrecognized_keys') return `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
-  if ((issue.code === 'invalid_type' || issue.code === 'invalid_union') && valueAt(input, issue.path) === undefined) return 'is required';
+  if ((issue.code === 'invalid_type' || issue.code === 'invalid_union') && issue.input === undefined) return 'is required';
   return issue.message;
-}
-
-function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
-  let value = input;
-  for (const key of path) {
-    if (value === null || typeof value !== 'object') return undefined;
-    value = (value as Record<PropertyKey, unknown>)[key];
-  }
-  return value;
 }
 
 export function describeReadError(error: unknown): string {

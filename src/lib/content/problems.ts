@@ -24,7 +24,10 @@ export function formatProblems(problems: ContentProblem[]): string {
   return `The content folder has ${problems.length} ${noun}:\n${lines.join('\n')}`;
 }
 
-/** Renders a zod issue path the way editors write fields: `response.date`, `services[1]`. */
+/**
+ * Renders a zod issue path the way editors write fields: `response.date`, `services[1]`.
+ * Our own: zod's toDotPath quotes keys that are not identifiers, which editors do not type.
+ */
 export function fieldName(path: readonly PropertyKey[]): string {
   let out = '';
   for (const key of path) {

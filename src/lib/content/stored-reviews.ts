@@ -8,8 +8,8 @@
  * build then turns the whole store into one JavaScript module (a string
  * literal of it) that Vite bundles for the prerender and for the server, and
  * that the prerender and the on-demand routes parse back into an entry object
- * per review. At 100k reviews that module was 60 MB and these steps took
- * minutes of CPU, growing faster than the reviews. Deflated, the reviews are a
+ * per review. One entry per review makes that module 60 MB at 100k reviews
+ * and these steps minutes of CPU, growing faster than the reviews. Deflated, the reviews are a
  * few strings of about a fifth of the size, with nothing to escape; inflating
  * and parsing them back costs well under a second at 100k.
  *
@@ -33,6 +33,7 @@ export const REVIEWS_PER_ENTRY = 5000;
 /** One store entry's data: the JSON of its reviews, deflated (raw), in base64. */
 export const storedReviews = z.object({ deflatedJson: z.string() });
 export type StoredReviews = z.infer<typeof storedReviews>;
+type Entry = { id: string; data: StoredReviews };
 
 const deflateRawAsync = promisify(deflateRaw);
 // Output taken 1 MB at a time, not zlib's 16 KB: fewer trips between the pool and this thread
@@ -42,11 +43,11 @@ const DEFLATE_OPTIONS = { chunkSize: 1 << 20 };
 /**
  * The store entries for these reviews, in order; ids sort in the same order. The JSON is made
  * here, the deflating (two thirds of the time) on libuv's thread pool: the build analyses the
- * insights on the main thread meanwhile, on one core, and the other core was idle (1.25 s at
- * 100k reviews, when all of it ran on the main thread). The bytes are deflateRawSync's.
+ * insights on the main thread meanwhile, on one core, and the other core would be idle (1.25 s
+ * at 100k reviews, all of it on the main thread). The bytes are deflateRawSync's.
  */
-export async function packReviews(reviews: readonly Review[]): Promise<Array<{ id: string; data: StoredReviews }>> {
-  const packing: Array<Promise<{ id: string; data: StoredReviews }>> = [];
+export async function packReviews(reviews: readonly Review[]): Promise<Entry[]> {
+  const packing: Array<Promise<Entry>> = [];
   for (let start = 0; start < reviews.length; start += REVIEWS_PER_ENTRY) {
     const id = String(start / REVIEWS_PER_ENTRY).padStart(6, '0');
     const json = JSON.stringify(reviews.slice(start, start + REVIEWS_PER_ENTRY));
@@ -54,8 +55,6 @@ export async function packReviews(reviews: readonly Review[]): Promise<Array<{ i
   }
   return Promise.all(packing);
 }
-
-type Entry = { id: string; data: StoredReviews };
 
 const byId = (entries: readonly Entry[]) => [...entries].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 const inflate = (entry: Entry) => inflateRawSync(Buffer.from(entry.data.deflatedJson, 'base64'));

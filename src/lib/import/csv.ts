@@ -6,7 +6,7 @@
  * and `--map field=Column` names another.
  */
 import { CsvError, parse } from 'csv-parse/sync';
-import { optionalString, RecordReader } from './fields.ts';
+import { NO_TEXT, optionalString, RecordReader } from './fields.ts';
 import { trustpilotReviewUrl } from './trustpilot.ts';
 import type { CsvOptions, ImportedReview, ParsedExport } from './types.ts';
 import { calendarDate, derivedSourceId, latestInstant, plainText, starRating, utcInstant } from './values.ts';
@@ -15,11 +15,8 @@ import { calendarDate, derivedSourceId, latestInstant, plainText, starRating, ut
 export const CSV_FIELDS = ['date', 'updated', 'rating', 'title', 'text', 'author', 'response', 'response_date', 'source', 'source_id', 'source_url'] as const;
 export type CsvField = (typeof CSV_FIELDS)[number];
 
-/** The generic CSV's columns: the field names themselves. */
-export const GENERIC_COLUMNS: Readonly<Record<CsvField, readonly string[]>> = Object.fromEntries(CSV_FIELDS.map((field) => [field, [field] as readonly string[]])) as Record<CsvField, readonly string[]>;
-
-/** Trustpilot's export columns, with the spellings its exports have used. */
-export const TRUSTPILOT_COLUMNS: Readonly<Record<CsvField, readonly string[]>> = {
+/** Trustpilot's export columns, with the spellings its exports have used (a generic CSV's are the field names). */
+const TRUSTPILOT_COLUMNS: Readonly<Record<CsvField, readonly string[]>> = {
   date: ['Review Created (UTC)', 'Review Created', 'Created At', 'Date'],
   updated: ['Review Updated (UTC)', 'Review Updated', 'Updated At'],
   rating: ['Review Stars', 'Stars'],
@@ -35,30 +32,25 @@ export const TRUSTPILOT_COLUMNS: Readonly<Record<CsvField, readonly string[]>> =
 
 const REQUIRED: readonly CsvField[] = ['date', 'rating', 'text'];
 
-/** The header row of a CSV text, or undefined when it has none that parses. */
-export function csvHeader(text: string): string[] | undefined {
+/** A CSV with Trustpilot's own column names in its header row, not a generic CSV. */
+export function isTrustpilotCsv(text: string): boolean {
+  let header: string[];
   try {
-    const rows = parse(text, { bom: true, to_line: 1, relax_column_count: true }) as string[][];
-    return rows[0];
+    header = (parse(text, { to_line: 1, relax_column_count: true }) as string[][])[0] ?? [];
   } catch {
-    return undefined;
+    return false;
   }
-}
-
-/** A header of Trustpilot's export (its own column names), not a generic CSV's. */
-export function isTrustpilotHeader(header: readonly string[]): boolean {
   const names = new Set(header.map((h) => h.trim().toLowerCase()));
   return ['review stars', 'review created (utc)', 'review content', 'review id'].filter((name) => names.has(name)).length >= 2;
 }
 
 export function parseCsv(file: string, text: string, format: 'csv' | 'trustpilot-csv', options: CsvOptions = {}): ParsedExport {
-  const columns = format === 'csv' ? GENERIC_COLUMNS : TRUSTPILOT_COLUMNS;
   const out: ParsedExport = { format, records: [], fields: {}, problems: [], skipped: [] };
   let rows: string[][];
   try {
-    rows = parse(text, { bom: true, skip_empty_lines: true, relax_quotes: false }) as string[][];
+    rows = parse(text, { skip_empty_lines: true }) as string[][];
   } catch (error) {
-    const line = error instanceof CsvError && 'lines' in error ? ` (line ${String((error as CsvError & { lines: number }).lines)})` : '';
+    const line = error instanceof CsvError && 'lines' in error ? ` (line ${String(error.lines)})` : '';
     out.problems.push({ file, at: '(file)', field: '(csv)', message: `not a readable CSV file${line}: ${(error as Error).message.replace(/^Invalid Record Length: /, '')}` });
     return out;
   }
@@ -72,7 +64,7 @@ export function parseCsv(file: string, text: string, format: 'csv' | 'trustpilot
   const fields: Record<string, string> = {};
   for (const field of CSV_FIELDS) {
     const mapped = options.map?.[field];
-    const names = mapped !== undefined ? [mapped] : columns[field];
+    const names = mapped !== undefined ? [mapped] : format === 'csv' ? [field] : TRUSTPILOT_COLUMNS[field];
     const found = names.find((name) => position.has(name.trim().toLowerCase()));
     if (found !== undefined) {
       index[field] = position.get(found.trim().toLowerCase());
@@ -117,7 +109,7 @@ export function parseCsv(file: string, text: string, format: 'csv' | 'trustpilot
       return;
     }
     if (text === '') {
-      out.skipped.push({ file, at: reader.at, reason: 'a star rating without text: there is nothing to publish' });
+      out.skipped.push({ file, at: reader.at, reason: NO_TEXT });
       return;
     }
     const id = optionalString(cell('source_id'));

@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
-import { csvHeader, isTrustpilotHeader, parseCsv } from './csv.ts';
+import { isTrustpilotCsv, parseCsv } from './csv.ts';
 import { isGoogleExport, parseGoogle } from './google.ts';
 import { isTrustpilotExport, parseTrustpilotJson } from './trustpilot.ts';
 import type { CsvOptions, ParsedExport } from './types.ts';
@@ -40,7 +40,7 @@ function folderFiles(dir: string): string[] {
 
 /** Reads one export file into records, detecting its format unless `format` is given. */
 export function readExport(file: string, shown: string, format?: FormatName, csv: CsvOptions = {}): ParsedExport {
-  const failed = (message: string, field = '(file)'): ParsedExport => ({ format: 'csv', records: [], fields: {}, problems: [{ file: shown, at: '(file)', field, message }], skipped: [] });
+  const failed = (message: string): ParsedExport => ({ format: 'csv', records: [], fields: {}, problems: [{ file: shown, at: '(file)', field: '(file)', message }], skipped: [] });
   let text: string;
   try {
     text = readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
@@ -62,7 +62,6 @@ export function readExport(file: string, shown: string, format?: FormatName, csv
   }
   if (format === 'google') return failed('a Google export is JSON (reviews.list or Takeout reviews.json), not CSV');
   if (extension !== '.csv' && format === undefined) return failed('unknown format: expected a .json or .csv export (or name it with --format)');
-  const header = csvHeader(text);
-  const trustpilot = format === 'trustpilot' || (format === undefined && header !== undefined && isTrustpilotHeader(header));
+  const trustpilot = format === 'trustpilot' || (format === undefined && isTrustpilotCsv(text));
   return parseCsv(shown, text, trustpilot ? 'trustpilot-csv' : 'csv', csv);
 }

@@ -5,9 +5,10 @@
  * the platform's export came in).
  */
 import { readFileSync } from 'node:fs';
-import { reviewFrontmatter, type ReviewFrontmatter } from '../content/editor-schema.ts';
+import { authorName, reviewFrontmatter, type ReviewFrontmatter } from '../content/editor-schema.ts';
 import { parseMarkdown } from '../content/frontmatter.ts';
 import type { ReviewFile } from '../content/load.ts';
+import { isObject } from './fields.ts';
 import type { ImportedReview } from './types.ts';
 
 export interface ExistingReview extends ReviewFile {
@@ -23,7 +24,7 @@ export function readExisting(entry: ReviewFile): ExistingReview {
   try {
     const markdown = parseMarkdown(raw);
     const parsed = reviewFrontmatter.safeParse(markdown.data);
-    const loose = (typeof markdown.data === 'object' && markdown.data !== null ? markdown.data : {}) as Record<string, unknown>;
+    const loose = isObject(markdown.data) ? markdown.data : {};
     return {
       ...entry,
       data: parsed.success ? parsed.data : null,
@@ -104,8 +105,4 @@ export class ContentIndex {
   fromSource(source: string): ExistingReview[] {
     return [...this.byKey.values()].filter((r) => r.source?.toLowerCase() === source.toLowerCase());
   }
-}
-
-export function authorName(data: ReviewFrontmatter): string {
-  return typeof data.author === 'string' ? data.author : data.author.name;
 }

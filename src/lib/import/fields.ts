@@ -1,6 +1,6 @@
 /** Reading one record's fields, each problem named by the export's own field. */
 import { describe, ValueError } from './values.ts';
-import type { ImportProblem } from './types.ts';
+import type { FormatId, ImportedReview, ImportProblem, ParsedExport } from './types.ts';
 
 export class RecordReader {
   readonly problems: ImportProblem[] = [];
@@ -35,6 +35,41 @@ export function optionalString(value: unknown): string | undefined {
   return value.trim() === '' ? undefined : value.trim();
 }
 
+/** A string field every record has: `missing` is the message when it is absent or blank. */
+export const requiredString = (missing: string) => (value: unknown): string => {
+  const text = optionalString(value);
+  if (!text) throw new ValueError(missing);
+  return text;
+};
+
+/** The first review object of a JSON export (the list alone, or `{ reviews }`), to tell its format. */
+export function firstRecord(json: unknown): Record<string, unknown> | undefined {
+  const reviews = isObject(json) ? json.reviews : json;
+  return Array.isArray(reviews) ? reviews.find(isObject) : undefined;
+}
+
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export const NO_TEXT = 'a star rating without text: there is nothing to publish';
+
+/**
+ * The records of a JSON export's review list, each read by `read`: a record, a reason to skip
+ * it, or undefined when it has a problem (noted on the reader).
+ */
+export function parseRecords(file: string, format: FormatId, fields: ParsedExport['fields'], list: unknown, read: (reader: RecordReader, item: Record<string, unknown>) => ImportedReview | string | undefined): ParsedExport {
+  const out: ParsedExport = { format, records: [], fields, problems: [], skipped: [] };
+  if (!Array.isArray(list)) {
+    out.problems.push({ file, at: '(file)', field: 'reviews', message: 'expected a list of reviews' });
+    return out;
+  }
+  list.forEach((item, index) => {
+    const reader = new RecordReader(file, `record ${index + 1}`);
+    const record = isObject(item) ? read(reader, item) : reader.problem('(record)', 'expected a review object');
+    out.problems.push(...reader.problems);
+    if (typeof record === 'string') out.skipped.push({ file, at: reader.at, reason: record });
+    else if (record) out.records.push(record);
+  });
+  return out;
 }

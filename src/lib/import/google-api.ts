@@ -7,16 +7,6 @@
  */
 import { isObject } from './fields.ts';
 
-export interface GoogleApiSettings {
-  /** `accounts/{account}/locations/{location}`, one per location. */
-  locations: string[];
-  accessToken?: string;
-  refresh?: { clientId: string; clientSecret: string; refreshToken: string };
-  /** The API's origin (default Google's); a test server's in tests. */
-  apiBase: string;
-  tokenUrl: string;
-}
-
 export class GoogleApiError extends Error {}
 
 export const GOOGLE_API_BASE = 'https://mybusiness.googleapis.com';
@@ -31,7 +21,7 @@ const LOCATION = /^accounts\/[^/\s]+\/locations\/[^/\s]+$/;
  * or GOOGLE_CLIENT_ID + GOOGLE_CLIENT_SECRET + GOOGLE_REFRESH_TOKEN; GOOGLE_API_BASE and
  * GOOGLE_TOKEN_URL for a server other than Google's.
  */
-export function googleSettingsFromEnv(env: Record<string, string | undefined> = process.env): GoogleApiSettings {
+export function googleSettingsFromEnv(env: Record<string, string | undefined> = process.env) {
   const locations = (env.GOOGLE_LOCATIONS ?? '').split(',').map((l) => l.trim()).filter(Boolean);
   if (locations.length === 0) throw new GoogleApiError('GOOGLE_LOCATIONS is not set: the locations to fetch, as accounts/<account id>/locations/<location id>, comma-separated');
   const wrong = locations.find((l) => !LOCATION.test(l));
@@ -50,6 +40,8 @@ export function googleSettingsFromEnv(env: Record<string, string | undefined> = 
   };
 }
 
+type GoogleApiSettings = ReturnType<typeof googleSettingsFromEnv>;
+
 async function accessToken(settings: GoogleApiSettings): Promise<string> {
   if (settings.accessToken) return settings.accessToken;
   const { clientId, clientSecret, refreshToken } = settings.refresh!;
@@ -67,7 +59,7 @@ async function accessToken(settings: GoogleApiSettings): Promise<string> {
 }
 
 /** Every review of each location, as one `{ reviews }` document per location (what Takeout's reviews.json holds). */
-export async function fetchGoogleReviews(settings: GoogleApiSettings): Promise<Array<{ location: string; document: { reviews: unknown[] } }>> {
+export async function fetchGoogleReviews(settings: GoogleApiSettings) {
   const token = await accessToken(settings);
   const out: Array<{ location: string; document: { reviews: unknown[] } }> = [];
   for (const location of settings.locations) {

@@ -11,7 +11,7 @@
  *
  * Google publishes no address of a single review, so these reviews have no source_url.
  */
-import { isObject, optionalString, RecordReader } from './fields.ts';
+import { firstRecord, isObject, NO_TEXT, optionalString, parseRecords, requiredString, type RecordReader } from './fields.ts';
 import type { ImportedReview, ParsedExport } from './types.ts';
 import { calendarDate, latestInstant, plainText, utcInstant, ValueError } from './values.ts';
 
@@ -32,42 +32,18 @@ export const GOOGLE_FIELDS = {
 
 /** Whether a parsed JSON document looks like a reviews.list response or a Takeout reviews.json. */
 export function isGoogleExport(json: unknown): boolean {
-  const reviews = isObject(json) ? json.reviews : json;
-  if (Array.isArray(reviews)) {
-    const first = reviews.find(isObject);
-    if (first) return 'starRating' in first || 'reviewId' in first || (typeof first.name === 'string' && /\/reviews\//.test(first.name));
-  }
+  const first = firstRecord(json);
+  if (first) return 'starRating' in first || 'reviewId' in first || (typeof first.name === 'string' && /\/reviews\//.test(first.name));
   // An API page of a location with no reviews: only the figures.
   return isObject(json) && ('totalReviewCount' in json || 'averageRating' in json) && !('reviews' in json && !Array.isArray(json.reviews));
 }
 
 export function parseGoogle(file: string, json: unknown): ParsedExport {
-  const out: ParsedExport = { format: 'google', records: [], fields: GOOGLE_FIELDS, problems: [], skipped: [] };
-  const list = isObject(json) ? (json.reviews ?? []) : json;
-  if (!Array.isArray(list)) {
-    out.problems.push({ file, at: '(file)', field: 'reviews', message: 'expected a list of reviews' });
-    return out;
-  }
-  list.forEach((item, index) => {
-    const reader = new RecordReader(file, `record ${index + 1}`);
-    const record = readReview(reader, item);
-    out.problems.push(...reader.problems);
-    if (record === 'no text') out.skipped.push({ file, at: reader.at, reason: 'a star rating without text: there is nothing to publish' });
-    else if (record) out.records.push(record);
-  });
-  return out;
+  return parseRecords(file, 'google', GOOGLE_FIELDS, isObject(json) ? (json.reviews ?? []) : json, readReview);
 }
 
-function readReview(reader: RecordReader, item: unknown): ImportedReview | 'no text' | undefined {
-  if (!isObject(item)) {
-    reader.problem('(record)', 'expected a review object');
-    return undefined;
-  }
-  const id = reader.read('reviewId', item.reviewId ?? (typeof item.name === 'string' ? item.name.split('/').at(-1) : undefined), (value) => {
-    const text = optionalString(value);
-    if (!text) throw new ValueError('missing: the review has neither reviewId nor name');
-    return text;
-  });
+function readReview(reader: RecordReader, item: Record<string, unknown>): ImportedReview | string | undefined {
+  const id = reader.read('reviewId', item.reviewId ?? (typeof item.name === 'string' ? item.name.split('/').at(-1) : undefined), requiredString('missing: the review has neither reviewId nor name'));
   const rating = reader.read('starRating', item.starRating, (value) => {
     if (typeof value === 'string' && STARS[value] !== undefined) return STARS[value];
     if (value === undefined || value === 'STAR_RATING_UNSPECIFIED') throw new ValueError('no star rating (STAR_RATING_UNSPECIFIED): a review without stars cannot be published here');
@@ -90,7 +66,7 @@ function readReview(reader: RecordReader, item: unknown): ImportedReview | 'no t
     else if (replyText === '') reader.problem('reviewReply.comment', 'the reply has no text');
   }
   if (reader.problems.length > 0 || id === undefined || rating === undefined || created === undefined || text === undefined) return undefined;
-  if (text === '') return 'no text';
+  if (text === '') return NO_TEXT;
   // The last change the readers saw: the review's own edit or the reply, whichever is later.
   const updated = latestInstant(created, changed, replyTime)!;
   return { source: 'google', source_id: id, date: created.slice(0, 10), updated, rating, text, author, response, at: reader.at };

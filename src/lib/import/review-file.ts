@@ -4,8 +4,8 @@
  * item per line, quotes only where YAML needs them) and the text below it.
  */
 import { stringify } from 'yaml';
-import { REVIEW_ID, type ReviewFrontmatter } from '../content/editor-schema.ts';
-import { createLinker, type Linker } from '../insights/entities.ts';
+import { REVIEW_ID, reviewFrontmatter, type ReviewFrontmatter } from '../content/editor-schema.ts';
+import { createLinker } from '../insights/entities.ts';
 import { splitSentences } from '../insights/sentences.ts';
 import type { Business } from '../reviews/schema.ts';
 import type { ImportedReview } from './types.ts';
@@ -21,8 +21,8 @@ export type Frontmatter = Omit<ReviewFrontmatter, 'author'> & { author: string }
  */
 export const EDITOR_FIELDS = ['title', 'author', 'technicians', 'services', 'service_area', 'verified'] as const;
 
-/** Every frontmatter field, in the order a file lists them. */
-export const FIELD_ORDER: ReadonlyArray<keyof Frontmatter> = ['date', 'updated', 'rating', 'title', 'author', 'technicians', 'services', 'service_area', 'source', 'source_id', 'source_url', 'verified', 'response'];
+/** Every frontmatter field, in the order a file lists them: the schema's. */
+export const FIELD_ORDER = Object.keys(reviewFrontmatter.shape) as Array<keyof Frontmatter>;
 
 /** The file's bytes: frontmatter, then the text. */
 export function reviewFileText(data: Frontmatter, text: string): string {
@@ -54,7 +54,8 @@ export function platformFields(record: ImportedReview, before?: Frontmatter): Pi
 }
 
 /** Technicians, services and the service area a review's text names, found as the insights find them. */
-export function detectEditorFields(business: Business, linker: Linker = createLinker(business)) {
+export function detectEditorFields(business: Business) {
+  const linker = createLinker(business);
   const names = new Map(business.technicians.map((t) => [t.id, t.name]));
   return (record: ImportedReview): Pick<Frontmatter, 'technicians' | 'services' | 'service_area'> => {
     const technicians = new Set<string>();

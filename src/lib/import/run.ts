@@ -9,14 +9,13 @@
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { z } from 'zod';
-import { reviewFrontmatter, reviewTextProblem } from '../content/editor-schema.ts';
+import { authorName, reviewFrontmatter, reviewTextProblem } from '../content/editor-schema.ts';
 import { fieldName, type ContentProblem } from '../content/problems.ts';
 import { listReviewFiles, loadBusiness, readReviewFile, REVIEWS_DIR, type ReviewFile } from '../content/load.ts';
-import { createLinker } from '../insights/entities.ts';
 import type { CsvOptions, FormatId, ImportedReview, ImportProblem, Skipped } from './types.ts';
 import { exportFiles, readExport, type FormatName } from './detect.ts';
 import { parseGoogle } from './google.ts';
-import { authorName, ContentIndex, readExisting, type ExistingReview } from './existing.ts';
+import { ContentIndex, readExisting } from './existing.ts';
 import { detectEditorFields, EDITOR_FIELDS, FIELD_ORDER, newReviewId, platformFields, reviewFileText, type Frontmatter } from './review-file.ts';
 
 export interface ImportOptions {
@@ -71,7 +70,6 @@ interface Plan {
   record: ImportedReview;
   id: string;
   data: Frontmatter;
-  text: string;
   kind: 'added' | 'updated';
   by?: 'id' | 'text';
 }
@@ -88,7 +86,7 @@ export function importReviews(paths: readonly string[], options: ImportOptions):
     throw new ImportSetupError(`${join(contentDir, REVIEWS_DIR)}: ${(error as Error).message}`);
   }
   const index = new ContentIndex(files.map(readExisting));
-  const detect = detectEditorFields(business, createLinker(business));
+  const detect = detectEditorFields(business);
   const reviewsDir = join(contentDir, REVIEWS_DIR);
   const report: ImportReport = { files: [], missing: [], deleted: [], dryRun: options.dryRun ?? false };
   const seen = new Map<string, Set<string>>();
@@ -129,8 +127,7 @@ export function importReviews(paths: readonly string[], options: ImportOptions):
     const taken = new Set(index.all.keys());
     for (const record of latest.values()) {
       const match = index.find(record);
-      let data: Frontmatter;
-      let plan: Plan | undefined;
+      let plan: Plan;
       if (match) {
         const existing = match.review;
         if (!existing.data) {
@@ -142,8 +139,8 @@ export function importReviews(paths: readonly string[], options: ImportOptions):
           continue;
         }
         claimed.set(existing.id, record.at);
-        const before = asWritten(existing.data);
-        data = { ...platformFields(record, before), ...Object.fromEntries(EDITOR_FIELDS.map((field) => [field, before[field]])) } as Frontmatter;
+        const before: Frontmatter = { ...existing.data, author: authorName(existing.data) };
+        const data = { ...platformFields(record, before), ...Object.fromEntries(EDITOR_FIELDS.map((field) => [field, before[field]])) } as Frontmatter;
         if (canonical(data) === canonical(before) && existing.body === record.text) {
           file.unchanged += 1;
           continue;
@@ -152,17 +149,17 @@ export function importReviews(paths: readonly string[], options: ImportOptions):
           file.skipped.push({ file: file.file, at: record.at, reason: `older than ${existing.file} (updated ${before.updated}): left as it is` });
           continue;
         }
-        plan = { record, id: existing.id, data, text: record.text, kind: 'updated', by: match.by };
+        plan = { record, id: existing.id, data, kind: 'updated', by: match.by };
       } else {
         const id = newReviewId(record, taken);
         taken.add(id);
-        data = { ...platformFields(record), ...(record.title ? { title: record.title } : {}), ...detect(record), verified: true };
-        plan = { record, id, data, text: record.text, kind: 'added' };
+        const data = { ...platformFields(record), title: record.title, ...detect(record), verified: true };
+        plan = { record, id, data, kind: 'added' };
       }
       // The build's own schema, before anything is written; problems named by the export's fields.
       const checked = reviewFrontmatter.safeParse(plan.data);
       if (!checked.success) for (const issue of checked.error.issues) problem(record, exportField(issue.path), issueText(issue));
-      const textProblem = reviewTextProblem(plan.text);
+      const textProblem = reviewTextProblem(record.text);
       if (textProblem) problem(record, parsed.fields.text ?? 'text', textProblem);
       if (checked.success && !textProblem) plans.push(plan);
     }
@@ -176,7 +173,7 @@ export function importReviews(paths: readonly string[], options: ImportOptions):
 
     // Written beside their final names (hidden: the loader skips dot files), checked by the
     // loader itself, then renamed into place; any problem removes them all.
-    const temps = writing.map((plan) => ({ plan, temp: join(reviewsDir, `.${plan.id}.md.import-${process.pid}`), content: reviewFileText(plan.data, plan.text) }));
+    const temps = writing.map((plan) => ({ plan, temp: join(reviewsDir, `.${plan.id}.md.import-${process.pid}`), content: reviewFileText(plan.data, plan.record.text) }));
     try {
       for (const { temp, content } of temps) writeFileSync(temp, content);
       for (const { plan, temp } of temps) {
@@ -184,11 +181,11 @@ export function importReviews(paths: readonly string[], options: ImportOptions):
         for (const p of read.problems) problem(plan.record, p.field === '(body)' ? (parsed.fields.text ?? 'text') : exportField(p.field.split(/[.[]/)), p.message);
       }
       if (file.problems.length > 0) continue;
-      for (const { plan, temp, content } of temps) {
+      for (const { plan, temp } of temps) {
         const absolute = join(reviewsDir, `${plan.id}.md`);
         if (!options.dryRun) renameSync(temp, absolute);
         // A dry run goes on as if written: a later export of the run is compared with what this one would write.
-        index.put(readExistingFromText({ absolute, file: `${REVIEWS_DIR}/${plan.id}.md`, id: plan.id }, plan));
+        index.put({ absolute, file: `${REVIEWS_DIR}/${plan.id}.md`, id: plan.id, data: reviewFrontmatter.parse(plan.data), body: plan.record.text, source: plan.data.source, source_id: plan.data.source_id! });
       }
     } finally {
       for (const { temp } of temps) rmSync(temp, { force: true });
@@ -221,11 +218,6 @@ export function importReviews(paths: readonly string[], options: ImportOptions):
   return report;
 }
 
-/** A parsed frontmatter in the form this module writes (author as a plain name). */
-function asWritten(data: z.infer<typeof reviewFrontmatter>): Frontmatter {
-  return { ...data, author: authorName(data) };
-}
-
 /** The frontmatter's meaning, whatever its layout: equal strings, equal files for the build. */
 function canonical(data: Frontmatter): string {
   return JSON.stringify(FIELD_ORDER.map((field) => data[field] ?? null));
@@ -233,10 +225,6 @@ function canonical(data: Frontmatter): string {
 
 function issueText(issue: z.core.$ZodIssue): string {
   return issue.code === 'unrecognized_keys' ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}` : issue.message;
-}
-
-function readExistingFromText(entry: ReviewFile, plan: Plan): ExistingReview {
-  return { ...entry, data: reviewFrontmatter.parse(plan.data), body: plan.text, source: plan.data.source, source_id: plan.data.source_id! };
 }
 
 /** The platforms an export of this format is from, before its records are read (a rejected export may have none). */

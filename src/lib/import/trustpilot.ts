@@ -5,9 +5,9 @@
  * status } ] }` (or the list alone). Instants without a zone are UTC, as
  * Trustpilot writes them. Every review has a public page: source_url.
  */
-import { isObject, optionalString, RecordReader } from './fields.ts';
+import { firstRecord, isObject, NO_TEXT, optionalString, parseRecords, requiredString, type RecordReader } from './fields.ts';
 import type { ImportedReview, ParsedExport } from './types.ts';
-import { calendarDate, latestInstant, plainText, starRating, utcInstant, ValueError } from './values.ts';
+import { calendarDate, latestInstant, plainText, starRating, utcInstant } from './values.ts';
 
 export const TRUSTPILOT_FIELDS = {
   date: 'createdAt',
@@ -29,41 +29,17 @@ export function trustpilotReviewUrl(id: string): string {
 }
 
 export function isTrustpilotExport(json: unknown): boolean {
-  const reviews = isObject(json) ? json.reviews : json;
-  const first = Array.isArray(reviews) ? reviews.find(isObject) : undefined;
+  const first = firstRecord(json);
   return first !== undefined && 'stars' in first && ('consumer' in first || 'createdAt' in first);
 }
 
 export function parseTrustpilotJson(file: string, json: unknown): ParsedExport {
-  const out: ParsedExport = { format: 'trustpilot-json', records: [], fields: TRUSTPILOT_FIELDS, problems: [], skipped: [] };
-  const list = isObject(json) ? json.reviews : json;
-  if (!Array.isArray(list)) {
-    out.problems.push({ file, at: '(file)', field: 'reviews', message: 'expected a list of reviews' });
-    return out;
-  }
-  list.forEach((item, index) => {
-    const reader = new RecordReader(file, `record ${index + 1}`);
-    if (!isObject(item)) {
-      reader.problem('(record)', 'expected a review object');
-    } else if (typeof item.status === 'string' && item.status !== 'active') {
-      out.skipped.push({ file, at: reader.at, reason: `status "${item.status}" on Trustpilot: not published there` });
-      return;
-    } else {
-      const record = readReview(reader, item);
-      if (record === 'no text') out.skipped.push({ file, at: reader.at, reason: 'a star rating without text: there is nothing to publish' });
-      else if (record) out.records.push(record);
-    }
-    out.problems.push(...reader.problems);
-  });
-  return out;
+  return parseRecords(file, 'trustpilot-json', TRUSTPILOT_FIELDS, isObject(json) ? json.reviews : json, readReview);
 }
 
-function readReview(reader: RecordReader, item: Record<string, unknown>): ImportedReview | 'no text' | undefined {
-  const id = reader.read('id', item.id, (value) => {
-    const text = optionalString(value);
-    if (!text) throw new ValueError('missing: every Trustpilot review has an id');
-    return text;
-  });
+function readReview(reader: RecordReader, item: Record<string, unknown>): ImportedReview | string | undefined {
+  if (typeof item.status === 'string' && item.status !== 'active') return `status "${item.status}" on Trustpilot: not published there`;
+  const id = reader.read('id', item.id, requiredString('missing: every Trustpilot review has an id'));
   const rating = reader.read('stars', item.stars, starRating);
   const created = reader.read('createdAt', item.createdAt, utcInstant);
   const changed = item.updatedAt == null ? undefined : reader.read('updatedAt', item.updatedAt, utcInstant);
@@ -82,7 +58,7 @@ function readReview(reader: RecordReader, item: Record<string, unknown>): Import
     else if (replyText === '') reader.problem('companyReply.text', 'the reply has no text');
   }
   if (reader.problems.length > 0 || id === undefined || rating === undefined || created === undefined || text === undefined) return undefined;
-  if (text === '') return 'no text';
+  if (text === '') return NO_TEXT;
   return {
     source: 'trustpilot',
     source_id: id,

@@ -3,36 +3,25 @@
  * a review file, plus where it was in the export (for messages) and which
  * export field each value came from (so a problem names the export's field).
  */
+import type { ReviewFrontmatter } from '../content/editor-schema.ts';
+import type { ContentProblem } from '../content/problems.ts';
 
 export type FormatId = 'google' | 'trustpilot-json' | 'trustpilot-csv' | 'csv';
 
-export interface ImportedReview {
-  /** Where the review was written: google, trustpilot, yelp, … */
-  source: string;
+/** `date` is YYYY-MM-DD (UTC); `updated` is undefined when the export gives no time of change. */
+export type ImportedReview = Pick<ReviewFrontmatter, 'source' | 'source_url' | 'date' | 'updated' | 'rating' | 'title'> & {
   /** The platform's id; made from author, date and text when the export has none (see values.ts). */
   source_id: string;
-  source_url?: string;
-  /** YYYY-MM-DD (UTC) */
-  date: string;
-  /** RFC 3339 UTC, second precision; undefined when the export gives no time of change. */
-  updated?: string;
-  rating: number;
-  title?: string;
   text: string;
   author: string;
   /** The business's reply; null when the export says there is none, undefined when it cannot say (no reply column). */
-  response: { date: string; text: string } | null | undefined;
-  /** Where in the export: "record 3", "row 5", "location 2, record 7". */
+  response: ReviewFrontmatter['response'];
+  /** Where in the export: "record 3", "row 5". */
   at: string;
-}
+};
 
 /** A problem with one export, named as the office can find it: the file, the record or row, the export's field. */
-export interface ImportProblem {
-  file: string;
-  at: string;
-  field: string;
-  message: string;
-}
+export type ImportProblem = ContentProblem & { at: string };
 
 /** A record left out on purpose, with the reason (not an error: nothing is wrong with the export). */
 export interface Skipped {

@@ -9,6 +9,7 @@ import { isRealCalendarDate } from '../reviews/schema.ts';
 /** Thrown by a conversion; the format adds the file, record and field. */
 export class ValueError extends Error {}
 
+// Our own: exports write instants zod's datetime refuses (a space for T, +0100, a lowercase z), and Date.parse reads one without a zone as local time.
 const INSTANT = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
