@@ -30,8 +30,6 @@ export type DynamicRoute = {
   maxBodyBytes: number;
   /** The answer to a body over maxBodyBytes, when the route has its own (MCP: a JSON-RPC error). */
   tooLarge?: () => Response;
-  /** A plain answer from the headers and the body read (src/node/web-bridge.ts), before any Request is made; undefined: `handle` answers. */
-  answerBody?: (headers: { get(name: string): string | null }, body: Buffer) => Promise<ApiAnswer | undefined>;
 } & (
   | { handle(request: Request, client: ClientInfo): Promise<Response> | Response; answer?: never }
   | { answer(request: ApiRequest, client: ClientInfo): ApiAnswer; handle?: never }
