@@ -61,7 +61,6 @@ export function loadStaticFiles(clientDir: string): StaticFiles {
   const manifest = JSON.parse(readFileSync(join(clientDir, MANIFEST_FILE), 'utf8')) as StaticManifest;
   const byPath = new Map(Object.entries(manifest));
   const bodies = new LRUCache<string, Buffer>({ maxSize: BODY_BUDGET_BYTES, sizeCalculation: (body) => Math.max(1, body.length) });
-  const rendered = new LRUCache<string, RenderedFile>({ maxSize: BODY_BUDGET_BYTES / 4, sizeCalculation: (file) => Math.max(1, file.body.length) });
   const sources: RenderedFiles[] = [];
 
   const kept = (key: string, make: () => Buffer): Buffer => {
@@ -75,21 +74,13 @@ export function loadStaticFiles(clientDir: string): StaticFiles {
   /** A variant made here from the identity bytes (what the build would have written). */
   const compressed = (key: string, pathname: string, encoding: 'br' | 'gzip', identity: () => Buffer): Buffer =>
     kept(`${key}${VARIANT_SUFFIX[encoding]}`, () => (encoding === 'br' ? brotli(pathname, identity()) : gzip(identity())));
-  /** A file's size: the manifest's for an identity body, a precompressed variant's read once. */
-  const variantSizes = new Map<string, number>();
-  const sizeOnDisk = (path: string, known: number | undefined): number => {
-    if (known !== undefined) return known;
-    let size = variantSizes.get(path);
-    if (size === undefined) variantSizes.set(path, (size = statSync(path).size));
-    return size;
-  };
   const fromDisk = (entry: StaticEntry): Found => ({
     entry,
     body(encoding) {
       const path = join(clientDir, entry.file);
       const variant = `${path}${VARIANT_SUFFIX[encoding]}`;
       // Held or streamed by the size of what is sent: reviews.json's br body is a tenth of the file.
-      if (sizeOnDisk(variant, encoding === 'identity' || entry.compressOnRequest ? entry.size : undefined) > HELD_MAX_BYTES) return { path: variant };
+      if ((encoding === 'identity' || entry.compressOnRequest ? entry.size : statSync(variant).size) > HELD_MAX_BYTES) return { path: variant };
       const identity = () => kept(path, () => readFileSync(path));
       if (encoding === 'identity') return identity();
       return entry.compressOnRequest ? compressed(path, `/${entry.file}`, encoding, identity) : kept(variant, () => readFileSync(variant));
@@ -105,13 +96,8 @@ export function loadStaticFiles(clientDir: string): StaticFiles {
     if (entry) return fromDisk(entry);
     const source = sources.find((s) => s.owns(pathname));
     if (!source) return undefined;
-    let file = rendered.get(pathname);
-    if (!file) {
-      file = source.render(pathname);
-      if (!file) return null;
-      rendered.set(pathname, file);
-    }
-    return fromRendered(pathname, file);
+    const file = source.render(pathname);
+    return file ? fromRendered(pathname, file) : null;
   };
   const identity = (found: Found): Buffer => {
     const body = found.body('identity');
