@@ -150,9 +150,7 @@ export async function startServer(options: ServerOptions) {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   // Only now is the new content live: what runs here (WebSub publishing) may announce it.
-  for (const task of services.onListening) {
-    services.pending.track(task().catch((error: unknown) => console.error('start-up task failed:', error)));
-  }
+  services.pending.track(services.onListening().catch((error: unknown) => console.error('start-up task failed:', error)));
   // The texts a `query` looks in are folded now (once), not by the first text query.
   getReviewIndex(api.dataset).texts();
   /**

@@ -15,8 +15,9 @@ import { headersOf } from './request.ts';
 export type WebHandler = (request: Request) => Response | Promise<Response>;
 
 export interface BodyRoute {
+  /** Bodies above this are answered 413 before the handler runs (0: no body is read). */
   maxBodyBytes: number;
-  /** The answer to a body over the limit (default: the REST API's 413). */
+  /** The answer to a body over the limit when the route has its own (MCP: a JSON-RPC error; default: the REST API's 413). */
   tooLarge?: (limit: number) => Response;
 }
 
