@@ -6,8 +6,9 @@
  *
  * Bodies are read when first asked for and kept in one LRU with a byte budget:
  * at 100k reviews the build holds a 56 MB reviews.json, its variants and sitemap
- * parts, and holding every file with its br and gzip copies was most of the
- * server's memory. Files above HELD_MAX_BYTES are streamed from disk each time.
+ * parts, and holding every file with its br and gzip copies would be most of the
+ * server's memory. Files above HELD_MAX_BYTES are streamed from disk each time;
+ * a rendered file is made again on each request, only its compressed variants kept.
  */
 import { closeSync, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -43,7 +44,7 @@ export interface StaticFiles {
 
 /** Bodies sent up to this size are kept in memory once read (reviews.json in brotli at 100k reviews is 3.8 MB); larger ones are streamed from disk. */
 const HELD_MAX_BYTES = 4 * 1024 * 1024;
-/** The memory all kept bodies (static, rendered and their variants) may take together. */
+/** The memory all kept bodies (static files, their variants and rendered files' variants) may take together. */
 const BODY_BUDGET_BYTES = 48 * 1024 * 1024;
 
 const STATIC_METHODS = ['GET', 'HEAD'];
