@@ -20,7 +20,7 @@ export function headersOf(req: IncomingMessage): Headers {
  * Concatenated, not resolved: a path is never read as a host.
  */
 export function requestUrl(req: IncomingMessage, fallbackOrigin: string): URL {
-  const path = req.url?.startsWith('/') ? req.url : '/';
+  const path = req.url!;
   try {
     return new URL(`http://${req.headers.host}${path}`);
   } catch {
