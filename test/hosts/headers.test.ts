@@ -16,7 +16,7 @@ import { startServer, type RunningServer } from '../helpers/server.ts';
 import { DEFAULT_SITE_URL } from '../../src/lib/config/site.ts';
 import { parseNetlifyHeaders } from '../../src/hosts/netlify/headers-file.ts';
 import { netlifyHeadersFile } from '../../src/hosts/netlify/headers-file.ts';
-import { ruleMatches, staticHeaderRules, type HeaderRule } from '../../src/hosts/header-rules.ts';
+import { ruleRegExp, staticHeaderRules, type HeaderRule } from '../../src/hosts/header-rules.ts';
 import { withHeadersAndCrons, type VercelConfig, type VercelRoute } from '../../src/hosts/vercel/output-config.ts';
 import { MANIFEST_FILE, type StaticManifest } from '../../src/lib/static/manifest.ts';
 import { BUILDS } from '../helpers/builds.ts';
@@ -38,7 +38,7 @@ function netlifyRules(): HeaderRule[] {
 }
 
 function netlifyHeaders(path: string, rules = netlifyRules()): Record<string, string> {
-  return applied(rules.filter((rule) => ruleMatches(rule, path)));
+  return applied(rules.filter((rule) => ruleRegExp(rule.path).test(path)));
 }
 
 function vercelConfig(): VercelConfig {
