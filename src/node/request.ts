@@ -21,11 +21,7 @@ export function headersOf(req: IncomingMessage): Headers {
  */
 export function requestUrl(req: IncomingMessage, fallbackOrigin: string): URL {
   const path = req.url!;
-  try {
-    return new URL(`http://${req.headers.host}${path}`);
-  } catch {
-    return new URL(`${new URL(fallbackOrigin).origin}${path}`);
-  }
+  return URL.parse(`http://${req.headers.host}${path}`) ?? new URL(`${new URL(fallbackOrigin).origin}${path}`);
 }
 
 /** Node's parsed headers behind the `get` that lib handlers read, without building a Headers object. */

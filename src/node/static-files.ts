@@ -202,10 +202,5 @@ function sha256OfEtag(etag: string): string | undefined {
 /** The origin of the rel="self" URL in a discovery Link header. */
 function siteOfLink(link: string | undefined): string | undefined {
   const self = link && /<([^>]+)>;\s*rel="self"/.exec(link)?.[1];
-  if (!self) return undefined;
-  try {
-    return new URL(self).origin;
-  } catch {
-    return undefined;
-  }
+  return self ? URL.parse(self)?.origin : undefined;
 }
