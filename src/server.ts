@@ -19,7 +19,6 @@ import { createSearchMissLimit, searchMissRuleFromEnv, type SearchMissRule } fro
 import { securityHeadersFor } from './lib/http/security-headers.ts';
 import { registerProcessDataset } from './hosts/node/process-dataset.ts';
 import { getReviewIndex } from './lib/reviews/review-index.ts';
-import { BodyBudget } from './node/body-budget.ts';
 import { bodySettingsFromEnv, serverTimeouts, type BodySettings } from './node/body-settings.ts';
 import { answerClientError } from './node/client-errors.ts';
 import { canonicalTarget, checkedHost, FORBIDDEN_METHODS, nodeHeaderReader, requestUrl } from './node/request.ts';
@@ -89,7 +88,7 @@ export async function startServer(options: ServerOptions) {
   // Static files and the read-only API are answered synchronously, without a URL object or a
   // promise: they are most of the traffic. Everything else takes the general path.
   const siteHost = new URL(options.site).host;
-  const bodyBounds = { budget: new BodyBudget(options.bodies.budgetBytes), deadlineMs: options.bodies.deadlineMs };
+  const bodyBounds = { budget: { limitBytes: options.bodies.budgetBytes, held: 0 }, deadlineMs: options.bodies.deadlineMs };
   const server = createServer(serverTimeouts(options.bodies), (req, res) => {
     try {
       if (FORBIDDEN_METHODS.has(req.method ?? '')) {
@@ -151,9 +150,7 @@ export async function startServer(options: ServerOptions) {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   // Only now is the new content live: what runs here (WebSub publishing) may announce it.
-  for (const task of services.onListening) {
-    services.pending.track(task().catch((error: unknown) => console.error('start-up task failed:', error)));
-  }
+  services.pending.track(services.onListening().catch((error: unknown) => console.error('start-up task failed:', error)));
   // The texts a `query` looks in are folded now (once), not by the first text query.
   getReviewIndex(api.dataset).texts();
   /**

@@ -16,12 +16,9 @@ export function deploymentOrigins(env: Env): string[] {
   const origins = new Set<string>();
   const add = (raw: string | undefined, bare: boolean) => {
     const value = raw?.trim();
-    if (!value) return;
-    try {
-      origins.add(new URL(bare ? `https://${value}` : value).origin);
-    } catch {
-      // A malformed host variable adds nothing; the site's own name still works.
-    }
+    // A malformed host variable adds nothing; the site's own name still works.
+    const url = value ? URL.parse(bare ? `https://${value}` : value) : null;
+    if (url) origins.add(url.origin);
   };
   for (const name of URL_VARIABLES) add(env[name], false);
   for (const name of HOST_VARIABLES) add(env[name], true);

@@ -119,11 +119,6 @@ export function ruleSource(path: string): string {
   return `/${parts.join('/')}/?`;
 }
 
-/** Whether `path` falls under `rule` (what both hosts do with these forms). */
-export function ruleMatches(rule: HeaderRule, path: string): boolean {
-  return ruleRegExp(rule.path).test(path);
-}
-
 /**
  * Whether some URL could match both a rule and a route's pattern (Astro's
  * syntax: `[id]` within a segment, `[...rest]` any number of them). Segment

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 
-export const deployTargetSchema = z.enum(['node', 'netlify', 'vercel']);
+const deployTargetSchema = z.enum(['node', 'netlify', 'vercel']);
 export type DeployTarget = z.infer<typeof deployTargetSchema>;
 
 type Env = Record<string, string | undefined>;

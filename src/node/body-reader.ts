@@ -5,7 +5,23 @@
  * Content-Length alone, so chunked bodies are bounded the same way.
  */
 import type { IncomingMessage } from 'node:http';
-import type { BodyBudget } from './body-budget.ts';
+
+/**
+ * The process-wide count of bytes held for bodies not yet complete: a body
+ * reserves what it declares before a byte is read, and more as bytes beyond
+ * that arrive; a reservation that does not fit is refused, so a crowd of
+ * unfinished bodies cannot grow memory past `limitBytes`.
+ */
+export interface BodyBudget {
+  limitBytes: number;
+  held: number;
+}
+
+function reserve(budget: BodyBudget, bytes: number): boolean {
+  if (budget.held + bytes > budget.limitBytes) return false;
+  budget.held += bytes;
+  return true;
+}
 
 export interface BodyBounds {
   /** The route's limit (413 past it). */
@@ -29,7 +45,7 @@ export function readBody(req: IncomingMessage, { maxBytes, budget, deadlineMs }:
   // Node's parser has refused a malformed Content-Length already; none (chunked) reserves as bytes come.
   const declared = Number(req.headers['content-length'] ?? 0) || 0;
   if (declared > maxBytes) return Promise.resolve({ kind: 'too-large' });
-  if (!budget.reserve(declared)) return Promise.resolve({ kind: 'busy' });
+  if (!reserve(budget, declared)) return Promise.resolve({ kind: 'busy' });
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let received = 0;
@@ -38,7 +54,7 @@ export function readBody(req: IncomingMessage, { maxBytes, budget, deadlineMs }:
       clearTimeout(timer);
       req.off('data', onData).off('end', onEnd).off('error', onGone).off('close', onGone);
       // Complete bodies leave the budget too: it counts only what is still arriving.
-      budget.release(reserved);
+      budget.held -= reserved;
       reserved = 0;
       if (read.kind !== 'complete') req.pause();
       resolve(read);
@@ -47,7 +63,7 @@ export function readBody(req: IncomingMessage, { maxBytes, budget, deadlineMs }:
       received += chunk.length;
       if (received > maxBytes) return settle({ kind: 'too-large' });
       if (received > reserved) {
-        if (!budget.reserve(received - reserved)) return settle({ kind: 'busy' });
+        if (!reserve(budget, received - reserved)) return settle({ kind: 'busy' });
         reserved = received;
       }
       chunks.push(chunk);

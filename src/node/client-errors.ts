@@ -14,26 +14,23 @@ const REFUSALS: Record<string, { status: string; error: string; message: string 
 };
 const MALFORMED = { status: '400 Bad Request', error: 'bad_request', message: 'The request is not valid HTTP/1.1.' };
 
-/** The raw answer for a parser error, or undefined when the socket can take none (reset, or a response already under way). */
-export function clientErrorAnswer(error: NodeJS.ErrnoException, socket: Socket): string | undefined {
+/** Without an answer when the socket can take none (reset, or a response already under way). */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
   const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-  if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) return undefined;
+  if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
   const refusal = (error.code && REFUSALS[error.code]) || MALFORMED;
   const body = `${JSON.stringify({ error: refusal.error, message: refusal.message })}\n`;
-  return (
+  socket.end(
     `HTTP/1.1 ${refusal.status}\r\n` +
-    'Content-Type: application/json; charset=utf-8\r\n' +
-    `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-    'Cache-Control: no-store\r\n' +
-    'X-Content-Type-Options: nosniff\r\n' +
-    'Access-Control-Allow-Origin: *\r\n' +
-    'Connection: close\r\n\r\n' +
-    body
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      'Cache-Control: no-store\r\n' +
+      'X-Content-Type-Options: nosniff\r\n' +
+      'Access-Control-Allow-Origin: *\r\n' +
+      'Connection: close\r\n\r\n' +
+      body,
   );
-}
-
-export function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
-  const answer = clientErrorAnswer(error, socket);
-  if (answer === undefined) socket.destroy();
-  else socket.end(answer);
 }

@@ -14,10 +14,6 @@ export interface DatasetFile {
   descriptor: number;
 }
 
-export function recordsFromFile(path: string): ReviewRecords {
-  return openDatasetFile(path).records;
-}
-
 export function openDatasetFile(path: string): DatasetFile {
   const fd = openSync(path, 'r');
   try {
@@ -29,7 +25,7 @@ export function openDatasetFile(path: string): DatasetFile {
 }
 
 /** The bytes of an open file, by offset (positioned reads: threads may share the descriptor). */
-export function descriptorSource(fd: number, path: string): RecordSource {
+function descriptorSource(fd: number, path: string): RecordSource {
   const readInto = (start: number, end: number, target: Uint8Array, at: number) => {
     for (let done = 0; done < end - start; ) {
       const got = readSync(fd, target, at + done, end - start - done, start + done);

@@ -17,6 +17,7 @@ import { createStore, storeConfigFromEnv } from '../lib/store/index.ts';
 import { HUB_MAX_BODY_BYTES, hubConfigFromEnv } from '../lib/websub/config.ts';
 import { createHubService } from '../lib/websub/service.ts';
 import type { StaticFiles } from './static-files.ts';
+import type { BodyRoute } from './web-bridge.ts';
 
 export interface ClientInfo {
   /** The client's IP address, for rate limits (src/lib/http/client-address.ts: the peer's, or a trusted proxy's word). */
@@ -24,14 +25,8 @@ export interface ClientInfo {
 }
 
 /** A route answers either through a Web handler (Request → Response) or, on hot read-only paths, with a plain answer. */
-export type DynamicRoute = {
+export type DynamicRoute = BodyRoute & {
   matches(pathname: string): boolean;
-  /** Bodies above this are answered 413 before the handler runs (0: no body is read). */
-  maxBodyBytes: number;
-  /** The answer to a body over maxBodyBytes, when the route has its own (MCP: a JSON-RPC error). */
-  tooLarge?: () => Response;
-  /** A plain answer from the headers and the body read (src/node/web-bridge.ts), before any Request is made; undefined: `handle` answers. */
-  answerBody?: (headers: { get(name: string): string | null }, body: Buffer) => Promise<ApiAnswer | undefined>;
 } & (
   | { handle(request: Request, client: ClientInfo): Promise<Response> | Response; answer?: never }
   | { answer(request: ApiRequest, client: ClientInfo): ApiAnswer; handle?: never }
@@ -40,7 +35,7 @@ export type DynamicRoute = {
 export interface NodeServices {
   routes: DynamicRoute[];
   /** Runs once the server listens, when the new content is live (WebSub publishing). */
-  onListening: Array<() => Promise<void>>;
+  onListening(): Promise<void>;
   /** Work still running after its answer (verifications, fan-out): finished before the process exits. */
   pending: PendingWork;
   close(): Promise<void>;
@@ -56,20 +51,17 @@ export interface ServiceOptions {
 }
 
 export async function createNodeServices(options: ServiceOptions): Promise<NodeServices> {
-  const closers: Array<() => Promise<void>> = [];
   // What the hub leaves running after a 202; the Astro route (API_THROUGH_ASTRO) finds it through the registry.
   const pending = new PendingWork();
   registerProcessWork(pending);
   // One store for the process: MCP sessions and the hub's state (one Redis connection, one sweep).
   const store = createStore(storeConfigFromEnv(options.env));
-  closers.push(() => store.close());
   // A STORE_DIR that cannot be written is said before the server listens (it still starts: 503s until it is fixed).
   await store.ready?.();
   const insightsFile = options.staticFiles.read('/insights.json');
   // Loopback allows the loopback Host names. The Astro route reads the address from the
   // environment when it serves /mcp in this process (API_THROUGH_ASTRO=true).
-  const mcpBindHost = options.host;
-  process.env[BIND_HOST_ENV] = mcpBindHost;
+  process.env[BIND_HOST_ENV] = options.host;
   const mcp = await createMcpService({
     content: {
       site: options.site,
@@ -78,14 +70,13 @@ export async function createNodeServices(options: ServiceOptions): Promise<NodeS
     },
     store: () => store,
     env: options.env,
-    bindHost: mcpBindHost,
+    bindHost: options.host,
     deploymentOrigins: deploymentOrigins(options.env),
     // A bad stored session key stops the start; an unreachable Redis does not (503s until it is back).
     eagerSessions: true,
   });
   // The WebSub hub: topic content straight from the static files in memory, exactly as served.
   const websub = createHubService({ site: options.site, config: hubConfigFromEnv(options.env), store, content: async (path) => options.staticFiles.read(path) });
-  closers.unshift(() => websub.close());
   const routes: DynamicRoute[] = [
     // MCP over streamable HTTP (before the /api/ catch-all). Past 1 MiB the table answers 413 itself.
     {
@@ -102,10 +93,11 @@ export async function createNodeServices(options: ServiceOptions): Promise<NodeS
   return {
     routes,
     // WebSub: publish what changed since the last distribution, now that it is live.
-    onListening: [() => websub.onListening()],
+    onListening: () => websub.onListening(),
     pending,
     async close() {
-      for (const close of closers) await close();
+      await websub.close();
+      await store.close();
     },
   };
 }

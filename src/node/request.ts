@@ -20,33 +20,8 @@ export function headersOf(req: IncomingMessage): Headers {
  * Concatenated, not resolved: a path is never read as a host.
  */
 export function requestUrl(req: IncomingMessage, fallbackOrigin: string): URL {
-  const path = req.url?.startsWith('/') ? req.url : '/';
-  try {
-    return new URL(`http://${req.headers.host}${path}`);
-  } catch {
-    return new URL(`${new URL(fallbackOrigin).origin}${path}`);
-  }
-}
-
-/**
- * The headers as `headersOf` (the Web bridge's Headers) reads them, without
- * building a Headers object: every raw header, repeats joined with ", " as
- * Headers joins them (Node's parsed `req.headers` keeps only the first of
- * some, such as Content-Type), values Headers would refuse dropped. For
- * checks whose outcome must be the Web path's (the /mcp replay).
- */
-export function rawHeaderReader(req: IncomingMessage): { get(name: string): string | null } {
-  const values = new Map<string, string>();
-  const raw = req.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = (raw[i] as string).toLowerCase();
-    const value = (raw[i + 1] as string).trim();
-    // What Headers.append refuses (NUL, CR, LF; Node's parser lets few through): dropped as headersOf drops it.
-    if (/[\0\r\n]/.test(value)) continue;
-    const before = values.get(name);
-    values.set(name, before === undefined ? value : `${before}, ${value}`);
-  }
-  return { get: (name) => values.get(name.toLowerCase()) ?? null };
+  const path = req.url!;
+  return URL.parse(`http://${req.headers.host}${path}`) ?? new URL(`${new URL(fallbackOrigin).origin}${path}`);
 }
 
 /** Node's parsed headers behind the `get` that lib handlers read, without building a Headers object. */

@@ -6,8 +6,9 @@
  *
  * Bodies are read when first asked for and kept in one LRU with a byte budget:
  * at 100k reviews the build holds a 56 MB reviews.json, its variants and sitemap
- * parts, and holding every file with its br and gzip copies was most of the
- * server's memory. Files above HELD_MAX_BYTES are streamed from disk each time.
+ * parts, and holding every file with its br and gzip copies would be most of the
+ * server's memory. Files above HELD_MAX_BYTES are streamed from disk each time;
+ * a rendered file is made again on each request, only its compressed variants kept.
  */
 import { closeSync, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -43,7 +44,7 @@ export interface StaticFiles {
 
 /** Bodies sent up to this size are kept in memory once read (reviews.json in brotli at 100k reviews is 3.8 MB); larger ones are streamed from disk. */
 const HELD_MAX_BYTES = 4 * 1024 * 1024;
-/** The memory all kept bodies (static, rendered and their variants) may take together. */
+/** The memory all kept bodies (static files, their variants and rendered files' variants) may take together. */
 const BODY_BUDGET_BYTES = 48 * 1024 * 1024;
 
 const STATIC_METHODS = ['GET', 'HEAD'];
@@ -61,7 +62,6 @@ export function loadStaticFiles(clientDir: string): StaticFiles {
   const manifest = JSON.parse(readFileSync(join(clientDir, MANIFEST_FILE), 'utf8')) as StaticManifest;
   const byPath = new Map(Object.entries(manifest));
   const bodies = new LRUCache<string, Buffer>({ maxSize: BODY_BUDGET_BYTES, sizeCalculation: (body) => Math.max(1, body.length) });
-  const rendered = new LRUCache<string, RenderedFile>({ maxSize: BODY_BUDGET_BYTES / 4, sizeCalculation: (file) => Math.max(1, file.body.length) });
   const sources: RenderedFiles[] = [];
 
   const kept = (key: string, make: () => Buffer): Buffer => {
@@ -75,21 +75,13 @@ export function loadStaticFiles(clientDir: string): StaticFiles {
   /** A variant made here from the identity bytes (what the build would have written). */
   const compressed = (key: string, pathname: string, encoding: 'br' | 'gzip', identity: () => Buffer): Buffer =>
     kept(`${key}${VARIANT_SUFFIX[encoding]}`, () => (encoding === 'br' ? brotli(pathname, identity()) : gzip(identity())));
-  /** A file's size: the manifest's for an identity body, a precompressed variant's read once. */
-  const variantSizes = new Map<string, number>();
-  const sizeOnDisk = (path: string, known: number | undefined): number => {
-    if (known !== undefined) return known;
-    let size = variantSizes.get(path);
-    if (size === undefined) variantSizes.set(path, (size = statSync(path).size));
-    return size;
-  };
   const fromDisk = (entry: StaticEntry): Found => ({
     entry,
     body(encoding) {
       const path = join(clientDir, entry.file);
       const variant = `${path}${VARIANT_SUFFIX[encoding]}`;
       // Held or streamed by the size of what is sent: reviews.json's br body is a tenth of the file.
-      if (sizeOnDisk(variant, encoding === 'identity' || entry.compressOnRequest ? entry.size : undefined) > HELD_MAX_BYTES) return { path: variant };
+      if ((encoding === 'identity' || entry.compressOnRequest ? entry.size : statSync(variant).size) > HELD_MAX_BYTES) return { path: variant };
       const identity = () => kept(path, () => readFileSync(path));
       if (encoding === 'identity') return identity();
       return entry.compressOnRequest ? compressed(path, `/${entry.file}`, encoding, identity) : kept(variant, () => readFileSync(variant));
@@ -105,13 +97,8 @@ export function loadStaticFiles(clientDir: string): StaticFiles {
     if (entry) return fromDisk(entry);
     const source = sources.find((s) => s.owns(pathname));
     if (!source) return undefined;
-    let file = rendered.get(pathname);
-    if (!file) {
-      file = source.render(pathname);
-      if (!file) return null;
-      rendered.set(pathname, file);
-    }
-    return fromRendered(pathname, file);
+    const file = source.render(pathname);
+    return file ? fromRendered(pathname, file) : null;
   };
   const identity = (found: Found): Buffer => {
     const body = found.body('identity');
@@ -215,10 +202,5 @@ function sha256OfEtag(etag: string): string | undefined {
 /** The origin of the rel="self" URL in a discovery Link header. */
 function siteOfLink(link: string | undefined): string | undefined {
   const self = link && /<([^>]+)>;\s*rel="self"/.exec(link)?.[1];
-  if (!self) return undefined;
-  try {
-    return new URL(self).origin;
-  } catch {
-    return undefined;
-  }
+  return self ? URL.parse(self)?.origin : undefined;
 }

@@ -10,20 +10,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiAnswer } from '../lib/http/answer.ts';
 import { jsonAnswer, payloadTooLarge } from '../lib/http/json.ts';
 import { readBody, type BodyBounds } from './body-reader.ts';
-import { headersOf, rawHeaderReader } from './request.ts';
+import { headersOf } from './request.ts';
 
 export type WebHandler = (request: Request) => Response | Promise<Response>;
 
 export interface BodyRoute {
+  /** Bodies above this are answered 413 before the handler runs (0: no body is read). */
   maxBodyBytes: number;
-  /** The answer to a body over the limit (default: the REST API's 413). */
+  /** The answer to a body over the limit when the route has its own (MCP: a JSON-RPC error; default: the REST API's 413). */
   tooLarge?: (limit: number) => Response;
-  /**
-   * A plain answer to a POST from its headers and body bytes, written without
-   * a Request or a Response (the /mcp replay); undefined: the handler answers,
-   * with a Request made from the bytes already read.
-   */
-  answerBody?: (headers: { get(name: string): string | null }, body: Buffer) => Promise<ApiAnswer | undefined>;
 }
 
 /** The refusal of a body the budget has no room for; Retry-After: a few seconds free most of a budget. */
@@ -61,10 +56,6 @@ export async function runWebHandler(
         closeAfterAnswer(res);
         return sendAnswer(jsonAnswer({ error: 'request_timeout', message: `The request body did not arrive within ${bounds.deadlineMs} ms.` }, { status: 408 }), res);
     }
-  }
-  if (body && method === 'POST' && route.answerBody) {
-    const answer = await route.answerBody(rawHeaderReader(req), body);
-    if (answer) return sendAnswer(answer, res);
   }
   const request = new Request(url, { method, headers: headersOf(req), body: body && body.length > 0 ? new Uint8Array(body) : undefined });
   await sendWebResponse(await handler(request), res);

@@ -14,7 +14,7 @@ import { recordsFromDataset, recordsFromBytes, dayNumber } from '../../src/lib/r
 import { findReview, getReviewIndex } from '../../src/lib/reviews/review-index.ts';
 import { searchReviews } from '../../src/lib/reviews/search.ts';
 import type { ReviewsDataset } from '../../src/lib/reviews/schema.ts';
-import { recordsFromFile } from '../../src/node/dataset-file.ts';
+import { openDatasetFile } from '../../src/node/dataset-file.ts';
 import { BUILDS } from '../helpers/builds.ts';
 
 const file = resolve(BUILDS.content.outDir, 'client/reviews.json');
@@ -25,7 +25,7 @@ const decode = (part: Uint8Array) => Buffer.from(part).toString('utf8');
 describe('compact records', () => {
   for (const [name, make] of [
     ['reviews.json in memory', () => recordsFromBytes(bytes)],
-    ['reviews.json on disk, read by offset', () => recordsFromFile(file)],
+    ['reviews.json on disk, read by offset', () => openDatasetFile(file).records],
     ['a dataset object, serialised once', () => recordsFromDataset(dataset)],
   ] as const) {
     it(`${name}: each record's bytes are JSON.stringify(review), and the columns agree`, () => {
@@ -63,7 +63,7 @@ describe('compact records', () => {
   }
 
   it('finds every review by id through the id table, and no other id', () => {
-    const records = recordsFromFile(file);
+    const records = openDatasetFile(file).records;
     const index = getReviewIndex(records);
     dataset.reviews.forEach((review, p) => {
       assert.equal(index.byId(review.id), p);
@@ -106,7 +106,7 @@ describe('compact records', () => {
       writeFileSync(path, JSON.stringify(big));
       const positions = [0, 1, 2, 299, 150, 151, 3];
       const expected = JSON.stringify(positions.map((p) => big.reviews[p])).slice(1, -1);
-      for (const records of [recordsFromFile(path), recordsFromDataset(big)]) {
+      for (const records of [openDatasetFile(path).records, recordsFromDataset(big)]) {
         const out = new Uint8Array(records.joinedLength(positions));
         records.copyJoined(positions, out, 0);
         assert.equal(decode(out), expected);

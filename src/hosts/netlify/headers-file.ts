@@ -13,19 +13,3 @@ export function netlifyHeadersFile(rules: readonly HeaderRule[]): string {
   }
   return `${lines.join('\n')}\n`;
 }
-
-/** The rules back from a `_headers` file (tests read what a deploy would read). */
-export function parseNetlifyHeaders(text: string): HeaderRule[] {
-  const rules: HeaderRule[] = [];
-  for (const line of text.split('\n')) {
-    if (!line.trim() || line.trimStart().startsWith('#')) continue;
-    if (!/^\s/.test(line)) {
-      rules.push({ path: line.trim(), headers: {} });
-      continue;
-    }
-    const colon = line.indexOf(':');
-    const rule = rules.at(-1);
-    if (rule && colon > 0) rule.headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
-  }
-  return rules;
-}

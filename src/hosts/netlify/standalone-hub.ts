@@ -6,14 +6,14 @@
  * production URL (Netlify sets `URL` in functions too).
  */
 import { unmetRequirements, type Requirement } from '../requirements.ts';
-import { createStore, storeConfigFromEnv, type Store } from '../../lib/store/index.ts';
+import { createStore, storeConfigFromEnv } from '../../lib/store/index.ts';
 import { hubConfigFromEnv } from '../../lib/websub/config.ts';
 import { httpContentSource } from '../../lib/websub/content.ts';
 import { createHubService, type HubService } from '../../lib/websub/service.ts';
 
 type Env = Record<string, string | undefined>;
 
-export type StandaloneHub = { unmet: Requirement[] } | { unmet?: never; service: HubService; store: Store; close(): Promise<void> };
+export type StandaloneHub = { unmet: Requirement[] } | { unmet?: never; service: HubService; close(): Promise<void> };
 
 export function standaloneHub(env: Env, fallbackSite?: string): StandaloneHub {
   const rawSite = env.SITE_URL?.trim() || env.URL?.trim() || fallbackSite;
@@ -26,7 +26,6 @@ export function standaloneHub(env: Env, fallbackSite?: string): StandaloneHub {
   const service = createHubService({ site, config, store, content });
   return {
     service,
-    store,
     async close() {
       await service.close();
       await store.close();

@@ -30,15 +30,8 @@ export interface VercelConfig {
 
 export function withHeadersAndCrons(config: VercelConfig, rules: readonly HeaderRule[], crons: readonly VercelCron[]): VercelConfig {
   // Vercel validates route objects strictly: nothing but its own fields.
-  const ours: VercelRoute[] = rules.map((rule) => ({ src: routeSource(rule.path), headers: rule.headers, continue: true }));
+  // The expression Netlify matches the same rule with, anchored: both hosts cover the same paths.
+  const ours: VercelRoute[] = rules.map((rule) => ({ src: `^${ruleSource(rule.path)}$`, headers: rule.headers, continue: true }));
   const otherCrons = (config.crons ?? []).filter((cron) => !crons.some((mine) => mine.path === cron.path));
   return { ...config, routes: [...ours, ...(config.routes ?? [])], crons: [...otherCrons, ...crons] };
-}
-
-/**
- * `/a.json` → `^/a\.json/?$`; `/reviews/page/:page` → `^/reviews/page/([^/]+)/?$`: the
- * expression Netlify matches the same rule with, so both hosts cover the same paths.
- */
-export function routeSource(path: string): string {
-  return `^${ruleSource(path)}$`;
 }
