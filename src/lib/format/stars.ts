@@ -1,8 +1,8 @@
 /**
  * A star rating as glyphs (★★★★☆, the rating rounded) and as words for a
- * screen reader: what src/components/Stars.astro shows, and ReviewCard.astro
- * writes in place (a component per card cost the 4,000 listing pages of 100k
- * reviews a component instance each, 100k times).
+ * screen reader, for the `<span class="stars" role="img">` that ReviewCard.astro
+ * and RatingSummary.astro write in place (no component: the listing pages
+ * render a card 100k times at 100k reviews).
  */
 export function starGlyphs(rating: number): string {
   const full = Math.round(rating);

@@ -9,7 +9,7 @@ import type { ReviewIndex } from '../reviews/review-index.ts';
 import type { SearchQuery } from '../reviews/query.ts';
 import type { Business } from '../reviews/schema.ts';
 import { searchPositions } from '../reviews/search.ts';
-import { REVIEWS_PER_PAGE } from './paging.ts';
+import { REVIEWS_PER_PAGE, reviewPageCount } from './paging.ts';
 
 export const FILTERS_PATH = '/reviews';
 
@@ -98,7 +98,7 @@ export interface FilteredPage {
 export function filteredPage(index: ReviewIndex, filters: ReviewFilters, page: number): FilteredPage | undefined {
   // The search hands back the first `limit` matches: ask for this page's end, keep its last REVIEWS_PER_PAGE.
   const hits = searchPositions(index, searchFor(filters, page * REVIEWS_PER_PAGE));
-  const lastPage = Math.max(1, Math.ceil(hits.total / REVIEWS_PER_PAGE));
+  const lastPage = reviewPageCount(hits.total);
   if (page > lastPage) return undefined;
   const skipped = (page - 1) * REVIEWS_PER_PAGE;
   return { total: hits.total, page, lastPage, first: skipped + 1, positions: hits.positions.slice(skipped) };

@@ -12,7 +12,7 @@
  * other reader of schema.org may use; docs/structured-data.md says what a
  * search engine does and does not show.
  */
-import type { OpeningHoursSpecification, PostalAddress, ReviewLeaf, RoofingContractorLeaf, WithContext } from 'schema-dts';
+import type { ReviewLeaf, RoofingContractorLeaf, WithContext } from 'schema-dts';
 import type { Business, Review, ReviewsDataset } from '../reviews/schema.ts';
 
 /*
@@ -22,37 +22,24 @@ import type { Business, Review, ReviewsDataset } from '../reviews/schema.ts';
  * bytes are what they would be with the property absent.
  */
 
-/** The node id of the business: its own site's URL, not ours, so it stays put if this site moves. */
-function businessId(business: Business): string {
-  return `${business.url}#business`;
-}
-
-function postalAddress(business: Business): PostalAddress {
-  return {
-    '@type': 'PostalAddress',
-    streetAddress: business.address.street,
-    addressLocality: business.address.locality,
-    addressRegion: business.address.region,
-    postalCode: business.address.postal_code,
-    addressCountry: business.address.country,
-  };
-}
-
 /** What identifies the business wherever it appears: enough for a reader of one review's page alone. */
 function businessIdentity(business: Business) {
   return {
     '@type': 'RoofingContractor',
-    '@id': businessId(business),
+    // The node id: the business's own site's URL, not ours, so it stays put if this site moves.
+    '@id': `${business.url}#business`,
     name: business.name,
     url: business.url,
     telephone: business.telephone,
-    address: postalAddress(business),
+    address: {
+      '@type': 'PostalAddress',
+      streetAddress: business.address.street,
+      addressLocality: business.address.locality,
+      addressRegion: business.address.region,
+      postalCode: business.address.postal_code,
+      addressCountry: business.address.country,
+    },
   } satisfies RoofingContractorLeaf;
-}
-
-function openingHours(business: Business): OpeningHoursSpecification[] | undefined {
-  if (!business.opening_hours?.length) return undefined;
-  return business.opening_hours.map((hours) => ({ '@type': 'OpeningHoursSpecification', dayOfWeek: hours.days, opens: hours.opens, closes: hours.closes }));
 }
 
 function reviewNode(review: Review, url: string) {
@@ -77,7 +64,9 @@ export function businessJsonLd(dataset: ReviewsDataset, reviews: readonly Review
     email: business.email,
     address,
     geo: business.geo ? { '@type': 'GeoCoordinates', latitude: business.geo.latitude, longitude: business.geo.longitude } : undefined,
-    openingHoursSpecification: openingHours(business),
+    openingHoursSpecification: business.opening_hours?.length
+      ? business.opening_hours.map((hours) => ({ '@type': 'OpeningHoursSpecification', dayOfWeek: hours.days, opens: hours.opens, closes: hours.closes }))
+      : undefined,
     sameAs: business.profiles?.length ? business.profiles : undefined,
     foundingDate: business.founded || undefined,
     areaServed: business.service_areas.map((area) => ({ '@type': 'City', name: area.name })),
@@ -118,10 +107,5 @@ export function reviewJsonLd(review: Review, business: Business, url: string): W
  * change how the HTML parser reads it; U+2028/2029 are escaped for old parsers.
  */
 export function scriptSafeJson(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/>/g, '\\u003e')
-    .replace(/&/g, '\\u0026')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

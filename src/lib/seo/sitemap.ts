@@ -18,18 +18,7 @@ export const URLS_PER_SITEMAP = 50_000;
 
 const XMLNS = 'http://www.sitemaps.org/schemas/sitemap/0.9';
 
-/** Each dataset's URLs, per site: /sitemap.xml and the parts' paths both list them (at 100k reviews, 100k URLs parsed each time). */
-const madeFor = new WeakMap<ReviewsDataset, Map<string, readonly SitemapUrl[]>>();
-
-export function sitePages(dataset: ReviewsDataset, site: string): readonly SitemapUrl[] {
-  let bySite = madeFor.get(dataset);
-  if (!bySite) madeFor.set(dataset, (bySite = new Map()));
-  let urls = bySite.get(site);
-  if (!urls) bySite.set(site, (urls = listPages(dataset, site)));
-  return urls;
-}
-
-function listPages(dataset: ReviewsDataset, site: string): SitemapUrl[] {
+export function sitePages(dataset: ReviewsDataset, site: string): SitemapUrl[] {
   const at = (path: string) => new URL(path, site).href;
   const updated = dataset.updated;
   const urls: SitemapUrl[] = [
@@ -51,17 +40,14 @@ export function sitemapParts(urls: readonly SitemapUrl[], perFile = URLS_PER_SIT
   return parts;
 }
 
-export function sitemapPartPath(index: number): string {
-  return `/sitemaps/${index + 1}.xml`;
-}
-
 /** What /sitemap.xml holds: every URL, or the index of the parts when there are more than one file takes. */
 export function sitemapXml(urls: readonly SitemapUrl[], site: string, perFile = URLS_PER_SITEMAP): string {
   const parts = sitemapParts(urls, perFile);
   if (parts.length === 0) return urlsetXml(urls);
   const entries = parts.map((part, index) => {
-    const lastmod = newest(part);
-    return `<sitemap><loc>${xmlText(new URL(sitemapPartPath(index), site).href)}</loc>${lastmod ? `<lastmod>${lastmod}</lastmod>` : ''}</sitemap>`;
+    // RFC 3339 instants in UTC compare as strings.
+    const lastmod = part.reduce((latest, url) => (url.lastmod && url.lastmod > latest ? url.lastmod : latest), '');
+    return `<sitemap><loc>${xmlText(new URL(`/sitemaps/${index + 1}.xml`, site).href)}</loc>${lastmod ? `<lastmod>${lastmod}</lastmod>` : ''}</sitemap>`;
   });
   return document('sitemapindex', entries);
 }
@@ -72,13 +58,6 @@ export function urlsetXml(urls: readonly SitemapUrl[]): string {
 
 function document(root: string, entries: string[]): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<${root} xmlns="${XMLNS}">\n${entries.map((entry) => `${entry}\n`).join('')}</${root}>\n`;
-}
-
-/** RFC 3339 instants in UTC compare as strings. */
-function newest(urls: readonly SitemapUrl[]): string | undefined {
-  let latest: string | undefined;
-  for (const url of urls) if (url.lastmod && (!latest || url.lastmod > latest)) latest = url.lastmod;
-  return latest;
 }
 
 /** The protocol asks for every URL entity-escaped. */

@@ -6,7 +6,7 @@
  * (strong content-hash ETag, 304s, CORS, Cache-Control for the CDN, Last-Modified
  * from the record's own `updated`). The Node entry answers these paths itself
  * with compressed variants; this route serves them on the serverless hosts,
- * whose CDNs compress and cache. At 100k reviews the build wrote 100k files.
+ * whose CDNs compress and cache. Not a file per review: 100k files at 100k reviews.
  */
 import type { APIRoute } from 'astro';
 import { getDatasetSource } from '../../route-services/dataset.ts';
