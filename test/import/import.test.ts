@@ -292,6 +292,19 @@ describe('a bad export writes nothing and says where it is wrong', () => {
     assert.match(result.stdout, /skipped {3}record 2: starRating: no star rating/);
   });
 
+  it('--skip-invalid also leaves out a record only the loader refuses (a reply dated before its review)', () => {
+    const early = { comment: 'Thank you!', updateTime: '2025-05-01T09:00:00Z' };
+    writeFileSync(join(work, 'early-reply.json'), JSON.stringify(googleListPage([googleReview('1', '2', 'reply-ok'), googleReview('1', '2', 'reply-early', { reviewReply: early })])));
+    const refused = cli(['--content-dir', content, 'early-reply.json']);
+    assert.equal(refused.status, 1, refused.stdout + refused.stderr);
+    assert.match(refused.stdout, /record 2, reviewReply\.updateTime: the reply \(2025-05-01\) is dated before the review \(2025-06-01\)/);
+    const skipped = cli(['--content-dir', content, '--skip-invalid', 'early-reply.json']);
+    assert.equal(skipped.status, 0, skipped.stdout + skipped.stderr);
+    assert.match(skipped.stdout, /1 new, 0 updated, 0 unchanged, 1 skipped/);
+    assert.match(skipped.stdout, /skipped {3}record 2: reviewReply\.updateTime: the reply \(2025-05-01\) is dated before the review/);
+    assert.deepEqual(readdirSync(join(content, 'reviews')).filter((n) => n.startsWith('.')), [], 'no temporary file left');
+  });
+
   it('the command line: usage mistakes are status 2', () => {
     assert.equal(cli([]).status, 2);
     assert.equal(cli(['--format', 'yelp', 'x.json']).status, 2);

@@ -174,14 +174,22 @@ export function importReviews(paths: readonly string[], options: ImportOptions):
     // Written beside their final names (hidden: the loader skips dot files), checked by the
     // loader itself, then renamed into place; any problem removes them all.
     const temps = writing.map((plan) => ({ plan, temp: join(reviewsDir, `.${plan.id}.md.import-${process.pid}`), content: reviewFileText(plan.data, plan.record.text) }));
+    const kept: typeof temps = [];
     try {
       for (const { temp, content } of temps) writeFileSync(temp, content);
-      for (const { plan, temp } of temps) {
+      for (const entry of temps) {
+        const { plan, temp } = entry;
         const read = readReviewFile({ absolute: temp, file: `${REVIEWS_DIR}/${plan.id}.md`, id: plan.id }, business);
         for (const p of read.problems) problem(plan.record, p.field === '(body)' ? (parsed.fields.text ?? 'text') : exportField(p.field.split(/[.[]/)), p.message);
+        if (read.problems.length === 0) kept.push(entry);
       }
-      if (file.problems.length > 0) continue;
-      for (const { plan, temp } of temps) {
+      if (file.problems.length > 0) {
+        if (!options.skipInvalid) continue;
+        // What only the loader sees (a reply dated before its review) leaves its record out too.
+        for (const p of file.problems) file.skipped.push({ file: p.file, at: p.at, reason: `${p.field}: ${p.message}` });
+        file.problems = [];
+      }
+      for (const { plan, temp } of kept) {
         const absolute = join(reviewsDir, `${plan.id}.md`);
         if (!options.dryRun) renameSync(temp, absolute);
         // A dry run goes on as if written: a later export of the run is compared with what this one would write.
@@ -191,7 +199,7 @@ export function importReviews(paths: readonly string[], options: ImportOptions):
       for (const { temp } of temps) rmSync(temp, { force: true });
     }
     file.imported = true;
-    for (const plan of writing) (plan.kind === 'added' ? file.added : file.updated).push({ file: `${REVIEWS_DIR}/${plan.id}.md`, at: plan.record.at, ...(plan.by ? { by: plan.by } : {}) });
+    for (const { plan } of kept) (plan.kind === 'added' ? file.added : file.updated).push({ file: `${REVIEWS_DIR}/${plan.id}.md`, at: plan.record.at, ...(plan.by ? { by: plan.by } : {}) });
   }
 
   // A platform review with a file that no export of this run has is missing from the platform,
