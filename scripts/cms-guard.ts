@@ -46,14 +46,14 @@ const PATHS_OF: Record<string, (params: Record<string, unknown>) => unknown[]> =
 };
 
 /** A relative path that stays under content/ once normalised. */
-export function underContent(path: unknown): boolean {
+function underContent(path: unknown): boolean {
   if (typeof path !== 'string' || path.includes('\\') || path.includes('\0') || posix.isAbsolute(path)) return false;
   const normal = posix.normalize(path);
   return (normal.startsWith(CONTENT_FOLDER) || `${normal}/` === CONTENT_FOLDER) && !normal.split('/').includes('..');
 }
 
 /** Why a request may not reach decap-server, or undefined when it may. */
-export function refusal(req: IncomingMessage, options: GuardOptions): string | undefined {
+function refusal(req: IncomingMessage, options: GuardOptions): string | undefined {
   const hosts = [`localhost:${options.port}`, `127.0.0.1:${options.port}`];
   if (!hosts.includes(req.headers.host ?? '')) return `Host must be ${hosts.join(' or ')}`;
   const origin = req.headers.origin;
@@ -64,7 +64,7 @@ export function refusal(req: IncomingMessage, options: GuardOptions): string | u
 }
 
 /** Why this API call may not run, or undefined when every path it names is under content/. */
-export function bodyRefusal(body: unknown): string | undefined {
+function bodyRefusal(body: unknown): string | undefined {
   const { action, params } = (body ?? {}) as { action?: unknown; params?: unknown };
   const paths = typeof action === 'string' && Object.hasOwn(PATHS_OF, action) ? PATHS_OF[action]! : undefined;
   if (!paths) return `action ${String(action)} is not allowed`;

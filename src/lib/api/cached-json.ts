@@ -112,12 +112,6 @@ export class BodyCache {
     return typeof key === 'string' ? key : undefined;
   }
 
-  /** The body under `alias`, if that key is still cached. */
-  getByAlias(alias: string): CachedBody | undefined {
-    const key = this.keyOf(alias);
-    return key === undefined ? undefined : this.get(key);
-  }
-
   alias(alias: string, key: string): void {
     if (alias.length <= MAX_ALIAS_KEY_LENGTH && alias !== key) this.#entries.set(alias, key);
   }

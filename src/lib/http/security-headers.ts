@@ -6,7 +6,7 @@
  * public pages stay frameable: the widget is a script, not a frame, but a site
  * showing its reviews page in a frame risks nothing of ours.
  */
-export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'strict-origin-when-cross-origin',
 };

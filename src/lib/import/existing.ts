@@ -40,7 +40,7 @@ export function readExisting(entry: ReviewFile): ExistingReview {
 const key = (source: string, id: string) => `${source.toLowerCase()}\0${id}`;
 
 /** Letters and digits only, lowercase, single spaces: punctuation, case and spacing differ between a platform and a retyped copy. */
-export function comparableText(text: string): string {
+function comparableText(text: string): string {
   return text.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 }
 
@@ -49,7 +49,7 @@ export function comparableText(text: string): string {
  * first name with one side's last name shortened to its initial ("Frank Zimmerman", "Frank Z.")
  * or left out ("Frank").
  */
-export function sameAuthor(a: string, b: string): boolean {
+function sameAuthor(a: string, b: string): boolean {
   const x = comparableText(a).split(' ').filter(Boolean);
   const y = comparableText(b).split(' ').filter(Boolean);
   if (x.join(' ') === y.join(' ')) return true;

@@ -18,7 +18,7 @@ import { calendarDate, latestInstant, plainText, utcInstant, ValueError } from '
 const STARS: Readonly<Record<string, number>> = { ONE: 1, TWO: 2, THREE: 3, FOUR: 4, FIVE: 5 };
 
 /** Review-file field → Google's field. */
-export const GOOGLE_FIELDS = {
+const GOOGLE_FIELDS = {
   date: 'createTime',
   updated: 'updateTime',
   rating: 'starRating',

@@ -9,7 +9,7 @@ import { firstRecord, isObject, NO_TEXT, optionalString, parseRecords, requiredS
 import type { ImportedReview, ParsedExport } from './types.ts';
 import { calendarDate, latestInstant, plainText, starRating, utcInstant } from './values.ts';
 
-export const TRUSTPILOT_FIELDS = {
+const TRUSTPILOT_FIELDS = {
   date: 'createdAt',
   updated: 'updatedAt',
   rating: 'stars',

@@ -10,6 +10,7 @@
  */
 import * as Plot from '@observablehq/plot';
 import { parseHTML } from 'linkedom';
+import { displayDate } from '../format/dates.ts';
 import type { AspectId } from './lexicon.ts';
 import type { AspectCounts, RecentWindow, Trends } from './schema.ts';
 
@@ -55,11 +56,9 @@ const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
 const { document } = parseHTML('<!doctype html><html><body></body></html>');
 
 /** "2026-Q4" → "Q4 2026". */
-export const quarterName = (quarter: string) => `${quarter.slice(5)} ${quarter.slice(0, 4)}`;
+const quarterName = (quarter: string) => `${quarter.slice(5)} ${quarter.slice(0, 4)}`;
 /** "2026-04" → "April 2026". */
-export const monthName = (month: string) => monthStart(month).toLocaleDateString('en-US', { timeZone: 'UTC', month: 'long', year: 'numeric' });
-/** "2026-11-14" → "November 14, 2026". */
-export const dayName = (date: string) => new Date(`${date}T00:00:00Z`).toLocaleDateString('en-US', { timeZone: 'UTC', month: 'long', day: 'numeric', year: 'numeric' });
+const monthName = (month: string) => monthStart(month).toLocaleDateString('en-US', { timeZone: 'UTC', month: 'long', year: 'numeric' });
 
 function monthStart(month: string): Date {
   return new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)) - 1, 1));
@@ -301,6 +300,6 @@ export function trendCharts(trends: Trends, labels: ReadonlyArray<{ id: AspectId
     },
   };
 
-  const windows = `${dayName(now.from)} to ${dayName(now.to)} (the newest review's day), against ${dayName(then.from)} to ${dayName(then.to)}`;
+  const windows = `${displayDate(now.from)} to ${displayDate(now.to)} (the newest review's day), against ${displayDate(then.from)} to ${displayDate(then.to)}`;
   return { windows, rating, volume, aspects, replyRate, replyTime };
 }

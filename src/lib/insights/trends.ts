@@ -20,12 +20,12 @@ export interface TrendReview {
 }
 
 /** Length of each of the two windows of `recent`, in days. */
-export const RECENT_DAYS = 90;
+const RECENT_DAYS = 90;
 
 const DAY_MS = 86_400_000;
 
 /** Days since 1970-01-01 of an ISO date (UTC calendar; no time zone involved). */
-export function epochDay(date: string): number {
+function epochDay(date: string): number {
   return Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) / DAY_MS;
 }
 
@@ -34,7 +34,7 @@ function isoOfDay(day: number): string {
 }
 
 /** Whole days from the review to the owner's reply. */
-export function replyDays(review: Pick<TrendReview, 'date' | 'response'>): number | null {
+function replyDays(review: Pick<TrendReview, 'date' | 'response'>): number | null {
   return review.response ? epochDay(review.response.date) - epochDay(review.date) : null;
 }
 

@@ -11,7 +11,7 @@ import type { Business } from '../reviews/schema.ts';
 import { searchPositions } from '../reviews/search.ts';
 import { REVIEWS_PER_PAGE, reviewPageCount } from './paging.ts';
 
-export const FILTERS_PATH = '/reviews';
+const FILTERS_PATH = '/reviews';
 
 export interface ReviewFilters {
   rating?: number;

@@ -125,7 +125,7 @@ export class SubscriptionCaps {
     const keys = await this.#state.subscriptionKeys(topicId);
     const census: Census = { at, total: keys.length };
     if (keys.length >= tallyFrom) {
-      const subs = await this.#state.activeSubscriptions(topicId);
+      const subs = await this.#state.activeSubscriptions(topicId, keys);
       census.total = subs.length;
       census.hosts = new Map();
       census.networks = new Map();
@@ -141,6 +141,6 @@ export class SubscriptionCaps {
 }
 
 /** Where a stored subscription is counted; one stored before networks were recorded counts by host only. */
-export function subscriptionPlace(sub: Subscription): CallbackPlace {
+function subscriptionPlace(sub: Subscription): CallbackPlace {
   return { host: callbackHost(sub.callback), network: sub.network };
 }
