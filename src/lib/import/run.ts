@@ -11,7 +11,7 @@ import { join, relative } from 'node:path';
 import type { z } from 'zod';
 import { authorName, reviewFrontmatter, reviewTextProblem } from '../content/editor-schema.ts';
 import { fieldName, type ContentProblem } from '../content/problems.ts';
-import { listReviewFiles, loadBusiness, readReviewFile, REVIEWS_DIR, type ReviewFile } from '../content/load.ts';
+import { createReferenceResolver, listReviewFiles, loadBusiness, readReviewFile, REVIEWS_DIR, type ReviewFile } from '../content/load.ts';
 import type { CsvOptions, FormatId, ImportedReview, ImportProblem, Skipped } from './types.ts';
 import { exportFiles, readExport, type FormatName } from './detect.ts';
 import { parseGoogle } from './google.ts';
@@ -87,6 +87,7 @@ export function importReviews(paths: readonly string[], options: ImportOptions):
   }
   const index = new ContentIndex(files.map(readExisting));
   const detect = detectEditorFields(business);
+  const resolver = createReferenceResolver(business);
   const reviewsDir = join(contentDir, REVIEWS_DIR);
   const report: ImportReport = { files: [], missing: [], deleted: [], dryRun: options.dryRun ?? false };
   const seen = new Map<string, Set<string>>();
@@ -122,7 +123,8 @@ export function importReviews(paths: readonly string[], options: ImportOptions):
       }
     }
 
-    const plans: Plan[] = [];
+    // Each with its frontmatter as the schema read it.
+    const plans: Array<Plan & { checked: z.output<typeof reviewFrontmatter> }> = [];
     const claimed = new Map<string, string>();
     const taken = new Set(index.all.keys());
     for (const record of latest.values()) {
@@ -161,7 +163,7 @@ export function importReviews(paths: readonly string[], options: ImportOptions):
       if (!checked.success) for (const issue of checked.error.issues) problem(record, exportField(issue.path), issueText(issue));
       const textProblem = reviewTextProblem(record.text);
       if (textProblem) problem(record, parsed.fields.text ?? 'text', textProblem);
-      if (checked.success && !textProblem) plans.push(plan);
+      if (checked.success && !textProblem) plans.push({ ...plan, checked: checked.data });
     }
 
     const fileLevel = file.problems.some((p) => p.at.startsWith('('));
@@ -179,7 +181,7 @@ export function importReviews(paths: readonly string[], options: ImportOptions):
       for (const { temp, content } of temps) writeFileSync(temp, content);
       for (const entry of temps) {
         const { plan, temp } = entry;
-        const read = readReviewFile({ absolute: temp, file: `${REVIEWS_DIR}/${plan.id}.md`, id: plan.id }, business);
+        const read = readReviewFile({ absolute: temp, file: `${REVIEWS_DIR}/${plan.id}.md`, id: plan.id }, business, resolver);
         for (const p of read.problems) problem(plan.record, p.field === '(body)' ? (parsed.fields.text ?? 'text') : exportField(p.field.split(/[.[]/)), p.message);
         if (read.problems.length === 0) kept.push(entry);
       }
@@ -193,7 +195,7 @@ export function importReviews(paths: readonly string[], options: ImportOptions):
         const absolute = join(reviewsDir, `${plan.id}.md`);
         if (!options.dryRun) renameSync(temp, absolute);
         // A dry run goes on as if written: a later export of the run is compared with what this one would write.
-        index.put({ absolute, file: `${REVIEWS_DIR}/${plan.id}.md`, id: plan.id, data: reviewFrontmatter.parse(plan.data), body: plan.record.text, source: plan.data.source, source_id: plan.data.source_id! });
+        index.put({ absolute, file: `${REVIEWS_DIR}/${plan.id}.md`, id: plan.id, data: plan.checked, body: plan.record.text, source: plan.data.source, source_id: plan.data.source_id! });
       }
     } finally {
       for (const { temp } of temps) rmSync(temp, { force: true });
