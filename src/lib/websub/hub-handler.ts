@@ -9,7 +9,7 @@ import { readLimitedText } from '../http/body.ts';
 import { createRateLimits } from '../limits/rate-limits.ts';
 import { toResponse } from '../http/answer.ts';
 import { preflightAnswer } from '../http/cors.ts';
-import { invalidRequest, jsonAnswer, methodNotAllowed, payloadTooLarge } from '../http/json.ts';
+import { invalidRequest, jsonAnswer, methodNotAllowed, payloadTooLarge, tooManyRequests } from '../http/json.ts';
 import type { Store } from '../store/index.ts';
 import { HUB_MAX_BODY_BYTES, HUB_USER_AGENT, type Clock, type HubConfig } from './config.ts';
 import type { ContentSource } from './content.ts';
@@ -222,11 +222,7 @@ export function createHub(options: HubOptions): Hub {
     const kind = form.get('hub.mode') === 'publish' ? 'publish' : 'subscribe';
     const rate = await limits.hit(kind, client.address);
     if (!rate.ok) {
-      return json(
-        { error: 'rate_limited', message: `Too many ${kind} requests from this address; try again in ${rate.retryAfterSeconds} s.` },
-        429,
-        { 'retry-after': String(rate.retryAfterSeconds) },
-      );
+      return toResponse(tooManyRequests(`Too many ${kind} requests from this address; try again in ${rate.retryAfterSeconds} s.`, rate.retryAfterSeconds));
     }
 
     const parsed = parseForm(form);

@@ -112,8 +112,9 @@ export class HubState {
     return (await this.store.keys(prefix)).map((key) => key.slice(prefix.length));
   }
 
-  async activeSubscriptions(topicId: string): Promise<Subscription[]> {
-    const subs = await inBatches(await this.subscriptionKeys(topicId), (key) => this.getSubscription(topicId, key));
+  /** The topic's live subscriptions; `keys` when the caller has just listed them. */
+  async activeSubscriptions(topicId: string, keys?: string[]): Promise<Subscription[]> {
+    const subs = await inBatches(keys ?? (await this.subscriptionKeys(topicId)), (key) => this.getSubscription(topicId, key));
     return subs.filter((sub) => sub !== null);
   }
 
