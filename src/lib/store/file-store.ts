@@ -93,7 +93,7 @@ export function fileStore(dir: string, now: () => number, options: FileStoreOpti
   timer.unref();
 
   /** The sets hasMember read, with the file version they were read at. */
-  const memberSets = new Map<string, { version: string; raw: unknown }>();
+  const memberSets = new Map<string, { version: string; envelope: Envelope | null }>();
 
   const store: Store = {
     ...basic,
@@ -158,14 +158,17 @@ export function fileStore(dir: string, now: () => number, options: FileStoreOpti
       let kept = memberSets.get(key);
       if (kept?.version !== version) {
         const raw = await readRaw(path);
-        if (isCorrupt(raw)) {
+        const envelope = readEnvelope(raw);
+        if (envelope === 'corrupt') {
           await keepAside(key, raw);
           return false;
         }
-        kept = { version, raw };
+        // Sets are per expiry bucket, and a past bucket is not asked for again: drop the expired.
+        for (const [other, { envelope: old }] of memberSets) if (old && unwrap(old, now()) === null) memberSets.delete(other);
+        kept = { version, envelope };
         memberSets.set(key, kept);
       }
-      return (unwrap<string[]>(kept.raw, now()) ?? []).includes(member);
+      return (unwrap<string[]>(kept.envelope, now()) ?? []).includes(member);
     },
     async close() {
       clearInterval(timer);
