@@ -8,6 +8,9 @@ import remarkLintFrontmatterSchema from 'remark-lint-frontmatter-schema';
 export default {
   plugins: [
     remarkFrontmatter,
-    [remarkLintFrontmatterSchema, { schemas: { '.vscode/schemas/review-frontmatter.schema.json': ['content/reviews/**/*.md'] } }],
+    [
+      remarkLintFrontmatterSchema,
+      { schemas: { '.vscode/schemas/review-frontmatter.schema.json': ['content/reviews/**/*.md'] } },
+    ],
   ],
 };

@@ -55,12 +55,19 @@ if (args['before-ref']) {
 }
 const trees = [...(beforeRoot ? [{ name: 'before', root: beforeRoot }] : []), { name: 'this tree', root: ROOT }];
 
-const lines = ['| reviews | tree | round | wall s | CPU s | floor | files differing from before |', '| ---: | --- | ---: | ---: | ---: | ---: | --- |'];
+const lines = [
+  '| reviews | tree | round | wall s | CPU s | floor | files differing from before |',
+  '| ---: | --- | ---: | ---: | ---: | ---: | --- |',
+];
 let failed = false;
 for (const size of args.size.map(Number)) {
   const contentDir = join(buildsRoot, `content-${size}`);
   log(`generating ${size} reviews into ${contentDir}`);
-  execFileSync(NODE, [GENERATOR, '--count', String(size), '--seed', '42', '--out', join(contentDir, 'reviews'), '--with-business'], { cwd: ROOT });
+  execFileSync(
+    NODE,
+    [GENERATOR, '--count', String(size), '--seed', '42', '--out', join(contentDir, 'reviews'), '--with-business'],
+    { cwd: ROOT },
+  );
   for (let round = 1; round <= Number(args.rounds); round += 1) {
     // The order flips every round, so a slow spell of the machine does not always fall on the same tree.
     const order = round % 2 === 1 ? trees : [...trees].reverse();
@@ -77,11 +84,19 @@ for (const size of args.size.map(Number)) {
       const { wall, cpu } = built.get(tree.name)!;
       const within = wall <= FLOOR_SECONDS || size > FLOOR_REVIEWS;
       if (tree.root === ROOT && !within) failed = true;
-      const differing = tree.name === 'before' || !beforeRoot ? '' : diff.length === 0 ? 'none' : `${diff.length}: ${diff.slice(0, 5).join(', ')}`;
-      lines.push(`| ${size} | ${tree.name} | ${round} | ${wall.toFixed(1)} | ${cpu.toFixed(1)} | ${within ? 'ok' : 'MISSED'} | ${differing} |`);
+      const differing =
+        tree.name === 'before' || !beforeRoot
+          ? ''
+          : diff.length === 0
+            ? 'none'
+            : `${diff.length}: ${diff.slice(0, 5).join(', ')}`;
+      lines.push(
+        `| ${size} | ${tree.name} | ${round} | ${wall.toFixed(1)} | ${cpu.toFixed(1)} | ${within ? 'ok' : 'MISSED'} | ${differing} |`,
+      );
     }
     // A 100k build and its cache are about 1 GB.
-    for (const { distDir } of built.values()) for (const path of [distDir, `${distDir}.cache`]) rmSync(path, { recursive: true, force: true });
+    for (const { distDir } of built.values())
+      for (const path of [distDir, `${distDir}.cache`]) rmSync(path, { recursive: true, force: true });
   }
 }
 console.log(lines.join('\n'));

@@ -13,21 +13,50 @@ import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
-const { values: args } = parseArgs({ options: { host: { type: 'string' }, dir: { type: 'string' }, site: { type: 'string', default: 'https://reviews.example' }, runs: { type: 'string', default: '5' } } });
-if ((args.host !== 'vercel' && args.host !== 'netlify') || !args.dir) throw new Error('--host vercel|netlify --dir <function folder>');
+const { values: args } = parseArgs({
+  options: {
+    host: { type: 'string' },
+    dir: { type: 'string' },
+    site: { type: 'string', default: 'https://reviews.example' },
+    runs: { type: 'string', default: '5' },
+  },
+});
+if ((args.host !== 'vercel' && args.host !== 'netlify') || !args.dir)
+  throw new Error('--host vercel|netlify --dir <function folder>');
 const dir = resolve(args.dir);
 const site = args.site!;
-const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+const meta = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
 const REQUESTS = {
   search: { url: `${site}/api/reviews/search?min_rating=4&limit=20` },
   since: { url: `${site}/api/reviews/since/2025-01-01` },
   mcp: {
     url: `${site}/mcp`,
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', host: new URL(site).host, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'search_reviews' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_reviews', arguments: { min_rating: 5 }, _meta: meta } }),
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      host: new URL(site).host,
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': 'search_reviews',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'search_reviews', arguments: { min_rating: 5 }, _meta: meta },
+    }),
   },
-  hub: { url: `${site}/api/websub/hub`, method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `hub.mode=publish&hub.url=${encodeURIComponent(`${site}/feed.xml`)}` },
+  hub: {
+    url: `${site}/api/websub/hub`,
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: `hub.mode=publish&hub.url=${encodeURIComponent(`${site}/feed.xml`)}`,
+  },
 };
 
 /** The child: import the function, then one request; prints the two times and the status. */
@@ -56,10 +85,31 @@ process.exit(0);
 `;
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(REDIS_|MCP_|CRON_SECRET)/.test(name)));
+const env = Object.fromEntries(
+  Object.entries(process.env).filter(([name]) => !/^(REDIS_|MCP_|CRON_SECRET)/.test(name)),
+);
 console.log(`${args.host} ${dir}`);
 console.log('endpoint  status  import ms  first request ms');
 for (const [name, request] of Object.entries(REQUESTS)) {
-  const runs = Array.from({ length: Number(args.runs) }, () => JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', child(args.host!, request)], { cwd: dir, env: { ...env, SITE_URL: site, URL: site }, encoding: 'utf8' }).trim().split('\n').at(-1)!) as { importMs: number; firstMs: number; status: number });
-  console.log(`${name.padEnd(8)}  ${runs[0]!.status}     ${median(runs.map((run) => run.importMs)).toFixed(0).padStart(6)}     ${median(runs.map((run) => run.firstMs)).toFixed(0).padStart(6)}`);
+  const runs = Array.from(
+    { length: Number(args.runs) },
+    () =>
+      JSON.parse(
+        execFileSync(process.execPath, ['--input-type=module', '-e', child(args.host!, request)], {
+          cwd: dir,
+          env: { ...env, SITE_URL: site, URL: site },
+          encoding: 'utf8',
+        })
+          .trim()
+          .split('\n')
+          .at(-1)!,
+      ) as { importMs: number; firstMs: number; status: number },
+  );
+  console.log(
+    `${name.padEnd(8)}  ${runs[0]!.status}     ${median(runs.map((run) => run.importMs))
+      .toFixed(0)
+      .padStart(6)}     ${median(runs.map((run) => run.firstMs))
+      .toFixed(0)
+      .padStart(6)}`,
+  );
 }

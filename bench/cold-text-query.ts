@@ -27,9 +27,16 @@ import { parseArgs } from 'node:util';
 import { textQueries } from './lib/text-queries.ts';
 
 const { values: args } = parseArgs({
-  options: { host: { type: 'string', default: 'netlify' }, dir: { type: 'string' }, runs: { type: 'string', default: '5' }, child: { type: 'string' }, 'first-text': { type: 'boolean', default: false } },
+  options: {
+    host: { type: 'string', default: 'netlify' },
+    dir: { type: 'string' },
+    runs: { type: 'string', default: '5' },
+    child: { type: 'string' },
+    'first-text': { type: 'boolean', default: false },
+  },
 });
-if (!args.dir || (args.host !== 'netlify' && args.host !== 'vercel')) throw new Error('usage: node bench/cold-text-query.ts --host netlify|vercel --dir BUILD_DIR [--runs N]');
+if (!args.dir || (args.host !== 'netlify' && args.host !== 'vercel'))
+  throw new Error('usage: node bench/cold-text-query.ts --host netlify|vercel --dir BUILD_DIR [--runs N]');
 const dir = resolve(args.dir);
 const FLOOR_MS = 100;
 const AFTER = 20;
@@ -38,19 +45,36 @@ type Call = (request: Request) => Promise<Response>;
 
 async function loadFunction(): Promise<Call> {
   if (args.host === 'netlify') {
-    const handler = (await import(pathToFileURL(join(dir, 'output/v1/functions/ssr/ssr.mjs')).href)).default as (request: Request, context: unknown) => Promise<Response>;
-    const context = { waitUntil: () => {}, ip: '203.0.113.7', deploy: { context: 'production', id: 'bench', published: true }, site: { id: 'bench', name: 'bench', url: 'https://reviews-netlify.example' }, requestId: 'bench', params: {} };
+    const handler = (await import(pathToFileURL(join(dir, 'output/v1/functions/ssr/ssr.mjs')).href)).default as (
+      request: Request,
+      context: unknown,
+    ) => Promise<Response>;
+    const context = {
+      waitUntil: () => {},
+      ip: '203.0.113.7',
+      deploy: { context: 'production', id: 'bench', published: true },
+      site: { id: 'bench', name: 'bench', url: 'https://reviews-netlify.example' },
+      requestId: 'bench',
+      params: {},
+    };
     return (request) => handler(request, context);
   }
   const functionDir = join(dir, 'output/functions/_render.func');
-  const { handler: entry } = JSON.parse(readFileSync(join(functionDir, '.vc-config.json'), 'utf8')) as { handler: string };
-  const fn = (await import(pathToFileURL(join(functionDir, entry)).href)).default as { fetch(request: Request): Promise<Response> };
-  (globalThis as Record<symbol, unknown>)[Symbol.for('@vercel/request-context')] = { get: () => ({ waitUntil: () => {}, headers: {} }) };
+  const { handler: entry } = JSON.parse(readFileSync(join(functionDir, '.vc-config.json'), 'utf8')) as {
+    handler: string;
+  };
+  const fn = (await import(pathToFileURL(join(functionDir, entry)).href)).default as {
+    fetch(request: Request): Promise<Response>;
+  };
+  (globalThis as Record<symbol, unknown>)[Symbol.for('@vercel/request-context')] = {
+    get: () => ({ waitUntil: () => {}, headers: {} }),
+  };
   return (request) => fn.fetch(request);
 }
 
 function reviewsJson(): string {
-  for (const path of ['dist/reviews.json', 'dist/client/reviews.json', 'output/static/reviews.json']) if (existsSync(join(dir, path))) return join(dir, path);
+  for (const path of ['dist/reviews.json', 'dist/client/reviews.json', 'output/static/reviews.json'])
+    if (existsSync(join(dir, path))) return join(dir, path);
   throw new Error(`no reviews.json under ${dir}`);
 }
 
@@ -58,7 +82,9 @@ if (args.child !== undefined) {
   const site = args.host === 'netlify' ? 'https://reviews-netlify.example' : 'https://reviews-vercel.example';
   const reviews = (JSON.parse(readFileSync(reviewsJson(), 'utf8')) as { reviews: Array<{ text: string }> }).reviews;
   // Distinct needles per run (the seed), words and phrases: what a person types.
-  const needles = textQueries(reviews, 4 * (AFTER + 1), Number(args.child) + 1).filter((q) => q.kind === 'word' || q.kind === 'phrase');
+  const needles = textQueries(reviews, 4 * (AFTER + 1), Number(args.child) + 1).filter(
+    (q) => q.kind === 'word' || q.kind === 'phrase',
+  );
   const started = performance.now();
   const call = await loadFunction();
   const importMs = performance.now() - started;
@@ -81,21 +107,49 @@ if (args.child !== undefined) {
   after.sort((a, b) => a - b);
   const firstCpu = cpu[noText === null ? 0 : 1]!;
   const afterCpu = cpu.slice(-AFTER).sort((a, b) => a - b);
-  console.log(JSON.stringify({ importMs, noText, first, after: after[after.length >> 1]!, firstCpu, afterCpu: afterCpu[afterCpu.length >> 1]! }));
+  console.log(
+    JSON.stringify({
+      importMs,
+      noText,
+      first,
+      after: after[after.length >> 1]!,
+      firstCpu,
+      afterCpu: afterCpu[afterCpu.length >> 1]!,
+    }),
+  );
 } else {
   const rows: string[] = [];
   let missed = false;
   for (const firstText of [true, false]) {
     for (let run = 0; run < Number(args.runs); run++) {
-      const child = spawnSync(process.execPath, [import.meta.filename, '--host', args.host, '--dir', dir, '--child', String(run), ...(firstText ? ['--first-text'] : [])], { encoding: 'utf8', env: { ...process.env, SITE_URL: '' } });
+      const child = spawnSync(
+        process.execPath,
+        [
+          import.meta.filename,
+          '--host',
+          args.host,
+          '--dir',
+          dir,
+          '--child',
+          String(run),
+          ...(firstText ? ['--first-text'] : []),
+        ],
+        { encoding: 'utf8', env: { ...process.env, SITE_URL: '' } },
+      );
       if (child.status !== 0) throw new Error(child.stderr);
-      const { importMs, noText, first, after, firstCpu, afterCpu } = JSON.parse(child.stdout.trim().split('\n').at(-1)!) as Record<string, number> & { noText: number | null };
+      const { importMs, noText, first, after, firstCpu, afterCpu } = JSON.parse(
+        child.stdout.trim().split('\n').at(-1)!,
+      ) as Record<string, number> & { noText: number | null };
       const extra = first - after;
       missed ||= extra > FLOOR_MS;
-      rows.push(`| ${args.host} | ${firstText ? 'cold' : 'warm-up'} | ${run + 1} | ${importMs.toFixed(0)} | ${noText === null ? '–' : noText.toFixed(0)} | ${first.toFixed(1)} | ${after.toFixed(1)} | ${extra.toFixed(1)} | ${firstCpu.toFixed(1)} / ${afterCpu.toFixed(1)} |`);
+      rows.push(
+        `| ${args.host} | ${firstText ? 'cold' : 'warm-up'} | ${run + 1} | ${importMs.toFixed(0)} | ${noText === null ? '–' : noText.toFixed(0)} | ${first.toFixed(1)} | ${after.toFixed(1)} | ${extra.toFixed(1)} | ${firstCpu.toFixed(1)} / ${afterCpu.toFixed(1)} |`,
+      );
     }
   }
-  console.log('| host | first request | run | import (ms) | no-text request | first text query | median of the next 20 | first − after (floor 100) | CPU ms: first / median after |');
+  console.log(
+    '| host | first request | run | import (ms) | no-text request | first text query | median of the next 20 | first − after (floor 100) | CPU ms: first / median after |',
+  );
   console.log('|---|---|---|---|---|---|---|---|---|');
   for (const row of rows) console.log(row);
   process.exitCode = missed ? 1 : 0;

@@ -59,13 +59,20 @@ const index = getReviewIndex(dataset);
 /** The tool function both sides call. */
 const searchTool = (input: SearchQuery) => {
   const value = searchReviews(index, input);
-  return { structuredContent: value as unknown as Record<string, unknown>, content: [{ type: 'text' as const, text: JSON.stringify(value) }] };
+  return {
+    structuredContent: value as unknown as Record<string, unknown>,
+    content: [{ type: 'text' as const, text: JSON.stringify(value) }],
+  };
 };
 
 type Handler = (request: Request) => Promise<Response>;
 
 function request(body: unknown, headers: Record<string, string> = {}): Request {
-  return new Request(`${SITE}/mcp`, { method: 'POST', headers: { host: 'localhost:4321', 'content-type': 'application/json', accept: ACCEPT, ...headers }, body: JSON.stringify(body) });
+  return new Request(`${SITE}/mcp`, {
+    method: 'POST',
+    headers: { host: 'localhost:4321', 'content-type': 'application/json', accept: ACCEPT, ...headers },
+    body: JSON.stringify(body),
+  });
 }
 
 // Ours: the service as the Node entry builds it, over a store folder and a configured secret.
@@ -77,14 +84,26 @@ const ours = await createMcpService({
   env: { MCP_SESSION_SECRET: 'b'.repeat(32), MCP_SESSION_RATE_LIMIT: '1000000' },
   bindHost: 'localhost',
 });
-const init = await ours(request({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } }));
+const init = await ours(
+  request({
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+  }),
+);
 const sessionId = init.headers.get('mcp-session-id')!;
 
 // The SDK v1's minimal stateless server: a server and a transport per request.
 const sdkV1: Handler = async (req) => {
   const server = new McpServerV1({ name: 'minimal', version: '1' });
-  server.registerTool('search_reviews', { inputSchema: searchQuery.shape }, (input) => searchTool(input as SearchQuery));
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  server.registerTool('search_reviews', { inputSchema: searchQuery.shape }, (input) =>
+    searchTool(input as SearchQuery),
+  );
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
   await server.connect(transport);
   try {
     return await transport.handleRequest(req);
@@ -102,10 +121,18 @@ const v2 = createMcpHandler(() => {
 const sdkV2: Handler = (req) => v2.fetch(req);
 
 const call = { name: 'search_reviews', arguments: query };
-const sessionCall = () => request({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: call }, { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' });
-const plainCall = () => request({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: call }, { 'mcp-protocol-version': '2025-06-18' });
+const sessionCall = () =>
+  request(
+    { jsonrpc: '2.0', id: 1, method: 'tools/call', params: call },
+    { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' },
+  );
+const plainCall = () =>
+  request({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: call }, { 'mcp-protocol-version': '2025-06-18' });
 const statelessCall = () =>
-  request({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { ...call, _meta: META } }, { 'mcp-protocol-version': STATELESS, 'mcp-method': 'tools/call', 'mcp-name': 'search_reviews' });
+  request(
+    { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { ...call, _meta: META } },
+    { 'mcp-protocol-version': STATELESS, 'mcp-method': 'tools/call', 'mcp-name': 'search_reviews' },
+  );
 
 const targets: Array<{ name: string; handle: Handler; make: () => Request }> = [
   { name: 'ours, 2025-06-18 session', handle: ours, make: sessionCall },
@@ -115,9 +142,16 @@ const targets: Array<{ name: string; handle: Handler; make: () => Request }> = [
 ];
 
 // The same answer from all four, once.
-const answers = await Promise.all(targets.map(async (t) => ((await (await t.handle(t.make())).json()) as { result?: { structuredContent?: unknown } }).result?.structuredContent));
+const answers = await Promise.all(
+  targets.map(
+    async (t) =>
+      ((await (await t.handle(t.make())).json()) as { result?: { structuredContent?: unknown } }).result
+        ?.structuredContent,
+  ),
+);
 for (const [i, answer] of answers.entries()) {
-  if (JSON.stringify(answer) !== JSON.stringify(answers[0])) throw new Error(`${targets[i]!.name} answers differently: ${JSON.stringify(answer).slice(0, 200)}`);
+  if (JSON.stringify(answer) !== JSON.stringify(answers[0]))
+    throw new Error(`${targets[i]!.name} answers differently: ${JSON.stringify(answer).slice(0, 200)}`);
 }
 
 const calls = Number(args.calls);
@@ -128,15 +162,23 @@ async function round(target: (typeof targets)[number]): Promise<number> {
 }
 for (const target of targets) await round(target); // warm-up
 const times = new Map(targets.map((t) => [t.name, [] as number[]]));
-for (let r = 0; r < Number(args.rounds); r++) for (const target of targets) times.get(target.name)!.push(await round(target));
+for (let r = 0; r < Number(args.rounds); r++)
+  for (const target of targets) times.get(target.name)!.push(await round(target));
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const us = Object.fromEntries([...times].map(([name, values]) => [name, median(values)]));
 
-console.log(`${dataset.reviews.length} reviews, tools/call search_reviews ${JSON.stringify(query)}, median of ${args.rounds} rounds of ${calls} calls`);
-for (const [name, value] of Object.entries(us)) console.log(`  ${name.padEnd(26)} ${value.toFixed(0).padStart(6)} µs/call`);
+console.log(
+  `${dataset.reviews.length} reviews, tools/call search_reviews ${JSON.stringify(query)}, median of ${args.rounds} rounds of ${calls} calls`,
+);
+for (const [name, value] of Object.entries(us))
+  console.log(`  ${name.padEnd(26)} ${value.toFixed(0).padStart(6)} µs/call`);
 const sessionRatio = us['ours, 2025-06-18 session']! / us['SDK v1 minimal']!;
 const statelessRatio = us['ours, 2026-07-28']! / us['SDK v2 minimal']!;
-console.log(`  session revisions: ${sessionRatio.toFixed(2)}x the SDK v1 (floor 1.25x) ${sessionRatio <= 1.25 ? 'ok' : 'OVER'}`);
-console.log(`  2026-07-28:        ${statelessRatio.toFixed(2)}x the SDK v2 (floor 1.25x) ${statelessRatio <= 1.25 ? 'ok' : 'OVER'}`);
+console.log(
+  `  session revisions: ${sessionRatio.toFixed(2)}x the SDK v1 (floor 1.25x) ${sessionRatio <= 1.25 ? 'ok' : 'OVER'}`,
+);
+console.log(
+  `  2026-07-28:        ${statelessRatio.toFixed(2)}x the SDK v2 (floor 1.25x) ${statelessRatio <= 1.25 ? 'ok' : 'OVER'}`,
+);
 await store.close();
 rmSync(storeDir, { recursive: true, force: true });

@@ -84,7 +84,9 @@ const targets: Array<{ count?: number; contentDir?: string }> = args.content
   ? [{ contentDir: resolve(args.content) }]
   : args.sizes.split(',').map((size) => ({ count: Number(size.trim()) }));
 
-log(`REST floor: ${connections} connections, ${duration} s per server and group in ${rounds} rounds, Node ${process.version}, ${availableParallelism()} CPUs`);
+log(
+  `REST floor: ${connections} connections, ${duration} s per server and group in ${rounds} rounds, Node ${process.version}, ${availableParallelism()} CPUs`,
+);
 mkdirSync(buildsRoot, { recursive: true });
 const results: SizeResult[] = [];
 try {
@@ -108,7 +110,9 @@ async function benchmarkSize(build: BuildInfo): Promise<SizeResult> {
   const captureFile = resolve(tmpdir(), `bench-rest-capture-${process.pid}-${build.label}.json`);
   try {
     // since: the 10th newest review's date, so it returns about 10 reviews at every size.
-    const newest = JSON.parse((await get(real.origin, `${SEARCH}?limit=10`)).body.toString('utf8')) as { reviews: Array<{ id: string; date: string }> };
+    const newest = JSON.parse((await get(real.origin, `${SEARCH}?limit=10`)).body.toString('utf8')) as {
+      reviews: Array<{ id: string; date: string }>;
+    };
     const since = `/api/reviews/since/${newest.reviews.at(-1)?.date ?? '2000-01-01'}`;
     const groups: Array<{ name: string; paths: string[] }> = [
       { name: 'search (mix of 8)', paths: SEARCH_PATHS },
@@ -121,7 +125,8 @@ async function benchmarkSize(build: BuildInfo): Promise<SizeResult> {
     const capture: Capture = {};
     for (const path of groups.flatMap((group) => group.paths)) {
       const answer = await get(real.origin, path, HEADERS);
-      if (answer.status !== 200) throw new Error(`${path} answered ${answer.status}: ${answer.body.toString('utf8').slice(0, 500)}`);
+      if (answer.status !== 200)
+        throw new Error(`${path} answered ${answer.status}: ${answer.body.toString('utf8').slice(0, 500)}`);
       const headers: Record<string, string> = {};
       for (let i = 0; i < answer.rawHeaders.length; i += 2) {
         const name = (answer.rawHeaders[i] as string).toLowerCase();
@@ -133,7 +138,8 @@ async function benchmarkSize(build: BuildInfo): Promise<SizeResult> {
     bare = await startBareServer(captureFile);
     for (const path of Object.keys(capture)) {
       const echo = await get(bare.origin, path, HEADERS);
-      if (echo.status !== 200 || echo.body.toString('base64') !== capture[path]!.bodyBase64) throw new Error(`bare server differs on ${path}`);
+      if (echo.status !== 200 || echo.body.toString('base64') !== capture[path]!.bodyBase64)
+        throw new Error(`bare server differs on ${path}`);
     }
 
     const measured: Group[] = [];
@@ -152,7 +158,12 @@ async function benchmarkSize(build: BuildInfo): Promise<SizeResult> {
  * Real and bare under the same load, interleaved (real, bare, then bare,
  * real, ...) so a slow spell of the shared machine falls on both.
  */
-async function pair(name: string, real: Running, bare: Running, paths: string[]): Promise<{ real: LoadSummary; bare: LoadSummary }> {
+async function pair(
+  name: string,
+  real: Running,
+  bare: Running,
+  paths: string[],
+): Promise<{ real: LoadSummary; bare: LoadSummary }> {
   const runs: Record<'real' | 'bare', LoadRun[]> = { real: [], bare: [] };
   for (let round = 0; round < rounds; round++) {
     for (const which of round % 2 === 0 ? (['real', 'bare'] as const) : (['bare', 'real'] as const)) {
@@ -166,12 +177,18 @@ async function pair(name: string, real: Running, bare: Running, paths: string[])
         warmup: runs[which].length === 0 ? warmup : Math.min(warmup, 0.5),
         serverPid: server.process.pid,
       });
-      if (run.non200 || run.errors) throw new Error(`${name} ${which}: ${JSON.stringify(run.statuses)}, ${run.errors} errors`);
+      if (run.non200 || run.errors)
+        throw new Error(`${name} ${which}: ${JSON.stringify(run.statuses)}, ${run.errors} errors`);
       runs[which].push(run);
     }
   }
-  const out = { real: summarize(runs.real, availableParallelism()), bare: summarize(runs.bare, availableParallelism()) };
-  log(`  ${name}: real ${Math.round(out.real.rps)} req/s, bare ${Math.round(out.bare.rps)} req/s (${(out.real.rps / out.bare.rps).toFixed(2)}x)`);
+  const out = {
+    real: summarize(runs.real, availableParallelism()),
+    bare: summarize(runs.bare, availableParallelism()),
+  };
+  log(
+    `  ${name}: real ${Math.round(out.real.rps)} req/s, bare ${Math.round(out.bare.rps)} req/s (${(out.real.rps / out.bare.rps).toFixed(2)}x)`,
+  );
   return out;
 }
 
@@ -190,17 +207,27 @@ function report(sizes: SizeResult[]): string[] {
       if (ratio < RATE_FLOOR) missed.push(`${size.build.reviews} ${group.name} ${ratio.toFixed(2)}x`);
       const cpu = (s: LoadSummary) => (s.serverCpuUsPerRequest === null ? '–' : s.serverCpuUsPerRequest.toFixed(0));
       const other = Math.max(group.real.foreignCpuShare ?? 0, group.bare.foreignCpuShare ?? 0);
-      const cpuRatio = group.real.serverCpuUsPerRequest && group.bare.serverCpuUsPerRequest ? (group.bare.serverCpuUsPerRequest / group.real.serverCpuUsPerRequest).toFixed(2) : '–';
+      const cpuRatio =
+        group.real.serverCpuUsPerRequest && group.bare.serverCpuUsPerRequest
+          ? (group.bare.serverCpuUsPerRequest / group.real.serverCpuUsPerRequest).toFixed(2)
+          : '–';
       lines.push(
         `| ${size.build.reviews} | ${group.name} | ${Math.round(group.real.rps)} | ${Math.round(group.bare.rps)} | ${ratio.toFixed(2)} | ${ratio >= RATE_FLOOR ? 'ok' : 'MISSED'} | ${group.real.p99.toFixed(1)} / ${group.bare.p99.toFixed(1)} | ${cpu(group.real)} / ${cpu(group.bare)} | ${cpuRatio} | ${Math.round(other * 100)} % |`,
       );
     }
   }
-  lines.push('', `| reviews | RSS after the load, MB | floor (${RSS_FLOOR_MB} MB at ${RSS_FLOOR_REVIEWS / 1000}k) |`, '| ---: | ---: | ---: |');
+  lines.push(
+    '',
+    `| reviews | RSS after the load, MB | floor (${RSS_FLOOR_MB} MB at ${RSS_FLOOR_REVIEWS / 1000}k) |`,
+    '| ---: | ---: | ---: |',
+  );
   for (const size of sizes) {
     const within = size.rssMb <= RSS_FLOOR_MB;
-    if (!within && size.build.reviews <= RSS_FLOOR_REVIEWS) missed.push(`${size.build.reviews} RSS ${size.rssMb.toFixed(0)} MB`);
-    lines.push(`| ${size.build.reviews} | ${size.rssMb.toFixed(0)} | ${within ? 'ok' : size.build.reviews <= RSS_FLOOR_REVIEWS ? 'MISSED' : 'over (larger than the floor\'s size)'} |`);
+    if (!within && size.build.reviews <= RSS_FLOOR_REVIEWS)
+      missed.push(`${size.build.reviews} RSS ${size.rssMb.toFixed(0)} MB`);
+    lines.push(
+      `| ${size.build.reviews} | ${size.rssMb.toFixed(0)} | ${within ? 'ok' : size.build.reviews <= RSS_FLOOR_REVIEWS ? 'MISSED' : "over (larger than the floor's size)"} |`,
+    );
   }
   console.log(`\n${lines.join('\n')}`);
   return missed;

@@ -49,19 +49,36 @@ const floorMs = (reviews: number) => (reviews >= 50_000 ? 50 : 5);
 
 const files: string[] = args.file
   ? [resolve(args.file)]
-  : args.sizes.split(',').map((size) => resolve(ensureBuild({ buildsRoot: args.builds, count: Number(size), rebuild: false, log: console.log }).distDir, 'client/reviews.json'));
+  : args.sizes
+      .split(',')
+      .map((size) =>
+        resolve(
+          ensureBuild({ buildsRoot: args.builds, count: Number(size), rebuild: false, log: console.log }).distDir,
+          'client/reviews.json',
+        ),
+      );
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 const summary = (ms: number[]) => {
   const s = [...ms].sort((a, b) => a - b);
   return { p50: pct(s, 50), p99: pct(s, 99), max: s.at(-1)! };
 };
 const cpuMs = ({ user, system }: NodeJS.CpuUsage) => (user + system) / 1000;
-const fmt = ({ p50, p99, max }: { p50: number; p99: number; max: number }) => `${p50.toFixed(2)} / ${p99.toFixed(2)} / ${max.toFixed(2)}`;
+const fmt = ({ p50, p99, max }: { p50: number; p99: number; max: number }) =>
+  `${p50.toFixed(2)} / ${p99.toFixed(2)} / ${max.toFixed(2)}`;
 
 let missed = false;
-console.log(`load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${availableParallelism()} cores: on a busy machine the wall p99 is other processes' time; CPU time leaves it out`);
-console.log('| reviews | texts folded (ms) | needles | search p50 / p99 / max (ms) | search CPU | endpoint | baseline | baseline CPU | search / baseline p50 / p99 | floor (wall) |');
+console.log(
+  `load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(
+      ' ',
+    )} on ${availableParallelism()} cores: on a busy machine the wall p99 is other processes' time; CPU time leaves it out`,
+);
+console.log(
+  '| reviews | texts folded (ms) | needles | search p50 / p99 / max (ms) | search CPU | endpoint | baseline | baseline CPU | search / baseline p50 / p99 | floor (wall) |',
+);
 console.log('|---|---|---|---|---|---|---|---|---|---|');
 for (const file of files) {
   const raw = JSON.parse(readFileSync(file, 'utf8')) as { reviews: Array<{ title?: string; text: string }> };
@@ -78,7 +95,10 @@ for (const file of files) {
     const url = new URL(i % 4 === 3 ? `${q.path}&min_rating=2` : q.path, 'http://localhost');
     const parsed = fromSearchParams(url.searchParams);
     if (!parsed.ok) throw new Error(`${q.path}: ${JSON.stringify(parsed.issues)}`);
-    return { query: parsed.value, request: { method: 'GET', path: url.pathname, search: url.search, headers: noHeaders } };
+    return {
+      query: parsed.value,
+      request: { method: 'GET', path: url.pathname, search: url.search, headers: noHeaders },
+    };
   });
   // Warm the code paths (not timed).
   for (const { query } of needles.slice(0, 20)) searchPositions(index, query);
@@ -116,6 +136,8 @@ for (const file of files) {
   const floor = floorMs(records.length);
   const ok = s.p99 <= floor && e.p99 <= floor;
   missed ||= !ok;
-  console.log(`| ${records.length} | ${foldMs.toFixed(0)} | ${needles.length} | ${fmt(s)} | ${fmt(sc)} | ${fmt(e)} | ${fmt(b)} | ${fmt(bc)} | ${(s.p50 / b.p50).toFixed(2)}x / ${(s.p99 / b.p99).toFixed(2)}x | p99 <= ${floor} ms: ${ok ? 'met' : 'MISSED'} |`);
+  console.log(
+    `| ${records.length} | ${foldMs.toFixed(0)} | ${needles.length} | ${fmt(s)} | ${fmt(sc)} | ${fmt(e)} | ${fmt(b)} | ${fmt(bc)} | ${(s.p50 / b.p50).toFixed(2)}x / ${(s.p99 / b.p99).toFixed(2)}x | p99 <= ${floor} ms: ${ok ? 'met' : 'MISSED'} |`,
+  );
 }
 process.exitCode = missed ? 1 : 0;

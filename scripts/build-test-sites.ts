@@ -12,7 +12,12 @@ import { ASTRO_BIN, BUILDS, buildEnv, HOST_BUILDS, NODE, ROOT } from '../test/he
 function build(name: string, env: NodeJS.ProcessEnv): string {
   const started = performance.now();
   // A build logs a line per page: 10k reviews log more than spawnSync's default 1 MiB buffer, past which it kills the build.
-  const result = spawnSync(NODE, [ASTRO_BIN, 'build'], { cwd: ROOT, env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const result = spawnSync(NODE, [ASTRO_BIN, 'build'], {
+    cwd: ROOT,
+    env,
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
   if (result.status !== 0) {
     process.stderr.write(result.stdout + result.stderr);
     console.error(`test build "${name}" failed`);
@@ -30,7 +35,16 @@ for (const [name, entry] of Object.entries(BUILDS)) {
 /** Generated content, made afresh (the generator is deterministic: same count and seed, same files). */
 function generate(contentDir: string, { count, seed }: { count: number; seed: number }) {
   rmSync(contentDir, { recursive: true, force: true });
-  const args = [resolve(ROOT, 'scripts/generate-reviews.ts'), '--count', String(count), '--seed', String(seed), '--out', join(contentDir, 'reviews'), '--with-business'];
+  const args = [
+    resolve(ROOT, 'scripts/generate-reviews.ts'),
+    '--count',
+    String(count),
+    '--seed',
+    String(seed),
+    '--out',
+    join(contentDir, 'reviews'),
+    '--with-business',
+  ];
   const result = spawnSync(NODE, args, { cwd: ROOT, encoding: 'utf8' });
   if (result.status !== 0) {
     process.stderr.write(result.stdout + result.stderr);

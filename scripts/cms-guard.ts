@@ -31,14 +31,21 @@ const PATHS_OF: Record<string, (params: Record<string, unknown>) => unknown[]> =
   info: () => [],
   getDeployPreview: () => [],
   entriesByFolder: (p) => [p.folder],
-  entriesByFiles: (p) => (Array.isArray(p.files) ? p.files.map((file) => (file as { path?: unknown }).path) : [undefined]),
+  entriesByFiles: (p) =>
+    Array.isArray(p.files) ? p.files.map((file) => (file as { path?: unknown }).path) : [undefined],
   getEntry: (p) => [p.path],
   getMedia: (p) => [p.mediaFolder],
   getMediaFile: (p) => [p.path],
   persistEntry: (p) => {
-    const entries = [p.entry, ...(Array.isArray(p.dataFiles) ? p.dataFiles : [])].filter(Boolean) as Array<{ path?: unknown; newPath?: unknown }>;
+    const entries = [p.entry, ...(Array.isArray(p.dataFiles) ? p.dataFiles : [])].filter(Boolean) as Array<{
+      path?: unknown;
+      newPath?: unknown;
+    }>;
     const assets = (Array.isArray(p.assets) ? p.assets : []) as Array<{ path?: unknown }>;
-    return [...entries.flatMap((e) => (e.newPath === undefined ? [e.path] : [e.path, e.newPath])), ...assets.map((a) => a.path)];
+    return [
+      ...entries.flatMap((e) => (e.newPath === undefined ? [e.path] : [e.path, e.newPath])),
+      ...assets.map((a) => a.path),
+    ];
   },
   persistMedia: (p) => [(p.asset as { path?: unknown } | undefined)?.path],
   deleteFile: (p) => [p.path],
@@ -115,10 +122,13 @@ function deny(res: ServerResponse, reason: string, status = 403): void {
 function pass(req: IncomingMessage, res: ServerResponse, options: GuardOptions, body?: Buffer): void {
   const headers = { ...req.headers, host: `127.0.0.1:${options.upstreamPort}` };
   if (body) headers['content-length'] = String(body.length);
-  const upstream = forward({ host: '127.0.0.1', port: options.upstreamPort, method: req.method, path: API_PATH, headers }, (answer) => {
-    res.writeHead(answer.statusCode ?? 502, answer.headers);
-    answer.pipe(res);
-  });
+  const upstream = forward(
+    { host: '127.0.0.1', port: options.upstreamPort, method: req.method, path: API_PATH, headers },
+    (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    },
+  );
   upstream.on('error', () => {
     if (!res.headersSent) deny(res, 'decap-server is not answering', 502);
     else res.destroy();

@@ -17,7 +17,9 @@ import { DEFAULT_LOCAL_BACKEND_PORT } from '../src/lib/content/cms-config.ts';
 import { startCmsGuard } from './cms-guard.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const { values } = parseArgs({ options: { port: { type: 'string', default: '4321' }, 'cms-port': { type: 'string' } } });
+const { values } = parseArgs({
+  options: { port: { type: 'string', default: '4321' }, 'cms-port': { type: 'string' } },
+});
 
 const cmsPort = values['cms-port'] ? Number(values['cms-port']) : await freePort(DEFAULT_LOCAL_BACKEND_PORT);
 const localBackend = `http://127.0.0.1:${cmsPort}/api/v1`;
@@ -32,22 +34,34 @@ const decap = spawn(process.execPath, [resolve(ROOT, 'node_modules/decap-server/
 });
 children.push(decap);
 await waitFor(decap, /listening on/, 'decap-server');
-const guard = await startCmsGuard({ port: cmsPort, upstreamPort: decapPort, origins: [`http://localhost:${values.port}`, `http://127.0.0.1:${values.port}`] });
-
-const astro = spawn(process.execPath, [resolve(ROOT, 'node_modules/astro/bin/astro.mjs'), 'dev', '--port', values.port], {
-  cwd: ROOT,
-  env: { ...process.env, CMS_LOCAL_BACKEND: localBackend },
-  stdio: ['ignore', 'pipe', 'pipe'],
+const guard = await startCmsGuard({
+  port: cmsPort,
+  upstreamPort: decapPort,
+  origins: [`http://localhost:${values.port}`, `http://127.0.0.1:${values.port}`],
 });
+
+const astro = spawn(
+  process.execPath,
+  [resolve(ROOT, 'node_modules/astro/bin/astro.mjs'), 'dev', '--port', values.port],
+  {
+    cwd: ROOT,
+    env: { ...process.env, CMS_LOCAL_BACKEND: localBackend },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  },
+);
 children.push(astro);
 astro.stderr.pipe(process.stderr);
 let announced = false;
 astro.stdout.on('data', (chunk: Buffer) => {
   process.stdout.write(chunk);
-  const match = /(http:\/\/(?:localhost|127\.0\.0\.1|\[::1\]):\d+)\//.exec(chunk.toString().replace(/\x1b\[[0-9;]*m/g, ''));
+  const match = /(http:\/\/(?:localhost|127\.0\.0\.1|\[::1\]):\d+)\//.exec(
+    chunk.toString().replace(/\x1b\[[0-9;]*m/g, ''),
+  );
   if (match && !announced) {
     announced = true;
-    console.log(`\n  Web form: ${match[1]}/admin/  (click "Login"; saved reviews go to content/reviews/)\n  Local backend: ${localBackend}\n`);
+    console.log(
+      `\n  Web form: ${match[1]}/admin/  (click "Login"; saved reviews go to content/reviews/)\n  Local backend: ${localBackend}\n`,
+    );
   }
 });
 

@@ -48,7 +48,12 @@ export function runEvaluation() {
   const yelp = readBinary(YELP);
   const afinn = afinnScorer();
   return {
-    ours: { labelled: evaluateLabelled(labelled), dev: evaluateLabelled(dev), heldout: evaluateLabelled(heldout), yelp: evaluateBinary(yelp, oursScore) },
+    ours: {
+      labelled: evaluateLabelled(labelled),
+      dev: evaluateLabelled(dev),
+      heldout: evaluateLabelled(heldout),
+      yelp: evaluateBinary(yelp, oursScore),
+    },
     wink: { labelled: evaluateLabelled(labelled, winkScore), yelp: evaluateBinary(yelp, winkScore) },
     afinn: { labelled: evaluateLabelled(labelled, afinn), yelp: evaluateBinary(yelp, afinn) },
   };
@@ -65,7 +70,9 @@ function row(name: string, r: LabelledReport): string {
 function perAspectTable(r: LabelledReport): string[] {
   const lines = ['  aspect               tp  fp  fn      P      R     F1'];
   for (const [id, c] of Object.entries(r.perAspect)) {
-    lines.push(`  ${id.padEnd(19)} ${String(c.tp).padStart(3)} ${String(c.fp).padStart(3)} ${String(c.fn).padStart(3)}  ${num(c.precision)}  ${num(c.recall)}  ${num(c.f1)}`);
+    lines.push(
+      `  ${id.padEnd(19)} ${String(c.tp).padStart(3)} ${String(c.fp).padStart(3)} ${String(c.fn).padStart(3)}  ${num(c.precision)}  ${num(c.recall)}  ${num(c.f1)}`,
+    );
   }
   return lines;
 }
@@ -79,7 +86,12 @@ if (import.meta.main) {
     console.log(
       JSON.stringify(
         {
-          ours: { labelled: strip(report.ours.labelled), dev: strip(report.ours.dev), heldout: strip(report.ours.heldout), yelp: report.ours.yelp },
+          ours: {
+            labelled: strip(report.ours.labelled),
+            dev: strip(report.ours.dev),
+            heldout: strip(report.ours.heldout),
+            yelp: report.ours.yelp,
+          },
           wink: { labelled: strip(report.wink.labelled), yelp: report.wink.yelp },
           afinn: { labelled: strip(report.afinn.labelled), yelp: report.afinn.yelp },
         },
@@ -89,14 +101,18 @@ if (import.meta.main) {
     );
   } else {
     const { labelled, dev, heldout, yelp } = report.ours;
-    console.log(`Labelled roofing sentences: ${labelled.sentences} (test/fixtures/insights-eval/labelled.jsonl), split by SHA-256 of the text`);
+    console.log(
+      `Labelled roofing sentences: ${labelled.sentences} (test/fixtures/insights-eval/labelled.jsonl), split by SHA-256 of the text`,
+    );
     console.log('  half      sent.  aspect P      R     F1   aspect polarity       sentence polarity (3 classes)');
     console.log(row('dev', dev));
     console.log(row('held-out', heldout));
     console.log(row('all', labelled));
     console.log('Per aspect, development half:');
     for (const line of perAspectTable(dev)) console.log(line);
-    console.log('False positives on the development half, by the labelled aspect missed instead (none: no aspect labelled):');
+    console.log(
+      'False positives on the development half, by the labelled aspect missed instead (none: no aspect labelled):',
+    );
     for (const [id, row] of Object.entries(dev.confusion)) {
       const cells = Object.entries(row).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
       if (cells.length > 0) console.log(`  ${id.padEnd(19)} ${cells.map(([k, v]) => `${k} ${v}`).join(', ')}`);
@@ -105,20 +121,27 @@ if (import.meta.main) {
     for (const line of perAspectTable(heldout)) console.log(line);
     console.log('Per aspect, all:');
     for (const line of perAspectTable(labelled)) console.log(line);
-    console.log(`Yelp (UCI Sentiment Labelled Sentences): ${yelp.total} sentences, binary, a score of 0 counts as wrong`);
+    console.log(
+      `Yelp (UCI Sentiment Labelled Sentences): ${yelp.total} sentences, binary, a score of 0 counts as wrong`,
+    );
     console.log(`  ours  ${pct(yelp.accuracy)} (undecided ${yelp.undecided})`);
     console.log(`  wink  ${pct(report.wink.yelp.accuracy)} (undecided ${report.wink.yelp.undecided})`);
     console.log(`  afinn ${pct(report.afinn.yelp.accuracy)} (undecided ${report.afinn.yelp.undecided})`);
     console.log('Libraries alone as the polarity source on all labelled sentences (aspect detection ours):');
     for (const name of ['ours', 'wink', 'afinn'] as const) {
       const r = report[name].labelled;
-      console.log(`  ${name.padEnd(5)} aspect polarity ${pct(r.aspectPolarity.accuracy)}  sentence polarity ${pct(r.sentencePolarity.accuracy)}`);
+      console.log(
+        `  ${name.padEnd(5)} aspect polarity ${pct(r.aspectPolarity.accuracy)}  sentence polarity ${pct(r.sentencePolarity.accuracy)}`,
+      );
     }
     const errorsArg = process.argv.find((a) => a.startsWith('--errors'));
     if (errorsArg) {
       const source = errorsArg === '--errors=all' ? labelled : dev;
-      console.log(`Disagreements (${errorsArg === '--errors=all' ? 'all sentences: do not tune on the held-out half' : 'development half'}):`);
-      for (const e of source.errors) console.log(`${e.id} ${JSON.stringify(e.expected)} got ${JSON.stringify(e.got)}  ${e.text}`);
+      console.log(
+        `Disagreements (${errorsArg === '--errors=all' ? 'all sentences: do not tune on the held-out half' : 'development half'}):`,
+      );
+      for (const e of source.errors)
+        console.log(`${e.id} ${JSON.stringify(e.expected)} got ${JSON.stringify(e.got)}  ${e.text}`);
     }
     console.log(`(${ms} ms)`);
   }

@@ -67,25 +67,35 @@ if (values.help) {
   process.exit(0);
 }
 if (positionals.length === 0 && !values.google) fail('name at least one export file or folder, or --google');
-if (values.format !== undefined && !(FORMAT_NAMES as readonly string[]).includes(values.format)) fail(`--format must be one of ${FORMAT_NAMES.join(', ')}, got "${values.format}"`);
+if (values.format !== undefined && !(FORMAT_NAMES as readonly string[]).includes(values.format))
+  fail(`--format must be one of ${FORMAT_NAMES.join(', ')}, got "${values.format}"`);
 const map: Partial<Record<CsvField, string>> = {};
 for (const entry of values.map ?? []) {
   const match = /^([a-z_]+)=(.+)$/.exec(entry);
-  if (!match || !(CSV_FIELDS as readonly string[]).includes(match[1]!)) fail(`--map takes FIELD=COLUMN with FIELD one of ${CSV_FIELDS.join(', ')}, got "${entry}"`);
+  if (!match || !(CSV_FIELDS as readonly string[]).includes(match[1]!))
+    fail(`--map takes FIELD=COLUMN with FIELD one of ${CSV_FIELDS.join(', ')}, got "${entry}"`);
   map[match[1] as CsvField] = match[2]!;
 }
 
 try {
-  const google = values.google ? (await fetchGoogleReviews(googleSettingsFromEnv())).map(({ location, document }) => ({ name: `Google API ${location}`, document })) : [];
-  const report = importReviews(positionals.map((p) => resolve(p)), {
-    contentDir: resolve(values['content-dir'] ?? contentDir()),
-    ...(values.format ? { format: values.format as FormatName } : {}),
-    csv: { map, ...(values.source ? { source: values.source } : {}) },
-    deleteMissing: values['delete-missing'] ?? false,
-    skipInvalid: values['skip-invalid'] ?? false,
-    dryRun: values['dry-run'] ?? false,
-    google,
-  });
+  const google = values.google
+    ? (await fetchGoogleReviews(googleSettingsFromEnv())).map(({ location, document }) => ({
+        name: `Google API ${location}`,
+        document,
+      }))
+    : [];
+  const report = importReviews(
+    positionals.map((p) => resolve(p)),
+    {
+      contentDir: resolve(values['content-dir'] ?? contentDir()),
+      ...(values.format ? { format: values.format as FormatName } : {}),
+      csv: { map, ...(values.source ? { source: values.source } : {}) },
+      deleteMissing: values['delete-missing'] ?? false,
+      skipInvalid: values['skip-invalid'] ?? false,
+      dryRun: values['dry-run'] ?? false,
+      google,
+    },
+  );
   // exitCode, not exit(): a long report to a pipe is written out before the process ends.
   process.stdout.write(formatReport(report));
   process.exitCode = report.files.every((f) => f.imported) ? 0 : 1;

@@ -101,11 +101,18 @@ function signPolarity(score: number, threshold: number): Polarity {
  * polarity come from that scorer's sentence score instead of ours (the aspect
  * detection stays ours), which is how the libraries are compared.
  */
-export function evaluateLabelled(set: readonly LabelledSentence[], scorer?: SentenceScorer, threshold = 0): LabelledReport {
+export function evaluateLabelled(
+  set: readonly LabelledSentence[],
+  scorer?: SentenceScorer,
+  threshold = 0,
+): LabelledReport {
   let tp = 0;
   let fp = 0;
   let fn = 0;
-  const per = Object.fromEntries(ASPECT_IDS.map((id) => [id, { tp: 0, fp: 0, fn: 0 }])) as Record<AspectId, { tp: number; fp: number; fn: number }>;
+  const per = Object.fromEntries(ASPECT_IDS.map((id) => [id, { tp: 0, fp: 0, fn: 0 }])) as Record<
+    AspectId,
+    { tp: number; fp: number; fn: number }
+  >;
   let polarityCorrect = 0;
   let polarityTotal = 0;
   let sentenceCorrect = 0;
@@ -114,12 +121,22 @@ export function evaluateLabelled(set: readonly LabelledSentence[], scorer?: Sent
   for (const item of set) {
     const analyses = analyseText(item.text);
     const predicted = new Map<AspectId, Polarity>();
-    for (const sentence of analyses) for (const mention of sentence.aspects) predicted.set(mention.aspect, mention.polarity);
+    for (const sentence of analyses)
+      for (const mention of sentence.aspects) predicted.set(mention.aspect, mention.polarity);
     const external = scorer ? signPolarity(scorer(item.text), threshold) : undefined;
-    const ourSentence = analyses.length === 0 ? 'neutral' : combineSentences(analyses.map((a) => ({ score: a.score, polarity: a.polarity })));
+    const ourSentence =
+      analyses.length === 0
+        ? 'neutral'
+        : combineSentences(analyses.map((a) => ({ score: a.score, polarity: a.polarity })));
     const sentencePolarity = external ?? ourSentence;
     if (sentencePolarity === item.sentiment) sentenceCorrect += 1;
-    else errors.push({ id: item.id, text: item.text, expected: { sentiment: item.sentiment }, got: { sentiment: sentencePolarity } });
+    else
+      errors.push({
+        id: item.id,
+        text: item.text,
+        expected: { sentiment: item.sentiment },
+        got: { sentiment: sentencePolarity },
+      });
 
     const gold = item.aspects;
     for (const id of ASPECT_IDS) {
@@ -136,7 +153,8 @@ export function evaluateLabelled(set: readonly LabelledSentence[], scorer?: Sent
         fp += 1;
         per[id].fp += 1;
         const instead = Object.keys(gold).filter((g) => !predicted.has(g as AspectId));
-        for (const other of instead.length > 0 ? instead : ['none']) confusion[id][other] = (confusion[id][other] ?? 0) + 1;
+        for (const other of instead.length > 0 ? instead : ['none'])
+          confusion[id][other] = (confusion[id][other] ?? 0) + 1;
         errors.push({ id: item.id, text: item.text, expected: { [id]: null }, got: { [id]: p } });
       } else if (g) {
         fn += 1;
@@ -148,9 +166,20 @@ export function evaluateLabelled(set: readonly LabelledSentence[], scorer?: Sent
   return {
     sentences: set.length,
     aspect: counts(tp, fp, fn),
-    perAspect: Object.fromEntries(ASPECT_IDS.map((id) => [id, counts(per[id].tp, per[id].fp, per[id].fn)])) as Record<AspectId, AspectCounts>,
-    aspectPolarity: { correct: polarityCorrect, total: polarityTotal, accuracy: round3(polarityTotal === 0 ? 0 : polarityCorrect / polarityTotal) },
-    sentencePolarity: { correct: sentenceCorrect, total: set.length, accuracy: round3(set.length === 0 ? 0 : sentenceCorrect / set.length) },
+    perAspect: Object.fromEntries(ASPECT_IDS.map((id) => [id, counts(per[id].tp, per[id].fp, per[id].fn)])) as Record<
+      AspectId,
+      AspectCounts
+    >,
+    aspectPolarity: {
+      correct: polarityCorrect,
+      total: polarityTotal,
+      accuracy: round3(polarityTotal === 0 ? 0 : polarityCorrect / polarityTotal),
+    },
+    sentencePolarity: {
+      correct: sentenceCorrect,
+      total: set.length,
+      accuracy: round3(set.length === 0 ? 0 : sentenceCorrect / set.length),
+    },
     confusion,
     errors,
   };

@@ -39,7 +39,10 @@ const content = liveContent(resolve(contentDir()), async (dir, warn) => {
 type Snapshot = ContentSnapshot<typeof content>;
 
 /** A loader that fills its collection from the shared snapshot, again on every content change in dev. */
-function snapshotLoader(name: string, fill: (store: LoaderContext['store'], snapshot: Snapshot, context: LoaderContext) => void) {
+function snapshotLoader(
+  name: string,
+  fill: (store: LoaderContext['store'], snapshot: Snapshot, context: LoaderContext) => void,
+) {
   return {
     name: `roofing-reviews:${name}`,
     load: async (context: LoaderContext) => {
@@ -57,7 +60,9 @@ const reviews = defineCollection({
   loader: snapshotLoader('reviews', (store, snapshot, { logger }) => {
     for (const entry of snapshot.packed) store.set(entry);
     if (snapshot.unpublished.length > 0) {
-      logger.info(`${snapshot.unpublished.length} review file(s) marked verified: false, not published: ${snapshot.unpublished.join(', ')}`);
+      logger.info(
+        `${snapshot.unpublished.length} review file(s) marked verified: false, not published: ${snapshot.unpublished.join(', ')}`,
+      );
     }
   }),
   schema: storedReviews,
@@ -69,7 +74,9 @@ const businessCollection = defineCollection({
 });
 
 const insights = defineCollection({
-  loader: snapshotLoader('insights', (store, snapshot) => store.set({ id: 'insights', data: snapshot.insights as unknown as Record<string, unknown> })),
+  loader: snapshotLoader('insights', (store, snapshot) =>
+    store.set({ id: 'insights', data: snapshot.insights as unknown as Record<string, unknown> }),
+  ),
 });
 
 export const collections = { reviews, business: businessCollection, insights };

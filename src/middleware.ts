@@ -32,11 +32,15 @@ export const onRequest = defineMiddleware(async (context, next) => {
 /** A rendered HTML page, read whole (a few KB), answered with its ETag, a 304 or a compressed body. */
 async function withPageValidators(request: Request, response: Response): Promise<Response> {
   const isPage = response.status === 200 && /^text\/html\b/.test(response.headers.get('content-type') ?? '');
-  if (!isPage || (request.method !== 'GET' && request.method !== 'HEAD') || response.headers.has('content-encoding')) return response;
+  if (!isPage || (request.method !== 'GET' && request.method !== 'HEAD') || response.headers.has('content-encoding'))
+    return response;
   const body = new Uint8Array(await response.arrayBuffer());
   const answer = answerPage(body, response.headers.get('last-modified') ?? undefined, request.headers);
   const headers = new Headers(response.headers);
   for (const [name, value] of Object.entries(answer.headers)) headers.set(name, value);
   if (answer.status === 304) headers.delete('content-length');
-  return new Response(request.method === 'HEAD' ? null : (answer.body as BodyInit | null), { status: answer.status, headers });
+  return new Response(request.method === 'HEAD' ? null : (answer.body as BodyInit | null), {
+    status: answer.status,
+    headers,
+  });
 }

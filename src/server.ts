@@ -64,7 +64,9 @@ export async function startServer(options: ServerOptions) {
   const staticFiles = loadStaticFiles(resolve(options.distDir, 'client'));
   // Pages, feeds and Link headers carry the build's site; the hub takes topics under the runtime's.
   if (staticFiles.builtSite && staticFiles.builtSite !== options.site) {
-    console.warn(`warning: this build was made for ${staticFiles.builtSite} but SITE_URL is ${options.site}: pages and feeds name the first, the WebSub hub accepts only the second. Build with SITE_URL=${options.site}, or run with SITE_URL=${staticFiles.builtSite}.`);
+    console.warn(
+      `warning: this build was made for ${staticFiles.builtSite} but SITE_URL is ${options.site}: pages and feeds name the first, the WebSub hub accepts only the second. Build with SITE_URL=${options.site}, or run with SITE_URL=${staticFiles.builtSite}.`,
+    );
   }
   const datasetPath = resolve(options.distDir, 'client/reviews.json');
   if (!existsSync(datasetPath)) throw new Error(`no reviews.json in ${options.distDir}/client: run the build first`);
@@ -79,7 +81,13 @@ export async function startServer(options: ServerOptions) {
   registerProcessDataset(api.dataset);
   // /reviews/{id}.json: made from the dataset on request, not 100k files from the build.
   staticFiles.mount(reviewJsonFiles(api.dataset, true));
-  const services = await createNodeServices({ site: options.site, host: options.host, staticFiles, api, env: process.env });
+  const services = await createNodeServices({
+    site: options.site,
+    host: options.host,
+    staticFiles,
+    api,
+    env: process.env,
+  });
 
   /** The one decision of who the client is (rate limits): the socket's peer, unless TRUST_PROXY names the proxies in front. */
   const clientOf = (req: IncomingMessage, headers: { get(name: string): string | null }) => ({
@@ -88,7 +96,10 @@ export async function startServer(options: ServerOptions) {
   // Static files and the read-only API are answered synchronously, without a URL object or a
   // promise: they are most of the traffic. Everything else takes the general path.
   const siteHost = new URL(options.site).host;
-  const bodyBounds = { budget: { limitBytes: options.bodies.budgetBytes, held: 0 }, deadlineMs: options.bodies.deadlineMs };
+  const bodyBounds = {
+    budget: { limitBytes: options.bodies.budgetBytes, held: 0 },
+    deadlineMs: options.bodies.deadlineMs,
+  };
   const server = createServer(serverTimeouts(options.bodies), (req, res) => {
     try {
       if (FORBIDDEN_METHODS.has(req.method ?? '')) {
@@ -96,16 +107,29 @@ export async function startServer(options: ServerOptions) {
         return;
       }
       const target = canonicalTarget(req);
-      for (const [name, value] of Object.entries(securityHeadersFor(target.kind === 'route' ? target.path : '/'))) res.setHeader(name, value);
+      for (const [name, value] of Object.entries(securityHeadersFor(target.kind === 'route' ? target.path : '/')))
+        res.setHeader(name, value);
       if (target.kind !== 'route' || !checkedHost(req, siteHost)) {
-        refuseTarget(req, res, target.kind === 'route' ? { kind: 'invalid', message: 'The Host header is not a host name or address with an optional port.' } : target);
+        refuseTarget(
+          req,
+          res,
+          target.kind === 'route'
+            ? { kind: 'invalid', message: 'The Host header is not a host name or address with an optional port.' }
+            : target,
+        );
         return;
       }
       if (staticFiles.serve(req, res, target.path)) return;
       const route = options.apiThroughAstro ? undefined : services.routes.find((r) => r.matches(target.path));
       if (route?.answer) {
         const headers = nodeHeaderReader(req);
-        sendAnswer(route.answer({ method: req.method ?? 'GET', path: target.path, search: target.search, headers }, clientOf(req, headers)), res);
+        sendAnswer(
+          route.answer(
+            { method: req.method ?? 'GET', path: target.path, search: target.search, headers },
+            clientOf(req, headers),
+          ),
+          res,
+        );
         return;
       }
       void slowPath(req, res, route).catch((error: unknown) => failed(res, error));
@@ -114,7 +138,11 @@ export async function startServer(options: ServerOptions) {
     }
   });
   server.on('clientError', answerClientError);
-  const slowPath = async (req: IncomingMessage, res: ServerResponse, route: (typeof services.routes)[number] | undefined) => {
+  const slowPath = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    route: (typeof services.routes)[number] | undefined,
+  ) => {
     const url = requestUrl(req, options.site);
     if (route) {
       const client = clientOf(req, nodeHeaderReader(req));
@@ -128,19 +156,31 @@ export async function startServer(options: ServerOptions) {
    * where it is not GET or HEAD); what is no path or no host is a 400. A body
    * is never read here: the connection closes after the answer.
    */
-  const refuseTarget = (req: IncomingMessage, res: ServerResponse, target: Exclude<ReturnType<typeof canonicalTarget>, { kind: 'route' }>) => {
+  const refuseTarget = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    target: Exclude<ReturnType<typeof canonicalTarget>, { kind: 'route' }>,
+  ) => {
     const read = req.method === 'GET' || req.method === 'HEAD';
     if (!read) res.setHeader('connection', 'close');
     if (target.kind === 'invalid') {
       sendAnswer(jsonAnswer({ error: 'bad_request', message: target.message }, { status: 400 }), res);
       return;
     }
-    res.writeHead(read ? 301 : 308, { location: target.location, 'cache-control': 'public, max-age=3600', 'content-length': '0' });
+    res.writeHead(read ? 301 : 308, {
+      location: target.location,
+      'cache-control': 'public, max-age=3600',
+      'content-length': '0',
+    });
     res.end();
   };
   const failed = (res: ServerResponse, error: unknown) => {
     console.error('request failed:', error);
-    if (!res.headersSent) sendAnswer(jsonAnswer({ error: 'internal_error', message: 'The server could not answer this request.' }, { status: 500 }), res);
+    if (!res.headersSent)
+      sendAnswer(
+        jsonAnswer({ error: 'internal_error', message: 'The server could not answer this request.' }, { status: 500 }),
+        res,
+      );
     else res.destroy();
   };
   await new Promise<void>((resolveListen, reject) => {
@@ -150,7 +190,9 @@ export async function startServer(options: ServerOptions) {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   // Only now is the new content live: what runs here (WebSub publishing) may announce it.
-  services.pending.track(services.onListening().catch((error: unknown) => console.error('start-up task failed:', error)));
+  services.pending.track(
+    services.onListening().catch((error: unknown) => console.error('start-up task failed:', error)),
+  );
   // The texts a `query` looks in are folded now (once), not by the first text query.
   getReviewIndex(api.dataset).texts();
   /**

@@ -11,7 +11,11 @@ import { ASTRO_BIN, NODE, ROOT } from './helpers/builds.ts';
 
 function run(args: string[]): Promise<{ code: number | null; output: string }> {
   return new Promise((resolveRun) => {
-    const child = spawn(NODE, args, { cwd: ROOT, env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', FORCE_COLOR: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(NODE, args, {
+      cwd: ROOT,
+      env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', FORCE_COLOR: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));

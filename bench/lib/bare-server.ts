@@ -27,7 +27,10 @@ export const NODE_OWN_HEADERS = new Set(['date', 'connection', 'keep-alive', 'tr
 if (import.meta.main) {
   const capture = JSON.parse(readFileSync(process.argv[2] as string, 'utf8')) as Capture;
   const answers = new Map(
-    Object.entries(capture).map(([path, answer]) => [path, { status: answer.status, headers: answer.headers, body: Buffer.from(answer.bodyBase64, 'base64') }]),
+    Object.entries(capture).map(([path, answer]) => [
+      path,
+      { status: answer.status, headers: answer.headers, body: Buffer.from(answer.bodyBase64, 'base64') },
+    ]),
   );
   const server = createServer((req, res) => {
     const answer = answers.get(req.url ?? '');

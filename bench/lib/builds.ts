@@ -7,7 +7,16 @@
  * env CONTENT_DIR, ASTRO_OUT_DIR, ASTRO_CACHE_DIR, then astro build.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { resolve } from 'node:path';
 import { NODE, ROOT } from './processes.ts';
 
@@ -40,7 +49,14 @@ interface Meta {
  * The build for `count` generated reviews (seed 42), or, with `contentDir`,
  * for an existing content folder (labelled by its folder name).
  */
-export function ensureBuild(options: { buildsRoot: string; count?: number; contentDir?: string; rebuild: boolean; seed?: number; log: (line: string) => void }): BuildInfo {
+export function ensureBuild(options: {
+  buildsRoot: string;
+  count?: number;
+  contentDir?: string;
+  rebuild: boolean;
+  seed?: number;
+  log: (line: string) => void;
+}): BuildInfo {
   const seed = options.seed ?? 42;
   const label = options.contentDir ? `content-${sanitize(options.contentDir)}` : String(options.count);
   const dir = resolve(options.buildsRoot, label);
@@ -54,7 +70,16 @@ export function ensureBuild(options: { buildsRoot: string; count?: number; conte
     const meta = JSON.parse(readFileSync(metaFile, 'utf8')) as Meta;
     if (meta.seed === seed && meta.contentDir === contentDir) {
       options.log(`  reusing the build in ${dir} (--rebuild to make it again)`);
-      return { label, reviews: reviewCount(distDir), contentDir, distDir, generateMs: meta.generateMs, buildMs: meta.buildMs, buildCpuMs: meta.buildCpuMs ?? null, reused: true };
+      return {
+        label,
+        reviews: reviewCount(distDir),
+        contentDir,
+        distDir,
+        generateMs: meta.generateMs,
+        buildMs: meta.buildMs,
+        buildCpuMs: meta.buildCpuMs ?? null,
+        reused: true,
+      };
     }
   }
 
@@ -63,16 +88,39 @@ export function ensureBuild(options: { buildsRoot: string; count?: number; conte
   let generateMs: number | null = null;
   if (!options.contentDir) {
     if (!existsSync(GENERATOR)) {
-      throw new Error(`${GENERATOR} is missing: it generates the benchmark content. Pass --content DIR to benchmark an existing content folder.`);
+      throw new Error(
+        `${GENERATOR} is missing: it generates the benchmark content. Pass --content DIR to benchmark an existing content folder.`,
+      );
     }
     options.log(`  generating ${options.count} reviews (seed ${seed}) into ${contentDir}`);
     const started = performance.now();
-    run([GENERATOR, '--count', String(options.count), '--seed', String(seed), '--out', resolve(contentDir, 'reviews'), '--with-business'], {}, 'generating content');
+    run(
+      [
+        GENERATOR,
+        '--count',
+        String(options.count),
+        '--seed',
+        String(seed),
+        '--out',
+        resolve(contentDir, 'reviews'),
+        '--with-business',
+      ],
+      {},
+      'generating content',
+    );
     generateMs = performance.now() - started;
   }
   options.log(`  building into ${distDir}`);
   const { buildMs, buildCpuMs } = astroBuild({ contentDir, distDir });
-  const meta: Meta = { count: options.count ?? null, seed, contentDir, generateMs, buildMs, buildCpuMs, madeAt: new Date().toISOString() };
+  const meta: Meta = {
+    count: options.count ?? null,
+    seed,
+    contentDir,
+    generateMs,
+    buildMs,
+    buildCpuMs,
+    madeAt: new Date().toISOString(),
+  };
   writeFileSync(metaFile, `${JSON.stringify(meta, null, 2)}\n`);
   return { label, reviews: reviewCount(distDir), contentDir, distDir, generateMs, buildMs, buildCpuMs, reused: false };
 }
@@ -83,11 +131,22 @@ export function ensureBuild(options: { buildsRoot: string; count?: number; conte
  * change too), with `env` added. Wall and CPU time (user + system of the build
  * process and its threads) in ms.
  */
-export function astroBuild(options: { contentDir: string; distDir: string; root?: string; env?: Record<string, string> }): { buildMs: number; buildCpuMs: number } {
+export function astroBuild(options: {
+  contentDir: string;
+  distDir: string;
+  root?: string;
+  env?: Record<string, string>;
+}): { buildMs: number; buildCpuMs: number } {
   const root = options.root ?? ROOT;
   const started = performance.now();
   const cpuBefore = childrenCpuMs();
-  const env = { CONTENT_DIR: options.contentDir, ASTRO_OUT_DIR: options.distDir, ASTRO_CACHE_DIR: `${options.distDir}.cache`, ASTRO_TELEMETRY_DISABLED: '1', ...options.env };
+  const env = {
+    CONTENT_DIR: options.contentDir,
+    ASTRO_OUT_DIR: options.distDir,
+    ASTRO_CACHE_DIR: `${options.distDir}.cache`,
+    ASTRO_TELEMETRY_DISABLED: '1',
+    ...options.env,
+  };
   run([resolve(root, 'node_modules/astro/bin/astro.mjs'), 'build'], env, 'astro build', root);
   return { buildMs: performance.now() - started, buildCpuMs: childrenCpuMs() - cpuBefore };
 }
@@ -116,7 +175,12 @@ export function linkNodeModules(buildsRoot: string) {
 }
 
 function run(args: string[], env: Record<string, string>, what: string, cwd = ROOT) {
-  const result = spawnSync(NODE, args, { cwd, env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const result = spawnSync(NODE, args, {
+    cwd,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
   if (result.status !== 0) {
     throw new Error(`${what} failed (exit ${result.status}):\n${(result.stdout + result.stderr).slice(-4000)}`);
   }
@@ -129,9 +193,15 @@ function childrenCpuMs(): number {
 }
 
 function reviewCount(distDir: string): number {
-  return (JSON.parse(readFileSync(resolve(distDir, 'client/reviews.json'), 'utf8')) as { reviews: unknown[] }).reviews.length;
+  return (JSON.parse(readFileSync(resolve(distDir, 'client/reviews.json'), 'utf8')) as { reviews: unknown[] }).reviews
+    .length;
 }
 
 function sanitize(path: string): string {
-  return resolve(path).split('/').filter(Boolean).slice(-2).join('-').replace(/[^A-Za-z0-9._-]/g, '_');
+  return resolve(path)
+    .split('/')
+    .filter(Boolean)
+    .slice(-2)
+    .join('-')
+    .replace(/[^A-Za-z0-9._-]/g, '_');
 }

@@ -59,7 +59,12 @@ export interface LoadRun {
 }
 
 export async function runLoad(options: LoadOptions): Promise<LoadRun> {
-  const agent = new Agent({ keepAlive: true, maxSockets: options.connections, maxFreeSockets: options.connections, scheduling: 'fifo' });
+  const agent = new Agent({
+    keepAlive: true,
+    maxSockets: options.connections,
+    maxFreeSockets: options.connections,
+    scheduling: 'fifo',
+  });
   const url = new URL(options.origin);
   const histogram = new LatencyHistogram();
   let measuring = false;
@@ -74,25 +79,28 @@ export async function runLoad(options: LoadOptions): Promise<LoadRun> {
   const once = (path: string) =>
     new Promise<void>((resolve) => {
       const started = performance.now();
-      const req = request({ host: url.hostname, port: url.port, path, method: options.method ?? 'GET', headers: options.headers, agent }, (res) => {
-        let size = 0;
-        res.on('data', (chunk: Buffer) => (size += chunk.length));
-        res.on('end', () => {
-          if (measuring) {
-            histogram.record((performance.now() - started) * 1000);
-            requests += 1;
-            bytes += size;
-            const status = String(res.statusCode);
-            statuses[status] = (statuses[status] ?? 0) + 1;
-            if (res.statusCode !== 200) non200 += 1;
-          }
-          resolve();
-        });
-        res.on('error', () => {
-          if (measuring) errors += 1;
-          resolve();
-        });
-      });
+      const req = request(
+        { host: url.hostname, port: url.port, path, method: options.method ?? 'GET', headers: options.headers, agent },
+        (res) => {
+          let size = 0;
+          res.on('data', (chunk: Buffer) => (size += chunk.length));
+          res.on('end', () => {
+            if (measuring) {
+              histogram.record((performance.now() - started) * 1000);
+              requests += 1;
+              bytes += size;
+              const status = String(res.statusCode);
+              statuses[status] = (statuses[status] ?? 0) + 1;
+              if (res.statusCode !== 200) non200 += 1;
+            }
+            resolve();
+          });
+          res.on('error', () => {
+            if (measuring) errors += 1;
+            resolve();
+          });
+        },
+      );
       req.on('error', () => {
         if (measuring) errors += 1;
         resolve();
@@ -145,7 +153,9 @@ export async function runLoad(options: LoadOptions): Promise<LoadRun> {
 /** Runs the generator in a child process (same Node binary) and returns its run. */
 export function runLoadInChild(options: LoadOptions): Promise<LoadRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [import.meta.filename, JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [import.meta.filename, JSON.stringify(options)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
     child.once('error', reject);

@@ -47,7 +47,14 @@ export function startProcess(args: string[], env: Record<string, string> = {}, t
       clearTimeout(timer);
       child.stdout.off('data', onData);
       child.removeListener('exit', onExit);
-      resolveStart({ origin: match[1] as string, process: child, listeningMs: performance.now() - spawnedAt, spawnedAt, output: () => output, stop });
+      resolveStart({
+        origin: match[1] as string,
+        process: child,
+        listeningMs: performance.now() - spawnedAt,
+        spawnedAt,
+        output: () => output,
+        stop,
+      });
     };
     const onExit = (code: number | null) => {
       clearTimeout(timer);
@@ -92,7 +99,9 @@ export function get(origin: string, path: string, headers: Record<string, string
     const req = request(`${origin}${path}`, { agent: false, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolveGet({ status: res.statusCode ?? 0, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks) }));
+      res.on('end', () =>
+        resolveGet({ status: res.statusCode ?? 0, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks) }),
+      );
       res.on('error', reject);
     });
     req.on('error', reject);

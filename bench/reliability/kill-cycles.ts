@@ -27,10 +27,20 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { callbackKey } from '../../src/lib/websub/subscriptions.ts';
 import { startServer, type RunningServer } from '../../test/helpers/server.ts';
-import { ALL_TOPICS, forgetDistributedContent, hubFixture, publish, STARTUP_DONE, subscribe, TOPICS } from '../../test/websub/helpers.ts';
+import {
+  ALL_TOPICS,
+  forgetDistributedContent,
+  hubFixture,
+  publish,
+  STARTUP_DONE,
+  subscribe,
+  TOPICS,
+} from '../../test/websub/helpers.ts';
 import { requireBuilds, sleep, verdicts, waitUntil } from './lib/scenario.ts';
 
-const { values } = parseArgs({ options: { cycles: { type: 'string', default: '20' }, burst: { type: 'string', default: '15' } } });
+const { values } = parseArgs({
+  options: { cycles: { type: 'string', default: '20' }, burst: { type: 'string', default: '15' } },
+});
 const cycles = Number(values.cycles);
 const burst = Number(values.burst);
 requireBuilds('small');
@@ -39,7 +49,8 @@ const v = verdicts(`${cycles} kill -9 cycles during subscription bursts (${burst
 const hub = hubFixture({ storeDir: 'reliability-kill-', env: { WEBSUB_TIMEOUT_MS: '3000' } });
 const { sub, storeDir, env, store } = await hub.open();
 const topic = TOPICS.reviews;
-const subscriptionKeys = async () => new Set((await store.keys(`websub:sub:${topic.id}:`)).map((key) => key.split(':').at(-1)!));
+const subscriptionKeys = async () =>
+  new Set((await store.keys(`websub:sub:${topic.id}:`)).map((key) => key.split(':').at(-1)!));
 const jobKeys = async () => new Set((await store.keys(`websub:job:${topic.id}:`)).map((key) => key.split(':').at(-1)!));
 /** Notifications per callback key among the subscriber's requests from index `from` on. */
 const notificationsSince = (from: number) => {
@@ -74,14 +85,23 @@ let server: RunningServer | undefined;
  * exited), or, were the claim not taken over, by the restarted hub's sweep once it can have expired (121 s + one
  * scheduler interval): waited for here, or that cycle's earlier subscribers would be counted as missed too early.
  */
-const allRecorded = async () => (await Promise.all(ALL_TOPICS.map((t) => store.get<{ at: number }>(`websub:hash:${t.id}`)))).every((hash) => (hash?.at ?? 0) > 0);
+const allRecorded = async () =>
+  (await Promise.all(ALL_TOPICS.map((t) => store.get<{ at: number }>(`websub:hash:${t.id}`)))).every(
+    (hash) => (hash?.at ?? 0) > 0,
+  );
 
 /** Starts the server and waits until the start-up publish is done, every change is recorded and no delivery is pending. */
 async function startAndDrain(label: string): Promise<number> {
   const started = Date.now();
   server = await startServer('small', env);
-  const drained = await waitUntil(async () => STARTUP_DONE.test(server!.output()) && (await allRecorded()) && (await jobKeys()).size === 0, 200_000);
-  if (!drained) throw new Error(`${label}: changes unrecorded or deliveries pending 200 s after the restart (${(await jobKeys()).size} jobs)`);
+  const drained = await waitUntil(
+    async () => STARTUP_DONE.test(server!.output()) && (await allRecorded()) && (await jobKeys()).size === 0,
+    200_000,
+  );
+  if (!drained)
+    throw new Error(
+      `${label}: changes unrecorded or deliveries pending 200 s after the restart (${(await jobKeys()).size} jobs)`,
+    );
   return Date.now() - started;
 }
 
@@ -135,7 +155,8 @@ try {
       // What the last cycle's publish and burst led to, before its kill and after this restart.
       const got = notificationsSince(previous.mark);
       const afterRestart = notificationsSince(previous.afterKill);
-      for (const key of previous.before) if ((got.get(key) ?? 0) === 0) problems.missed.push(`cycle ${previous.cycle}: ${key.slice(0, 8)}`);
+      for (const key of previous.before)
+        if ((got.get(key) ?? 0) === 0) problems.missed.push(`cycle ${previous.cycle}: ${key.slice(0, 8)}`);
       const recordedAt = (await store.get<{ at: number }>(`websub:hash:${topic.id}`))?.at ?? 0;
       for (const [key, n] of got) if (n > 1) classifyDouble(previous, key, recordedAt);
       for (const key of previous.pending) {
@@ -143,7 +164,8 @@ try {
         // Killed after recording the subscriber's 2xx and before removing the job: delivered before the kill, and the
         // restart rightly drops the job unsent.
         const version = previous.pendingVersions.get(key);
-        if (version && previous.recordedBeforeKill.get(key) === version && (got.get(key) ?? 0) > 0) recordedNotRemoved++;
+        if (version && previous.recordedBeforeKill.get(key) === version && (got.get(key) ?? 0) > 0)
+          recordedNotRemoved++;
         else problems.undelivered.push(`cycle ${previous.cycle}: ${key.slice(0, 8)}`);
       }
     }
@@ -153,7 +175,10 @@ try {
     const mark = sub.requests().length;
     await forgetDistributedContent(store);
     const callbacks = Array.from({ length: burst }, (_, i) => sub.url(`/c${cycle}/s${i}`));
-    const fired = [...callbacks.map((callback) => subscribe(server!.url, callback, topic.url)), publish(server!.url, topic.url)].map((request) => request.catch(() => null));
+    const fired = [
+      ...callbacks.map((callback) => subscribe(server!.url, callback, topic.url)),
+      publish(server!.url, topic.url),
+    ].map((request) => request.catch(() => null));
     // The kill lands while the hub is at work: once it has sent its first request to a subscriber (a verification or a
     // notification: on a loaded machine that can take a while), then 0–500 ms more.
     const firing = Date.now();
@@ -170,35 +195,65 @@ try {
     const after = await subscriptionKeys();
     for (const key of before) if (!after.has(key)) problems.lost.push(`cycle ${cycle}: ${key.slice(0, 8)}`);
     const pending = await jobKeys();
-    kills.push(`${delay} ms: ${after.size - before.size} new subscriptions, ${afterKill - mark} requests to subscribers before the kill, ${pending.size} jobs pending`);
+    kills.push(
+      `${delay} ms: ${after.size - before.size} new subscriptions, ${afterKill - mark} requests to subscribers before the kill, ${pending.size} jobs pending`,
+    );
     console.log(`      cycle ${cycle}: killed ${kills.at(-1)}`);
     const recordedBeforeKill = new Map<string, string | null>();
-    for (const key of pending) recordedBeforeKill.set(key, (await store.get<{ version: string }>(`websub:sent:${topic.id}:${key}`))?.version ?? null);
+    for (const key of pending)
+      recordedBeforeKill.set(
+        key,
+        (await store.get<{ version: string }>(`websub:sent:${topic.id}:${key}`))?.version ?? null,
+      );
     const pendingVersions = new Map<string, string | null>();
-    for (const key of pending) pendingVersions.set(key, (await store.get<{ version?: string }>(`websub:job:${topic.id}:${key}`))?.version ?? null);
+    for (const key of pending)
+      pendingVersions.set(
+        key,
+        (await store.get<{ version?: string }>(`websub:job:${topic.id}:${key}`))?.version ?? null,
+      );
     previous = { cycle, mark, before, pending, afterKill, killAt, recordedBeforeKill, pendingVersions };
   }
   logs += server!.output();
   await server!.stop();
   server = undefined;
-  v.figure('kills', `${kills.length}; restart to all due delivered: median ${[...drainTimes].sort((a, b) => a - b)[Math.floor(drainTimes.length / 2)]} ms, max ${Math.max(...drainTimes)} ms`);
+  v.figure(
+    'kills',
+    `${kills.length}; restart to all due delivered: median ${[...drainTimes].sort((a, b) => a - b)[Math.floor(drainTimes.length / 2)]} ms, max ${Math.max(...drainTimes)} ms`,
+  );
   v.figure('subscriptions at the end', String((await subscriptionKeys()).size));
 
   // The folder after all of it: every value file whole JSON, nothing moved aside as corrupt.
-  const files = (readdirSync(storeDir, { recursive: true }) as string[]).filter((file) => statSync(join(storeDir, file)).isFile());
+  const files = (readdirSync(storeDir, { recursive: true }) as string[]).filter((file) =>
+    statSync(join(storeDir, file)).isFile(),
+  );
   const temporary = files.filter((file) => file.endsWith('.tmp'));
   const asides = files.filter((file) => file.includes('.corrupt-'));
-  const unreadable = files.filter((file) => !file.endsWith('.tmp') && !file.includes('.corrupt-')).filter((file) => {
-    try {
-      JSON.parse(readFileSync(join(storeDir, file), 'utf8'));
-      return false;
-    } catch {
-      return true;
-    }
-  });
-  v.figure('store files', `${files.length}, of which ${temporary.length} temporary files left by kills (never read as keys)`);
-  v.check('no subscription lost', problems.lost.length === 0, problems.lost.length === 0 ? 'none' : problems.lost.slice(0, 5).join(', '));
-  v.check('every change delivered to every earlier subscriber', problems.missed.length === 0, problems.missed.length === 0 ? 'none missed' : `${problems.missed.length} missed: ${problems.missed.slice(0, 5).join(', ')}`);
+  const unreadable = files
+    .filter((file) => !file.endsWith('.tmp') && !file.includes('.corrupt-'))
+    .filter((file) => {
+      try {
+        JSON.parse(readFileSync(join(storeDir, file), 'utf8'));
+        return false;
+      } catch {
+        return true;
+      }
+    });
+  v.figure(
+    'store files',
+    `${files.length}, of which ${temporary.length} temporary files left by kills (never read as keys)`,
+  );
+  v.check(
+    'no subscription lost',
+    problems.lost.length === 0,
+    problems.lost.length === 0 ? 'none' : problems.lost.slice(0, 5).join(', '),
+  );
+  v.check(
+    'every change delivered to every earlier subscriber',
+    problems.missed.length === 0,
+    problems.missed.length === 0
+      ? 'none missed'
+      : `${problems.missed.length} missed: ${problems.missed.slice(0, 5).join(', ')}`,
+  );
   const list = (items: string[]) => (items.length === 0 ? 'none' : `${items.length}: ${items.slice(0, 5).join(' | ')}`);
   const sorted = [...windows].sort((a, b) => a - b);
   v.figure(
@@ -207,11 +262,22 @@ try {
       ? 'none'
       : `${sorted.length}; the kill came ${sorted[0]} to ${sorted.at(-1)} ms (median ${sorted[Math.floor(sorted.length / 2)]} ms) after the subscriber received it (negative: received from the dead process's socket just after the kill): ${doubles.unrecorded.slice(0, 5).join(', ')}`,
   );
-  v.figure('pending jobs already recorded as delivered at the kill (dropped unsent after the restart)', String(recordedNotRemoved));
+  v.figure(
+    'pending jobs already recorded as delivered at the kill (dropped unsent after the restart)',
+    String(recordedNotRemoved),
+  );
   v.check('nothing delivered twice by a re-publish', doubles.republished.length === 0, list(doubles.republished));
   v.check('nothing else delivered twice', doubles.other.length === 0, list(doubles.other));
-  v.check('due notifications delivered after restart', problems.undelivered.length === 0, problems.undelivered.length === 0 ? 'all' : problems.undelivered.slice(0, 5).join(', '));
-  v.check('no corrupt file', unreadable.length === 0 && asides.length === 0 && !/not readable JSON/.test(logs), `${unreadable.length} unreadable, ${asides.length} moved aside${/not readable JSON/.test(logs) ? ', corrupt values logged' : ''}`);
+  v.check(
+    'due notifications delivered after restart',
+    problems.undelivered.length === 0,
+    problems.undelivered.length === 0 ? 'all' : problems.undelivered.slice(0, 5).join(', '),
+  );
+  v.check(
+    'no corrupt file',
+    unreadable.length === 0 && asides.length === 0 && !/not readable JSON/.test(logs),
+    `${unreadable.length} unreadable, ${asides.length} moved aside${/not readable JSON/.test(logs) ? ', corrupt values logged' : ''}`,
+  );
 } finally {
   await server?.stop();
   await hub.close();

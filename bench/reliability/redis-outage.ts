@@ -38,7 +38,11 @@ const sub = await startSubscriber(certs);
 const unusedDir = tempDir('reliability-redis-');
 // The load comes from one address: per-client rate limits (tested elsewhere) would answer it 429 and hide what this measures.
 const env = {
-  ...hubEnv(certs, unusedDir, { WEBSUB_TIMEOUT_MS: '3000', WEBSUB_SUBSCRIBE_RATE_LIMIT: '1000000000', MCP_SESSION_RATE_LIMIT: '1000000000' }),
+  ...hubEnv(certs, unusedDir, {
+    WEBSUB_TIMEOUT_MS: '3000',
+    WEBSUB_SUBSCRIBE_RATE_LIMIT: '1000000000',
+    MCP_SESSION_RATE_LIMIT: '1000000000',
+  }),
   REDIS_URL: redis.url,
 };
 delete (env as Record<string, string | undefined>).STORE_DIR;
@@ -47,7 +51,14 @@ const store = openStore({ REDIS_URL: redis.url });
 const pid = server.process.pid;
 
 type Kind = 'static' | 'search' | 'hub' | 'mcp';
-interface Answer { kind: Kind; status: number; ms: number; at: number; error?: string; body: string }
+interface Answer {
+  kind: Kind;
+  status: number;
+  ms: number;
+  at: number;
+  error?: string;
+  body: string;
+}
 const answers: Answer[] = [];
 let running = true;
 let n = 0;
@@ -55,7 +66,12 @@ const requestOf: Record<Kind, () => Promise<Response>> = {
   static: () => fetch(`${server.url}/reviews.json`),
   search: () => fetch(`${server.url}/api/reviews/search?min_rating=4&limit=5`),
   hub: () => subscribe(server.url, sub.url(`/load/${n++ % 50}`), TOPICS.atom.url),
-  mcp: () => fetch(`${server.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT }, body: JSON.stringify(initializeRequest('2025-06-18')) }),
+  mcp: () =>
+    fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: ACCEPT },
+      body: JSON.stringify(initializeRequest('2025-06-18')),
+    }),
 };
 const loop = async (kind: Kind) => {
   while (running) {
@@ -63,13 +79,27 @@ const loop = async (kind: Kind) => {
     try {
       const response = await requestOf[kind]();
       const body = await response.text();
-      answers.push({ kind, status: response.status, ms: performance.now() - started, at: Date.now(), body: response.status >= 500 ? body.slice(0, 300) : '' });
+      answers.push({
+        kind,
+        status: response.status,
+        ms: performance.now() - started,
+        at: Date.now(),
+        body: response.status >= 500 ? body.slice(0, 300) : '',
+      });
     } catch (error) {
-      answers.push({ kind, status: 0, ms: performance.now() - started, at: Date.now(), error: String(error), body: '' });
+      answers.push({
+        kind,
+        status: 0,
+        ms: performance.now() - started,
+        at: Date.now(),
+        error: String(error),
+        body: '',
+      });
     }
   }
 };
-const between = (from: number, to: number, kinds: Kind[]) => answers.filter((a) => a.at >= from && a.at < to && kinds.includes(a.kind));
+const between = (from: number, to: number, kinds: Kind[]) =>
+  answers.filter((a) => a.at >= from && a.at < to && kinds.includes(a.kind));
 const describe = (list: Answer[]) => {
   const statuses: Record<string, number> = {};
   for (const a of list) statuses[a.status] = (statuses[a.status] ?? 0) + 1;
@@ -80,14 +110,26 @@ const describe = (list: Answer[]) => {
 const announced = async (path: string, topic: (typeof TOPICS)[keyof typeof TOPICS]) => {
   const callback = sub.url(path);
   if ((await subscribe(server.url, callback, topic.url)).status !== 202) return 'subscribe refused';
-  if (!(await waitUntil(async () => (await store.keys(`websub:sub:${topic.id}:`)).length > 0 && sub.verifications(path, 'subscribe').length > 0, 10_000))) return 'not subscribed in 10 s';
+  if (
+    !(await waitUntil(
+      async () =>
+        (await store.keys(`websub:sub:${topic.id}:`)).length > 0 && sub.verifications(path, 'subscribe').length > 0,
+      10_000,
+    ))
+  )
+    return 'not subscribed in 10 s';
   await sleep(300);
   const response = await publish(server.url, topic.url);
   if (response.status !== 202) return `publish answered ${response.status}`;
   return (await waitUntil(() => sub.notifications(path).length > 0, 10_000)) ? 'notified' : 'not notified in 10 s';
 };
 
-const loops = (['static', 'search', 'hub', 'mcp'] as Kind[]).flatMap((kind) => [loop(kind), loop(kind), loop(kind), loop(kind)]);
+const loops = (['static', 'search', 'hub', 'mcp'] as Kind[]).flatMap((kind) => [
+  loop(kind),
+  loop(kind),
+  loop(kind),
+  loop(kind),
+]);
 try {
   await sleep(4000);
   const killedAt = Date.now();
@@ -95,7 +137,12 @@ try {
   await sleep(downSeconds * 1000);
   const restartedAt = Date.now();
   redis = await startRedisOn(port);
-  const recovered = await waitUntil(() => between(restartedAt, Infinity, ['hub']).some((a) => a.status === 202) && between(restartedAt, Infinity, ['mcp']).some((a) => a.status === 200), 20_000);
+  const recovered = await waitUntil(
+    () =>
+      between(restartedAt, Infinity, ['hub']).some((a) => a.status === 202) &&
+      between(restartedAt, Infinity, ['mcp']).some((a) => a.status === 200),
+    20_000,
+  );
   const recoveryMs = Math.max(
     (between(restartedAt, Infinity, ['hub']).find((a) => a.status === 202)?.at ?? Infinity) - restartedAt,
     (between(restartedAt, Infinity, ['mcp']).find((a) => a.status === 200)?.at ?? Infinity) - restartedAt,
@@ -105,13 +152,26 @@ try {
   const afterRestart = await announced('/after-restart', TOPICS.reviews);
 
   // An MCP session of before the flush; FLUSHALL mid-load; it must still answer, and a change must still be announced.
-  const init = await fetch(`${server.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT }, body: JSON.stringify(initializeRequest('2025-06-18')) });
+  const init = await fetch(`${server.url}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: ACCEPT },
+    body: JSON.stringify(initializeRequest('2025-06-18')),
+  });
   const sessionId = init.headers.get('mcp-session-id') ?? '';
   await init.text();
   const flushedAt = Date.now();
   redis.cli('FLUSHALL');
   await sleep(1000);
-  const tools = await fetch(`${server.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
+  const tools = await fetch(`${server.url}/mcp`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: ACCEPT,
+      'mcp-session-id': sessionId,
+      'mcp-protocol-version': '2025-06-18',
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+  });
   await tools.text();
   const afterFlush = await announced('/after-flush', TOPICS.jsonFeed);
   running = false;
@@ -126,17 +186,53 @@ try {
   v.figure('after the restart', describe(between(restartedAt, flushedAt, ['static', 'search', 'hub', 'mcp'])));
   v.figure('after the FLUSHALL', describe(between(flushedAt, Infinity, ['static', 'search', 'hub', 'mcp'])));
   const slowStoreAnswers = between(killedAt, restartedAt, ['hub', 'mcp']).filter((a) => a.ms > PROMPT_MS);
-  const wrong = answers.filter((a) => a.status === 0 || (a.status >= 500 && !(a.status === 503 && a.body.includes('store_unavailable'))));
-  v.check('prompt 503s while Redis is gone', storeRoutes.length > 0 && storeRoutes.every((a) => a.status === 503) && slowStoreAnswers.length === 0, `${storeRoutes.filter((a) => a.status === 503).length}/${storeRoutes.length} were 503; ${slowStoreAnswers.length} store-route answers took over ${PROMPT_MS} ms from the kill on`);
-  v.check('static files and search unaffected', readOnly.length > 0 && readOnly.every((a) => a.status === 200), describe(readOnly));
-  v.check('no other 5xx, no failed connection', wrong.length === 0, wrong.length === 0 ? 'none' : `${wrong.length}, first: ${wrong[0]!.kind} ${wrong[0]!.status} ${wrong[0]!.error ?? wrong[0]!.body}`);
-  v.check('recovery without a restart', recovered && server.process.pid === pid && server.process.exitCode === null, recovered ? `hub and MCP answering ${recoveryMs} ms after redis-server started again, same process` : 'not recovered in 20 s');
+  const wrong = answers.filter(
+    (a) => a.status === 0 || (a.status >= 500 && !(a.status === 503 && a.body.includes('store_unavailable'))),
+  );
+  v.check(
+    'prompt 503s while Redis is gone',
+    storeRoutes.length > 0 && storeRoutes.every((a) => a.status === 503) && slowStoreAnswers.length === 0,
+    `${storeRoutes.filter((a) => a.status === 503).length}/${storeRoutes.length} were 503; ${slowStoreAnswers.length} store-route answers took over ${PROMPT_MS} ms from the kill on`,
+  );
+  v.check(
+    'static files and search unaffected',
+    readOnly.length > 0 && readOnly.every((a) => a.status === 200),
+    describe(readOnly),
+  );
+  v.check(
+    'no other 5xx, no failed connection',
+    wrong.length === 0,
+    wrong.length === 0
+      ? 'none'
+      : `${wrong.length}, first: ${wrong[0]!.kind} ${wrong[0]!.status} ${wrong[0]!.error ?? wrong[0]!.body}`,
+  );
+  v.check(
+    'recovery without a restart',
+    recovered && server.process.pid === pid && server.process.exitCode === null,
+    recovered
+      ? `hub and MCP answering ${recoveryMs} ms after redis-server started again, same process`
+      : 'not recovered in 20 s',
+  );
   v.check('a change after Redis restarted empty is announced', afterRestart === 'notified', afterRestart);
   v.check('a change after FLUSHALL is announced', afterFlush === 'notified', afterFlush);
   v.check('an MCP session survives FLUSHALL', tools.status === 200, `tools/list answered ${tools.status}`);
   const log = server.output();
-  v.figure('server log lines about the store', [...new Set(log.split('\n').filter((line) => /unreachable|reachable again/.test(line)).map((line) => line.slice(0, 160)))].join(' | '));
-  v.check('no ioredis error flood, no failed request in the log', !/Unhandled error event|request failed/.test(log), `${(log.match(/Unhandled error event/g) ?? []).length} unhandled, ${(log.match(/request failed/g) ?? []).length} failed; ${(log.match(/is unreachable/g) ?? []).length} outage line(s)`);
+  v.figure(
+    'server log lines about the store',
+    [
+      ...new Set(
+        log
+          .split('\n')
+          .filter((line) => /unreachable|reachable again/.test(line))
+          .map((line) => line.slice(0, 160)),
+      ),
+    ].join(' | '),
+  );
+  v.check(
+    'no ioredis error flood, no failed request in the log',
+    !/Unhandled error event|request failed/.test(log),
+    `${(log.match(/Unhandled error event/g) ?? []).length} unhandled, ${(log.match(/request failed/g) ?? []).length} failed; ${(log.match(/is unreachable/g) ?? []).length} outage line(s)`,
+  );
 } finally {
   running = false;
   await server.stop();

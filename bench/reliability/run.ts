@@ -40,12 +40,21 @@ for (const name of scenarios) {
   console.log(`\n=== ${name} ===`);
   const begun = performance.now();
   const { code, signal } = await run(name);
-  const outcome = code === 0 ? 'pass' : signal ? `FAIL (killed by ${signal})` : code === 2 ? 'FAIL (could not run: exit 2)' : `FAIL (exit ${code})`;
+  const outcome =
+    code === 0
+      ? 'pass'
+      : signal
+        ? `FAIL (killed by ${signal})`
+        : code === 2
+          ? 'FAIL (could not run: exit 2)'
+          : `FAIL (exit ${code})`;
   results.push({ name, outcome, seconds: (performance.now() - begun) / 1000 });
 }
 
 console.log('\n| scenario | result | time |\n|---|---|---|');
 for (const { name, outcome, seconds } of results) console.log(`| ${name} | ${outcome} | ${seconds.toFixed(0)} s |`);
 const failed = results.filter((result) => result.outcome !== 'pass');
-console.log(`\n${results.length - failed.length} of ${results.length} scenarios passed in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+console.log(
+  `\n${results.length - failed.length} of ${results.length} scenarios passed in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+);
 process.exitCode = failed.length === 0 ? 0 : 1;

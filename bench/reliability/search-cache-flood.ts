@@ -45,26 +45,48 @@ const work = mkdtempSync(join(tmpdir(), 'search-flood-'));
 const pathsFile = join(work, 'paths.json');
 const letters = 'abcdefghijklmnopqrstuvwxyz';
 const randomWord = () => Array.from({ length: 8 }, () => letters[Math.floor(Math.random() * letters.length)]).join('');
-writeFileSync(pathsFile, JSON.stringify(Array.from({ length: QUERIES }, (_, i) => `/api/reviews/search?limit=${PADDING}5&query=${randomWord()}${i}`)));
+writeFileSync(
+  pathsFile,
+  JSON.stringify(
+    Array.from({ length: QUERIES }, (_, i) => `/api/reviews/search?limit=${PADDING}5&query=${randomWord()}${i}`),
+  ),
+);
 
 // As production starts it (package.json's serve script: its V8 flags shape the RSS measured here).
 // Every request a new search from one address: past the per-client limit they would be cheap 429s, not the misses measured here.
-const server = await startRealServer(build.outDir, ROOT, { STORE_DIR: join(work, 'store'), SEARCH_MISS_RATE_LIMIT: 'off' });
+const server = await startRealServer(build.outDir, ROOT, {
+  STORE_DIR: join(work, 'store'),
+  SEARCH_MISS_RATE_LIMIT: 'off',
+});
 const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
 let failed = 0;
 try {
   // Warm up as a normal client would: the review index and the JIT, so "before" is a running server.
-  for (const path of ['/api/reviews/search', '/api/reviews/search?query=roof', `/api/reviews/search?limit=${PADDING}5&query=warm`]) {
+  for (const path of [
+    '/api/reviews/search',
+    '/api/reviews/search?query=roof',
+    `/api/reviews/search?limit=${PADDING}5&query=warm`,
+  ]) {
     const answer = await get(server.origin, path);
-    if (answer.status !== 200) throw new Error(`${path.slice(0, 60)}… answered ${answer.status}: ${answer.body.toString().slice(0, 200)}`);
+    if (answer.status !== 200)
+      throw new Error(`${path.slice(0, 60)}… answered ${answer.status}: ${answer.body.toString().slice(0, 200)}`);
   }
   const pid = server.process.pid!;
   const before = memoryOf(pid);
-  console.error(`flooding ${server.origin} for ${duration} s (${values.connections} connections, ~${Math.round(PADDING.length / 1024)} KB queries)…`);
+  console.error(
+    `flooding ${server.origin} for ${duration} s (${values.connections} connections, ~${Math.round(PADDING.length / 1024)} KB queries)…`,
+  );
   // RSS every 5 s of the flood: a bounded cache levels off, a leak keeps climbing.
   const samples: number[] = [];
   const sampler = setInterval(() => samples.push(memoryOf(pid).rss), 5000);
-  const flood = await runLoadInChild({ origin: server.origin, paths: [], pathsFile, connections: Number(values.connections), duration, warmup: 0 });
+  const flood = await runLoadInChild({
+    origin: server.origin,
+    paths: [],
+    pathsFile,
+    connections: Number(values.connections),
+    duration,
+    warmup: 0,
+  });
   clearInterval(sampler);
   const after = memoryOf(pid);
   const requests = flood.requests;
@@ -74,7 +96,9 @@ try {
   console.log(`RSS every 5 s, MB: ${samples.map(mb).join(' ')}`);
   console.log(`| build | requests | req/s | RSS before MB | RSS after MB | growth MB | peak MB | non-200 |`);
   console.log(`| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |`);
-  console.log(`| ${values.build} | ${requests} | ${Math.round(perSecond)} | ${mb(before.rss)} | ${mb(after.rss)} | ${mb(growth)} | ${mb(after.peak)} | ${non200} |`);
+  console.log(
+    `| ${values.build} | ${requests} | ${Math.round(perSecond)} | ${mb(before.rss)} | ${mb(after.rss)} | ${mb(growth)} | ${mb(after.peak)} | ${non200} |`,
+  );
   if (non200 !== 0) {
     console.error(`FAIL: ${non200} answers were not 200`);
     failed = 2;
@@ -89,4 +113,3 @@ try {
   rmSync(work, { recursive: true, force: true });
 }
 process.exit(failed);
-

@@ -27,7 +27,10 @@ requireBuilds('small');
 const v = verdicts(`SIGTERM during a fan-out to ${count} HTTPS subscribers (10 % never answer)`);
 
 // The hub's defaults for what is measured; the retry after the restart 2 s out, not 60.
-const hub = hubFixture({ storeDir: 'reliability-sigterm-', env: { WEBSUB_TIMEOUT_MS: '10000', WEBSUB_RETRY_DELAYS: '2', WEBSUB_SCHEDULER_INTERVAL_MS: '500' } });
+const hub = hubFixture({
+  storeDir: 'reliability-sigterm-',
+  env: { WEBSUB_TIMEOUT_MS: '10000', WEBSUB_RETRY_DELAYS: '2', WEBSUB_SCHEDULER_INTERVAL_MS: '500' },
+});
 const { sub, env, store } = await hub.open();
 const topic = TOPICS.reviews;
 const paths = Array.from({ length: count }, (_, i) => `/t/${i}`);
@@ -50,7 +53,16 @@ try {
   const state = new HubState(store, Date.now);
   const now = Date.now();
   for (const path of paths) {
-    await state.putSubscription({ callback: sub.url(path), topic: topic.url, topic_id: topic.id, secret: null, lease_seconds: 86_400, verified_at: now, expires_at: now + 86_400_000, failures: 0 });
+    await state.putSubscription({
+      callback: sub.url(path),
+      topic: topic.url,
+      topic_id: topic.id,
+      secret: null,
+      lease_seconds: 86_400,
+      verified_at: now,
+      expires_at: now + 86_400_000,
+      failures: 0,
+    });
   }
   paths.forEach((path, i) => sub.set(path, { notify: hangs(i) ? 'hang' : 'ok' }));
   await recordServedHash(state, 'small', topic);
@@ -61,7 +73,12 @@ try {
   await publishChange(store, server.url, topic);
   await waitUntil(() => sub.requests().filter((r) => r.method === 'POST').length >= 50, 30_000);
   const termAt = Date.now();
-  const beforeTerm = new Set(sub.requests().filter((r) => r.method === 'POST').map((r) => r.path));
+  const beforeTerm = new Set(
+    sub
+      .requests()
+      .filter((r) => r.method === 'POST')
+      .map((r) => r.path),
+  );
   server.process.kill('SIGTERM');
   await new Promise((resolveWait) => setTimeout(resolveWait, 300));
   const stillAccepting = await accepts(port);
@@ -69,26 +86,75 @@ try {
   const log = server.output();
   server = undefined;
 
-  const delivered = new Set(sub.requests().filter((r) => r.method === 'POST' && !hangs(Number(r.path.split('/')[2]))).map((r) => r.path));
+  const delivered = new Set(
+    sub
+      .requests()
+      .filter((r) => r.method === 'POST' && !hangs(Number(r.path.split('/')[2])))
+      .map((r) => r.path),
+  );
   const pendingJobs = new Set((await store.keys(`websub:job:${topic.id}:`)).map((key) => key.split(':').at(-1)!));
   const neither = paths.filter((path) => !delivered.has(path) && !pendingJobs.has(callbackKey(sub.url(path))));
   v.figure('at SIGTERM', `${beforeTerm.size} notifications received`);
-  v.figure('at exit', `${delivered.size} healthy subscribers delivered, ${pendingJobs.size} delivery jobs in the store, exit ${exitAt - termAt} ms after SIGTERM`);
-  v.check('stops accepting connections', !stillAccepting, stillAccepting ? 'a new connection 300 ms after SIGTERM was answered' : 'new connections refused 300 ms after SIGTERM');
+  v.figure(
+    'at exit',
+    `${delivered.size} healthy subscribers delivered, ${pendingJobs.size} delivery jobs in the store, exit ${exitAt - termAt} ms after SIGTERM`,
+  );
+  v.check(
+    'stops accepting connections',
+    !stillAccepting,
+    stillAccepting
+      ? 'a new connection 300 ms after SIGTERM was answered'
+      : 'new connections refused 300 ms after SIGTERM',
+  );
   const graceMs = SHUTDOWN_GRACE_MS + 2000;
-  v.check('exits within its grace', exitAt - termAt <= graceMs, `${exitAt - termAt} ms (grace ${SHUTDOWN_GRACE_MS} ms + 2 s)`);
-  v.check('every delivery finished or durably queued', neither.length === 0, neither.length === 0 ? 'all' : `${neither.length} neither delivered nor queued, e.g. ${neither.slice(0, 5).join(', ')}`);
-  const logFailures = log.split('\n').filter((line) => /failed|Error/.test(line) && !/delivery|not verified/.test(line));
+  v.check(
+    'exits within its grace',
+    exitAt - termAt <= graceMs,
+    `${exitAt - termAt} ms (grace ${SHUTDOWN_GRACE_MS} ms + 2 s)`,
+  );
+  v.check(
+    'every delivery finished or durably queued',
+    neither.length === 0,
+    neither.length === 0
+      ? 'all'
+      : `${neither.length} neither delivered nor queued, e.g. ${neither.slice(0, 5).join(', ')}`,
+  );
+  const logFailures = log
+    .split('\n')
+    .filter((line) => /failed|Error/.test(line) && !/delivery|not verified/.test(line));
   v.figure('server log at shutdown', logFailures.length === 0 ? 'nothing failed' : logFailures.slice(0, 3).join(' | '));
 
   // After a restart on the same store, the queued ones are delivered (the ones that hung now answer).
   paths.forEach((path) => sub.set(path, { notify: 'ok' }));
   const mark = sub.requests().length;
   server = await startServer('small', env);
-  const all = await waitUntil(() => new Set(sub.requests().filter((r) => r.method === 'POST').map((r) => r.path)).size === count, 60_000);
+  const all = await waitUntil(
+    () =>
+      new Set(
+        sub
+          .requests()
+          .filter((r) => r.method === 'POST')
+          .map((r) => r.path),
+      ).size === count,
+    60_000,
+  );
   await waitUntil(async () => (await store.keys(`websub:job:${topic.id}:`)).length === 0, 30_000);
-  const again = sub.requests().slice(mark).filter((r) => r.method === 'POST' && delivered.has(r.path));
-  v.check('everyone delivered after the restart', all, `${new Set(sub.requests().filter((r) => r.method === 'POST').map((r) => r.path)).size} of ${count}`);
+  const again = sub
+    .requests()
+    .slice(mark)
+    .filter((r) => r.method === 'POST' && delivered.has(r.path));
+  v.check(
+    'everyone delivered after the restart',
+    all,
+    `${
+      new Set(
+        sub
+          .requests()
+          .filter((r) => r.method === 'POST')
+          .map((r) => r.path),
+      ).size
+    } of ${count}`,
+  );
   v.check('nobody that answered before the stop gets it twice', again.length === 0, `${again.length} repeated`);
 } finally {
   await server?.stop();

@@ -21,7 +21,10 @@ requireBuilds('small');
 const v = verdicts(`${count} HTTPS subscribers, 10 % never answer, 5 % answer after 30 s`);
 
 // The hub's own defaults for what is measured (deadline, concurrency); retries pushed out of the way.
-const hub = hubFixture({ storeDir: 'reliability-slow-subs-', env: { WEBSUB_TIMEOUT_MS: '10000', WEBSUB_RETRY_DELAYS: '600', WEBSUB_SCHEDULER_INTERVAL_MS: '15000' } });
+const hub = hubFixture({
+  storeDir: 'reliability-slow-subs-',
+  env: { WEBSUB_TIMEOUT_MS: '10000', WEBSUB_RETRY_DELAYS: '600', WEBSUB_SCHEDULER_INTERVAL_MS: '15000' },
+});
 const { sub, env, store } = await hub.open();
 const server = await startServer('small', env);
 const topic = TOPICS.reviews;
@@ -33,7 +36,16 @@ try {
   const state = new HubState(store, Date.now);
   const now = Date.now();
   for (const path of paths) {
-    await state.putSubscription({ callback: sub.url(path), topic: topic.url, topic_id: topic.id, secret: null, lease_seconds: 86_400, verified_at: now, expires_at: now + 86_400_000, failures: 0 });
+    await state.putSubscription({
+      callback: sub.url(path),
+      topic: topic.url,
+      topic_id: topic.id,
+      secret: null,
+      lease_seconds: 86_400,
+      verified_at: now,
+      expires_at: now + 86_400_000,
+      failures: 0,
+    });
   }
   await recordServedHash(state, 'small', topic);
 
@@ -45,9 +57,25 @@ try {
     await publishChange(store, server.url, topic);
     outboxMs.push(Date.now() - started);
     const wanted = new Set(expected);
-    const done = await waitUntil(() => new Set(sub.requests().filter((r) => r.method === 'POST' && wanted.has(r.path)).map((r) => r.path)).size === wanted.size, limitMs);
+    const done = await waitUntil(
+      () =>
+        new Set(
+          sub
+            .requests()
+            .filter((r) => r.method === 'POST' && wanted.has(r.path))
+            .map((r) => r.path),
+        ).size === wanted.size,
+      limitMs,
+    );
     if (!done) return null;
-    return Math.max(...sub.requests().filter((r) => r.method === 'POST' && wanted.has(r.path)).map((r) => r.at)) - started;
+    return (
+      Math.max(
+        ...sub
+          .requests()
+          .filter((r) => r.method === 'POST' && wanted.has(r.path))
+          .map((r) => r.at),
+      ) - started
+    );
   };
 
   await round(paths, 60_000); // warm-up: JIT, TLS
@@ -63,10 +91,22 @@ try {
   paths.forEach((path, i) => sub.set(path, { notify: behaviourOf(i) }));
   const healthy = paths.filter((_, i) => behaviourOf(i) === 'ok');
   const mixedMs = await round(healthy, 120_000);
-  const slots = sub.requests().filter((r) => r.method === 'POST' && r.path !== undefined && behaviourOf(Number(r.path.split('/')[2])) !== 'ok');
-  v.figure('with bad subscribers', `${healthy.length} healthy delivered in ${mixedMs ?? '> 120000'} ms; ${slots.length} requests reached the ${count - healthy.length} bad ones by then`);
-  v.figure('publish to outbox written (one job per subscription, then the hash)', `${outboxMs.join(', ')} ms per round`);
-  v.check('healthy ones delivered within 2 × the all-healthy time', mixedMs !== null && mixedMs <= 2 * healthyMs, `${mixedMs ?? '> 120000'} ms against 2 × ${healthyMs} ms`);
+  const slots = sub
+    .requests()
+    .filter((r) => r.method === 'POST' && r.path !== undefined && behaviourOf(Number(r.path.split('/')[2])) !== 'ok');
+  v.figure(
+    'with bad subscribers',
+    `${healthy.length} healthy delivered in ${mixedMs ?? '> 120000'} ms; ${slots.length} requests reached the ${count - healthy.length} bad ones by then`,
+  );
+  v.figure(
+    'publish to outbox written (one job per subscription, then the hash)',
+    `${outboxMs.join(', ')} ms per round`,
+  );
+  v.check(
+    'healthy ones delivered within 2 × the all-healthy time',
+    mixedMs !== null && mixedMs <= 2 * healthyMs,
+    `${mixedMs ?? '> 120000'} ms against 2 × ${healthyMs} ms`,
+  );
 } finally {
   await server.stop();
   await hub.close();

@@ -27,7 +27,9 @@ import { ACCEPT, initializeRequest } from '../../test/mcp/helpers.ts';
 import { openBody, type BodyReply } from '../../test/reliability/bodies.ts';
 import { memoryOf, ROOT, startProcess } from '../lib/processes.ts';
 
-const { values } = parseArgs({ options: { connections: { type: 'string', default: '200' }, root: { type: 'string', default: ROOT } } });
+const { values } = parseArgs({
+  options: { connections: { type: 'string', default: '200' }, root: { type: 'string', default: ROOT } },
+});
 const CONNECTIONS = Number(values.connections);
 const MIB = 1024 * 1024;
 /** The budget's 32 MiB, Node's per-socket buffers for 200 connections and the answers' garbage, with room for a loaded machine. */
@@ -61,7 +63,11 @@ const mib = (bytes: number) => (bytes / MIB).toFixed(1);
 const postInitialize = async () => {
   const started = performance.now();
   try {
-    const response = await fetch(`${server.origin}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT }, body: JSON.stringify(initializeRequest()) });
+    const response = await fetch(`${server.origin}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: ACCEPT },
+      body: JSON.stringify(initializeRequest()),
+    });
     await response.arrayBuffer();
     return { status: response.status, ms: Math.round(performance.now() - started) };
   } catch (error) {
@@ -118,12 +124,20 @@ try {
   const closedMs = settled.map((reply) => reply.ms).filter(Number.isFinite);
   const lastClose = closedMs.length ? Math.max(...closedMs) : NaN;
   const settings = `body deadline ${deadlineMs} ms, budget ${mib(DEFAULT_BODY_SETTINGS.budgetBytes)} MiB`;
-  console.log(`server: ${values.root === ROOT ? `this checkout, default settings (${settings})` : `${values.root}, default settings`}`);
+  console.log(
+    `server: ${values.root === ROOT ? `this checkout, default settings (${settings})` : `${values.root}, default settings`}`,
+  );
   console.log(`${CONNECTIONS} connections × POST /mcp, Content-Length 1 MiB, ${MIB - 1024} bytes sent, then silence`);
-  console.log(`RSS: baseline ${mib(baseline)} MiB, 2 s in ${mib(heldRss)} MiB, peak ${mib(peak)} MiB (+${mib(peak - baseline)}), after ${mib(afterRss)} MiB`);
-  console.log(`answers: 408 ${count(408)}, 503 ${count(503)}, reset without an answer ${count(0)}, still open after ${waitFor} ms ${count(-1)}`);
+  console.log(
+    `RSS: baseline ${mib(baseline)} MiB, 2 s in ${mib(heldRss)} MiB, peak ${mib(peak)} MiB (+${mib(peak - baseline)}), after ${mib(afterRss)} MiB`,
+  );
+  console.log(
+    `answers: 408 ${count(408)}, 503 ${count(503)}, reset without an answer ${count(0)}, still open after ${waitFor} ms ${count(-1)}`,
+  );
   console.log(`last connection closed ${Number.isFinite(lastClose) ? `${lastClose} ms` : 'never'} after opening`);
-  console.log(`during: GET /reviews.json ${duringGet.status} in ${duringGet.ms} ms; POST /mcp ${duringPost.status} in ${duringPost.ms} ms`);
+  console.log(
+    `during: GET /reviews.json ${duringGet.status} in ${duringGet.ms} ms; POST /mcp ${duringPost.status} in ${duringPost.ms} ms`,
+  );
   console.log(`after: POST /mcp ${afterPost.status} in ${afterPost.ms} ms`);
   check(peak - baseline <= MAX_GROWTH_MIB * MIB, `RSS growth ${mib(peak - baseline)} MiB ≤ ${MAX_GROWTH_MIB} MiB`);
   check(count(-1) === 0, `every connection answered and closed within the deadline + ${CLOSE_SLACK_MS} ms`);

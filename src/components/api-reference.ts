@@ -3,7 +3,15 @@
  * and the ApiReference components): following `$ref`s, short labels for types and
  * constraints, the operations in order, and curl lines from the document's examples.
  */
-import { COMPONENT_REF, HTTP_METHODS, type HttpMethod, type JsonObject, type JsonSchema, type OpenApiDocument, type Operation } from '../lib/api/openapi/document-types.ts';
+import {
+  COMPONENT_REF,
+  HTTP_METHODS,
+  type HttpMethod,
+  type JsonObject,
+  type JsonSchema,
+  type OpenApiDocument,
+  type Operation,
+} from '../lib/api/openapi/document-types.ts';
 import { JSON_MEDIA } from '../lib/api/openapi/http-components.ts';
 
 /** Follows a local `$ref` (`#/components/...`) once; anything else is returned as it is. */
@@ -32,7 +40,9 @@ export function resolvePointer(document: unknown, pointer: string): unknown {
 /** The name of a `#/components/schemas/X` reference, or undefined. */
 export function schemaRefName(schema: unknown): string | undefined {
   const target = (schema as JsonObject | undefined)?.$ref;
-  return typeof target === 'string' && target.startsWith(COMPONENT_REF) ? target.slice(COMPONENT_REF.length) : undefined;
+  return typeof target === 'string' && target.startsWith(COMPONENT_REF)
+    ? target.slice(COMPONENT_REF.length)
+    : undefined;
 }
 
 /** A short type for people: `integer`, `string (date)`, `array of Review`, `string or null`. */
@@ -48,7 +58,13 @@ export function typeLabel(schema: JsonSchema | undefined): string {
   const labels = types.map((type) => {
     if (type === 'array') return `array of ${typeLabel(schema.items as JsonSchema | undefined)}`;
     if (type === 'string' && typeof schema.format === 'string') return `string (${schema.format})`;
-    if (type === 'object' && schema.additionalProperties && typeof schema.additionalProperties === 'object' && !schema.properties) return 'object (map)';
+    if (
+      type === 'object' &&
+      schema.additionalProperties &&
+      typeof schema.additionalProperties === 'object' &&
+      !schema.properties
+    )
+      return 'object (map)';
     return type;
   });
   return labels.length ? labels.join(' or ') : 'any';
@@ -93,7 +109,10 @@ export function operationsOf(document: OpenApiDocument): OperationEntry[] {
 const shellQuote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
 
 /** curl lines for an operation, from the document's own examples. */
-export function curlExamples(document: OpenApiDocument, entry: OperationEntry): Array<{ title: string; command: string }> {
+export function curlExamples(
+  document: OpenApiDocument,
+  entry: OperationEntry,
+): Array<{ title: string; command: string }> {
   const base = document.servers[0]!.url;
   const { path, method, operation } = entry;
   const parameters = (operation.parameters ?? []).map((p) => deref(document, p));
@@ -106,34 +125,60 @@ export function curlExamples(document: OpenApiDocument, entry: OperationEntry): 
     examples.push({ title: 'Request', command: `curl -i ${shellQuote(url)}` });
     if (query.length > 0) {
       const pick = query.filter((p) => ['min_rating', 'since', 'limit'].includes(String(p.name)));
-      const qs = new URLSearchParams((pick.length ? pick : query.slice(0, 2)).map((p) => [String(p.name), String(p.example)])).toString();
+      const qs = new URLSearchParams(
+        (pick.length ? pick : query.slice(0, 2)).map((p) => [String(p.name), String(p.example)]),
+      ).toString();
       examples.push({ title: 'With filters (combined with AND)', command: `curl -i ${shellQuote(`${url}?${qs}`)}` });
     }
     if (operation.responses['304']) {
-      examples.push({ title: 'Revalidate (304 when unchanged)', command: `curl -i -H ${shellQuote('If-None-Match: "<ETag from the last response>"')} ${shellQuote(url)}` });
+      examples.push({
+        title: 'Revalidate (304 when unchanged)',
+        command: `curl -i -H ${shellQuote('If-None-Match: "<ETag from the last response>"')} ${shellQuote(url)}`,
+      });
     }
   } else if (method === 'post') {
-    const content = (operation.requestBody?.content ?? {}) as Record<string, { examples?: Record<string, { summary?: string; value: unknown }> }>;
+    const content = (operation.requestBody?.content ?? {}) as Record<
+      string,
+      { examples?: Record<string, { summary?: string; value: unknown }> }
+    >;
     for (const [mediaType, media] of Object.entries(content)) {
       for (const example of Object.values(media.examples ?? {})) {
         if (mediaType === JSON_MEDIA) {
-          const headers = [`-H ${shellQuote('Content-Type: application/json')}`, `-H ${shellQuote('Accept: application/json, text/event-stream')}`];
+          const headers = [
+            `-H ${shellQuote('Content-Type: application/json')}`,
+            `-H ${shellQuote('Accept: application/json, text/event-stream')}`,
+          ];
           const value = example.value as { method?: string };
-          if (value.method !== 'initialize') headers.push(`-H ${shellQuote('Mcp-Session-Id: <id from the initialize response>')}`);
-          examples.push({ title: example.summary ?? 'Request', command: `curl -i -X POST ${headers.join(' ')} \\\n  --data ${shellQuote(JSON.stringify(example.value))} ${shellQuote(url)}` });
+          if (value.method !== 'initialize')
+            headers.push(`-H ${shellQuote('Mcp-Session-Id: <id from the initialize response>')}`);
+          examples.push({
+            title: example.summary ?? 'Request',
+            command: `curl -i -X POST ${headers.join(' ')} \\\n  --data ${shellQuote(JSON.stringify(example.value))} ${shellQuote(url)}`,
+          });
         } else {
-          const fields = Object.entries(example.value as Record<string, unknown>).map(([k, v]) => `--data-urlencode ${shellQuote(`${k}=${String(v)}`)}`);
-          examples.push({ title: example.summary ?? 'Request', command: `curl -i -X POST ${fields.join(' \\\n  ')} \\\n  ${shellQuote(url)}` });
+          const fields = Object.entries(example.value as Record<string, unknown>).map(
+            ([k, v]) => `--data-urlencode ${shellQuote(`${k}=${String(v)}`)}`,
+          );
+          examples.push({
+            title: example.summary ?? 'Request',
+            command: `curl -i -X POST ${fields.join(' \\\n  ')} \\\n  ${shellQuote(url)}`,
+          });
         }
       }
     }
   } else if (method === 'delete') {
-    examples.push({ title: 'Request', command: `curl -i -X DELETE -H ${shellQuote('Mcp-Session-Id: <id>')} ${shellQuote(url)}` });
+    examples.push({
+      title: 'Request',
+      command: `curl -i -X DELETE -H ${shellQuote('Mcp-Session-Id: <id>')} ${shellQuote(url)}`,
+    });
   }
   return examples;
 }
 
 /** Splits a description on `backticks` so a page can show the quoted parts as code. */
 export function textSegments(text: string): Array<{ text: string; code: boolean }> {
-  return text.split('`').map((part, i) => ({ text: part, code: i % 2 === 1 })).filter((s) => s.text !== '');
+  return text
+    .split('`')
+    .map((part, i) => ({ text: part, code: i % 2 === 1 }))
+    .filter((s) => s.text !== '');
 }

@@ -21,7 +21,10 @@ export const CRON_PATH = '/api/cron/sweep';
 /** Once a day: the most Vercel's Hobby plan runs a cron (a more frequent one fails the deploy there). */
 export const DEFAULT_CRON_SCHEDULE = '0 5 * * *';
 
-export function hostConfig(target: DeployTarget, env: Record<string, string | undefined> = process.env): AstroIntegration {
+export function hostConfig(
+  target: DeployTarget,
+  env: Record<string, string | undefined> = process.env,
+): AstroIntegration {
   let root = '';
   const dynamicRoutes: string[] = [];
   const prerenderedRoutes: string[] = [];
@@ -31,8 +34,12 @@ export function hostConfig(target: DeployTarget, env: Record<string, string | un
       'astro:config:done': ({ config, logger }) => {
         root = fileURLToPath(config.root);
         if (!isServerless(target)) return;
-        const unmet = unmetRequirements([...new Set([...NEEDS.mcp, ...NEEDS.hub, ...(target === 'vercel' ? NEEDS.cron : [])])], env);
-        for (const { problem } of unmet) logger.warn(`${target}: ${problem}. Until it is set, the endpoints that need it answer 503.`);
+        const unmet = unmetRequirements(
+          [...new Set([...NEEDS.mcp, ...NEEDS.hub, ...(target === 'vercel' ? NEEDS.cron : [])])],
+          env,
+        );
+        for (const { problem } of unmet)
+          logger.warn(`${target}: ${problem}. Until it is set, the endpoints that need it answer 503.`);
       },
       'astro:routes:resolved': ({ routes }) => {
         // Paths a function answers: no pattern rule may cover them. Prerendered routes with parameters: one rule for all their files.
@@ -54,8 +61,13 @@ export function hostConfig(target: DeployTarget, env: Record<string, string | un
         const configFile = join(root, '.vercel/output/config.json');
         const config = JSON.parse(readFileSync(configFile, 'utf8')) as VercelConfig;
         const schedule = env.VERCEL_CRON_SCHEDULE?.trim() || DEFAULT_CRON_SCHEDULE;
-        writeFileSync(configFile, `${JSON.stringify(withHeadersAndCrons(config, rules, [{ path: CRON_PATH, schedule }]), null, 2)}\n`);
-        logger.info(`vercel: ${rules.length} header routes and the cron (${schedule}) added to .vercel/output/config.json`);
+        writeFileSync(
+          configFile,
+          `${JSON.stringify(withHeadersAndCrons(config, rules, [{ path: CRON_PATH, schedule }]), null, 2)}\n`,
+        );
+        logger.info(
+          `vercel: ${rules.length} header routes and the cron (${schedule}) added to .vercel/output/config.json`,
+        );
       },
     },
   };

@@ -35,7 +35,12 @@ const HTML = /^text\/html\b/;
 
 /** What a CDN must add to the answer of the file at `path` (lower-case names). */
 export function headersFor(entry: StaticEntry, path: string): Record<string, string> {
-  const headers: Record<string, string> = { 'content-type': entry.contentType, 'cache-control': entry.cacheControl, ...CORS_HEADERS, ...securityHeadersFor(path) };
+  const headers: Record<string, string> = {
+    'content-type': entry.contentType,
+    'cache-control': entry.cacheControl,
+    ...CORS_HEADERS,
+    ...securityHeadersFor(path),
+  };
   if (entry.lastModified) headers['last-modified'] = entry.lastModified;
   if (entry.link) headers.link = entry.link;
   return headers;
@@ -47,7 +52,11 @@ export function headersFor(entry: StaticEntry, path: string): Record<string, str
  * would also add its headers to those answers. `prerenderedRoutes`: the
  * patterns of prerendered routes with parameters, whose files may share a rule.
  */
-export function staticHeaderRules(manifest: StaticManifest, dynamicRoutes: readonly string[], prerenderedRoutes: readonly string[] = []): HeaderRule[] {
+export function staticHeaderRules(
+  manifest: StaticManifest,
+  dynamicRoutes: readonly string[],
+  prerenderedRoutes: readonly string[] = [],
+): HeaderRule[] {
   const paths = Object.keys(manifest)
     .filter((path) => !path.startsWith('/_astro/'))
     .sort();
@@ -58,7 +67,12 @@ export function staticHeaderRules(manifest: StaticManifest, dynamicRoutes: reado
     if (dynamicRoutes.some((route) => mayOverlap(candidate, route))) continue;
     const test = ruleRegExp(candidate);
     const inside = paths.filter((path) => test.test(path));
-    if (inside.length === 0 || inside.some((path) => covered.has(path)) || !inside.every((path) => HTML.test(manifest[path]!.contentType))) continue;
+    if (
+      inside.length === 0 ||
+      inside.some((path) => covered.has(path)) ||
+      !inside.every((path) => HTML.test(manifest[path]!.contentType))
+    )
+      continue;
     const sets = new Set(inside.map((path) => JSON.stringify(headersFor(manifest[path]!, path))));
     if (sets.size !== 1) continue;
     rules.push({ path: candidate, headers: headersFor(manifest[inside[0]!]!, inside[0]!) });
@@ -111,11 +125,14 @@ export function ruleRegExp(path: string): RegExp {
 
 /** The body of ruleRegExp, without anchors or flags. */
 export function ruleSource(path: string): string {
-  const parts = path.split('/').filter(Boolean).map((part) => {
-    if (part.startsWith(':')) return '([^/]+)';
-    if (part === '*') return '?(.*)';
-    return escapeRegExp(part);
-  });
+  const parts = path
+    .split('/')
+    .filter(Boolean)
+    .map((part) => {
+      if (part.startsWith(':')) return '([^/]+)';
+      if (part === '*') return '?(.*)';
+      return escapeRegExp(part);
+    });
   return `/${parts.join('/')}/?`;
 }
 
@@ -134,7 +151,10 @@ export function mayOverlap(rule: string, route: string): boolean {
     if (a === '*' || (b !== undefined && b.includes('[...'))) return true;
     if (a === undefined || b === undefined) return a === b;
     if (a.startsWith(':')) continue;
-    const source = b.split(/(\[\w+\])/).map((piece) => (/^\[\w+\]$/.test(piece) ? '[^/]+' : escapeRegExp(piece))).join('');
+    const source = b
+      .split(/(\[\w+\])/)
+      .map((piece) => (/^\[\w+\]$/.test(piece) ? '[^/]+' : escapeRegExp(piece)))
+      .join('');
     if (!new RegExp(`^${source}$`, 'i').test(a)) return false;
   }
 }

@@ -20,7 +20,8 @@ export interface Requirement {
 }
 
 const WHY: Record<Setting, string> = {
-  REDIS_URL: 'the URL of a Redis server (redis:// or rediss://) shared by every function instance: WebSub subscriptions, retries, MCP sessions',
+  REDIS_URL:
+    'the URL of a Redis server (redis:// or rediss://) shared by every function instance: WebSub subscriptions, retries, MCP sessions',
   MCP_SESSION_SECRET: `a random string of at least ${MIN_SECRET_LENGTH} characters (openssl rand -base64 32) that signs MCP session ids on every instance`,
   CRON_SECRET: 'a random string the scheduler sends as `Authorization: Bearer <CRON_SECRET>`',
   SITE_URL: "the site's public URL (https://reviews.example.com), which names the WebSub topics",
@@ -33,7 +34,10 @@ export function unmetRequirements(needed: readonly Setting[], env: Env): Require
     const value = env[setting]?.trim();
     if (!value) unmet.push({ setting, problem: `${setting} is not set: ${WHY[setting]}` });
     else if (setting === 'MCP_SESSION_SECRET' && value.length < MIN_SECRET_LENGTH) {
-      unmet.push({ setting, problem: `MCP_SESSION_SECRET is shorter than ${MIN_SECRET_LENGTH} characters: ${WHY[setting]}` });
+      unmet.push({
+        setting,
+        problem: `MCP_SESSION_SECRET is shorter than ${MIN_SECRET_LENGTH} characters: ${WHY[setting]}`,
+      });
     } else if (setting === 'REDIS_URL' && !/^rediss?:\/\//i.test(value)) {
       unmet.push({ setting, problem: `REDIS_URL must start with redis:// or rediss://: ${WHY[setting]}` });
     }

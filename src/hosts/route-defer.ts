@@ -25,6 +25,8 @@ const VERCEL_REQUEST_CONTEXT = Symbol.for('@vercel/request-context');
  * nothing, so it is used only when that context is there.
  */
 export function vercelDefer(): Defer | undefined {
-  const context = (globalThis as { [VERCEL_REQUEST_CONTEXT]?: { get?: () => { waitUntil?: unknown } | undefined } })[VERCEL_REQUEST_CONTEXT]?.get?.();
+  const context = (globalThis as { [VERCEL_REQUEST_CONTEXT]?: { get?: () => { waitUntil?: unknown } | undefined } })[
+    VERCEL_REQUEST_CONTEXT
+  ]?.get?.();
   return typeof context?.waitUntil === 'function' ? (work) => void waitUntil(work) : undefined;
 }

@@ -15,7 +15,10 @@ export function deployTarget(env: Env = process.env): DeployTarget {
   const raw = env.DEPLOY_TARGET?.trim().toLowerCase();
   if (raw) {
     const parsed = deployTargetSchema.safeParse(raw);
-    if (!parsed.success) throw new Error(`DEPLOY_TARGET must be one of ${deployTargetSchema.options.join(', ')}; got "${env.DEPLOY_TARGET}"`);
+    if (!parsed.success)
+      throw new Error(
+        `DEPLOY_TARGET must be one of ${deployTargetSchema.options.join(', ')}; got "${env.DEPLOY_TARGET}"`,
+      );
     return parsed.data;
   }
   if (env.NETLIFY === 'true') return 'netlify';

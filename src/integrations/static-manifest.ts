@@ -25,8 +25,11 @@ export function staticManifest({ precompress }: { precompress: boolean }): Astro
         const compressedEarly: string[] = [];
         const manifest = await writeStaticManifest(fileURLToPath(dir), { site, precompress, compressedEarly });
         const files = new Set(Object.values(manifest).map((entry) => entry.file)).size;
-        const early = compressedEarly.length > 0 ? ` (${compressedEarly.join(', ')} compressed during the prerender)` : '';
-        logger.info(`static manifest: ${files} files hashed${precompress ? ' and precompressed' : ''}${early} in ${Math.round(performance.now() - started)} ms`);
+        const early =
+          compressedEarly.length > 0 ? ` (${compressedEarly.join(', ')} compressed during the prerender)` : '';
+        logger.info(
+          `static manifest: ${files} files hashed${precompress ? ' and precompressed' : ''}${early} in ${Math.round(performance.now() - started)} ms`,
+        );
       },
     },
   };

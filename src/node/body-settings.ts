@@ -33,7 +33,10 @@ const bodyEnv = z.object({
 export function bodySettingsFromEnv(env: Record<string, string | undefined>): BodySettings {
   const blankless = Object.fromEntries(Object.entries(env).filter(([, value]) => value?.trim()));
   const parsed = bodyEnv.safeParse(blankless);
-  if (!parsed.success) throw new Error(parsed.error.issues.map((issue) => `${issue.message}, got "${env[String(issue.path[0])]}"`).join('; '));
+  if (!parsed.success)
+    throw new Error(
+      parsed.error.issues.map((issue) => `${issue.message}, got "${env[String(issue.path[0])]}"`).join('; '),
+    );
   return { deadlineMs: parsed.data.REQUEST_BODY_TIMEOUT_MS, budgetBytes: parsed.data.REQUEST_BODY_BUDGET_BYTES };
 }
 
@@ -47,5 +50,10 @@ export function bodySettingsFromEnv(env: Record<string, string | undefined>): Bo
  */
 export function serverTimeouts(settings: BodySettings) {
   const headersTimeout = 20_000;
-  return { headersTimeout, requestTimeout: headersTimeout + settings.deadlineMs, connectionsCheckingInterval: 2_000, keepAliveTimeout: 65_000 };
+  return {
+    headersTimeout,
+    requestTimeout: headersTimeout + settings.deadlineMs,
+    connectionsCheckingInterval: 2_000,
+    keepAliveTimeout: 65_000,
+  };
 }

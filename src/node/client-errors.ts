@@ -8,9 +8,21 @@
 import type { Socket } from 'node:net';
 
 const REFUSALS: Record<string, { status: string; error: string; message: string }> = {
-  HPE_HEADER_OVERFLOW: { status: '431 Request Header Fields Too Large', error: 'headers_too_large', message: 'The request line and headers may be at most 16 KiB together.' },
-  ERR_HTTP_REQUEST_TIMEOUT: { status: '408 Request Timeout', error: 'request_timeout', message: 'The request did not arrive in time.' },
-  ERR_HTTP_HEADERS_TIMEOUT: { status: '408 Request Timeout', error: 'request_timeout', message: 'The request headers did not arrive in time.' },
+  HPE_HEADER_OVERFLOW: {
+    status: '431 Request Header Fields Too Large',
+    error: 'headers_too_large',
+    message: 'The request line and headers may be at most 16 KiB together.',
+  },
+  ERR_HTTP_REQUEST_TIMEOUT: {
+    status: '408 Request Timeout',
+    error: 'request_timeout',
+    message: 'The request did not arrive in time.',
+  },
+  ERR_HTTP_HEADERS_TIMEOUT: {
+    status: '408 Request Timeout',
+    error: 'request_timeout',
+    message: 'The request headers did not arrive in time.',
+  },
 };
 const MALFORMED = { status: '400 Bad Request', error: 'bad_request', message: 'The request is not valid HTTP/1.1.' };
 

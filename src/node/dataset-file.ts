@@ -27,7 +27,7 @@ export function openDatasetFile(path: string): DatasetFile {
 /** The bytes of an open file, by offset (positioned reads: threads may share the descriptor). */
 function descriptorSource(fd: number, path: string): RecordSource {
   const readInto = (start: number, end: number, target: Uint8Array, at: number) => {
-    for (let done = 0; done < end - start; ) {
+    for (let done = 0; done < end - start;) {
       const got = readSync(fd, target, at + done, end - start - done, start + done);
       if (got === 0) throw new Error(`${path} is shorter than when it was loaded`);
       done += got;

@@ -28,9 +28,9 @@ export interface ClientInfo {
 export type DynamicRoute = BodyRoute & {
   matches(pathname: string): boolean;
 } & (
-  | { handle(request: Request, client: ClientInfo): Promise<Response> | Response; answer?: never }
-  | { answer(request: ApiRequest, client: ClientInfo): ApiAnswer; handle?: never }
-);
+    | { handle(request: Request, client: ClientInfo): Promise<Response> | Response; answer?: never }
+    | { answer(request: ApiRequest, client: ClientInfo): ApiAnswer; handle?: never }
+  );
 
 export interface NodeServices {
   routes: DynamicRoute[];
@@ -76,7 +76,12 @@ export async function createNodeServices(options: ServiceOptions): Promise<NodeS
     eagerSessions: true,
   });
   // The WebSub hub: topic content straight from the static files in memory, exactly as served.
-  const websub = createHubService({ site: options.site, config: hubConfigFromEnv(options.env), store, content: async (path) => options.staticFiles.read(path) });
+  const websub = createHubService({
+    site: options.site,
+    config: hubConfigFromEnv(options.env),
+    store,
+    content: async (path) => options.staticFiles.read(path),
+  });
   const routes: DynamicRoute[] = [
     // MCP over streamable HTTP (before the /api/ catch-all). Past 1 MiB the table answers 413 itself.
     {
@@ -86,9 +91,17 @@ export async function createNodeServices(options: ServiceOptions): Promise<NodeS
       handle: (request, client) => mcp(request, client),
     },
     // The WebSub hub (before the /api/ catch-all). Past 64 KiB the table answers 413 itself.
-    { matches: (path) => path === '/api/websub/hub' || path === '/api/websub/hub/', maxBodyBytes: HUB_MAX_BODY_BYTES, handle: (request, client) => websub.hub.handle(request, client, pending.track) },
+    {
+      matches: (path) => path === '/api/websub/hub' || path === '/api/websub/hub/',
+      maxBodyBytes: HUB_MAX_BODY_BYTES,
+      handle: (request, client) => websub.hub.handle(request, client, pending.track),
+    },
     // The REST API (src/lib/api/routes.ts): search, since, and a JSON 404 for the rest of /api/*.
-    ...API_ROUTES.map((route): DynamicRoute => ({ matches: route.matches, maxBodyBytes: 0, answer: (request, client) => route.answer(request, options.api, client) })),
+    ...API_ROUTES.map((route): DynamicRoute => ({
+      matches: route.matches,
+      maxBodyBytes: 0,
+      answer: (request, client) => route.answer(request, options.api, client),
+    })),
   ];
   return {
     routes,

@@ -83,7 +83,8 @@ export function canonicalTarget(req: IncomingMessage): Target {
   // The API's own routes answer a broken escape in a path segment (a 400 naming `date`, or a JSON 404);
   // nothing of Astro's sees it.
   if (canonical === undefined && path.startsWith('/api/')) return { kind: 'route', path, search };
-  if (canonical === undefined) return { kind: 'invalid', message: 'The request path is not valid percent-encoded UTF-8.' };
+  if (canonical === undefined)
+    return { kind: 'invalid', message: 'The request path is not valid percent-encoded UTF-8.' };
   if (canonical === path) return { kind: 'route', path, search };
   return { kind: 'redirect', location: `${canonical}${search}` };
 }

@@ -61,7 +61,10 @@ interface Found {
 export function loadStaticFiles(clientDir: string): StaticFiles {
   const manifest = JSON.parse(readFileSync(join(clientDir, MANIFEST_FILE), 'utf8')) as StaticManifest;
   const byPath = new Map(Object.entries(manifest));
-  const bodies = new LRUCache<string, Buffer>({ maxSize: BODY_BUDGET_BYTES, sizeCalculation: (body) => Math.max(1, body.length) });
+  const bodies = new LRUCache<string, Buffer>({
+    maxSize: BODY_BUDGET_BYTES,
+    sizeCalculation: (body) => Math.max(1, body.length),
+  });
   const sources: RenderedFiles[] = [];
 
   const kept = (key: string, make: () => Buffer): Buffer => {
@@ -74,22 +77,28 @@ export function loadStaticFiles(clientDir: string): StaticFiles {
   };
   /** A variant made here from the identity bytes (what the build would have written). */
   const compressed = (key: string, pathname: string, encoding: 'br' | 'gzip', identity: () => Buffer): Buffer =>
-    kept(`${key}${VARIANT_SUFFIX[encoding]}`, () => (encoding === 'br' ? brotli(pathname, identity()) : gzip(identity())));
+    kept(`${key}${VARIANT_SUFFIX[encoding]}`, () =>
+      encoding === 'br' ? brotli(pathname, identity()) : gzip(identity()),
+    );
   const fromDisk = (entry: StaticEntry): Found => ({
     entry,
     body(encoding) {
       const path = join(clientDir, entry.file);
       const variant = `${path}${VARIANT_SUFFIX[encoding]}`;
       // Held or streamed by the size of what is sent: reviews.json's br body is a tenth of the file.
-      if ((encoding === 'identity' || entry.compressOnRequest ? entry.size : statSync(variant).size) > HELD_MAX_BYTES) return { path: variant };
+      if ((encoding === 'identity' || entry.compressOnRequest ? entry.size : statSync(variant).size) > HELD_MAX_BYTES)
+        return { path: variant };
       const identity = () => kept(path, () => readFileSync(path));
       if (encoding === 'identity') return identity();
-      return entry.compressOnRequest ? compressed(path, `/${entry.file}`, encoding, identity) : kept(variant, () => readFileSync(variant));
+      return entry.compressOnRequest
+        ? compressed(path, `/${entry.file}`, encoding, identity)
+        : kept(variant, () => readFileSync(variant));
     },
   });
   const fromRendered = (pathname: string, file: RenderedFile): Found => ({
     entry: file.entry,
-    body: (encoding) => (encoding === 'identity' ? file.body : compressed(`rendered:${pathname}`, pathname, encoding, () => file.body)),
+    body: (encoding) =>
+      encoding === 'identity' ? file.body : compressed(`rendered:${pathname}`, pathname, encoding, () => file.body),
   });
   /** The file at exactly this path; `null` when a rendered source owns the path but has no file there. */
   const find = (pathname: string): Found | null | undefined => {
@@ -117,7 +126,11 @@ export function loadStaticFiles(clientDir: string): StaticFiles {
   const sendNotFound = (res: ServerResponse) => {
     if (!notFoundPage) return sendAnswer(notFound(), res);
     const body = identity(fromDisk(notFoundPage));
-    res.writeHead(404, { 'content-type': notFoundPage.contentType, 'cache-control': 'no-store', 'content-length': String(body.length) });
+    res.writeHead(404, {
+      'content-type': notFoundPage.contentType,
+      'cache-control': 'no-store',
+      'content-length': String(body.length),
+    });
     res.end(body);
   };
 

@@ -23,7 +23,10 @@ export interface BodyRoute {
 
 /** The refusal of a body the budget has no room for; Retry-After: a few seconds free most of a budget. */
 const serverBusy = jsonAnswer(
-  { error: 'server_busy', message: 'The server is receiving too many request bodies at once. Try again in a few seconds.' },
+  {
+    error: 'server_busy',
+    message: 'The server is receiving too many request bodies at once. Try again in a few seconds.',
+  },
   { status: 503, headers: { 'retry-after': '5' } },
 );
 
@@ -54,10 +57,20 @@ export async function runWebHandler(
         return sendAnswer(serverBusy, res);
       case 'timeout':
         closeAfterAnswer(res);
-        return sendAnswer(jsonAnswer({ error: 'request_timeout', message: `The request body did not arrive within ${bounds.deadlineMs} ms.` }, { status: 408 }), res);
+        return sendAnswer(
+          jsonAnswer(
+            { error: 'request_timeout', message: `The request body did not arrive within ${bounds.deadlineMs} ms.` },
+            { status: 408 },
+          ),
+          res,
+        );
     }
   }
-  const request = new Request(url, { method, headers: headersOf(req), body: body && body.length > 0 ? new Uint8Array(body) : undefined });
+  const request = new Request(url, {
+    method,
+    headers: headersOf(req),
+    body: body && body.length > 0 ? new Uint8Array(body) : undefined,
+  });
   await sendWebResponse(await handler(request), res);
 }
 
@@ -73,7 +86,10 @@ function closeAfterAnswer(res: ServerResponse): void {
 
 /** Writes a lib handler's answer as it is: no Response object on the hot path. */
 export function sendAnswer(answer: ApiAnswer, res: ServerResponse): void {
-  const headers = answer.body && !('content-length' in answer.headers) ? { ...answer.headers, 'content-length': String(answer.body.byteLength) } : answer.headers;
+  const headers =
+    answer.body && !('content-length' in answer.headers)
+      ? { ...answer.headers, 'content-length': String(answer.body.byteLength) }
+      : answer.headers;
   res.writeHead(answer.status, headers);
   res.end(res.req?.method === 'HEAD' || !answer.body ? undefined : answer.body);
 }

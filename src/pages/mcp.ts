@@ -20,7 +20,9 @@ export const ALL: APIRoute = async (context) => {
     // The server could not be set up from this deployment's settings (say, an MCP_SESSION_SECRET
     // under 32 characters): the operator's to fix, named in a 503, never a 500.
     const message = error instanceof Error ? error.message : String(error);
-    return toResponse(jsonAnswer({ error: 'not_configured', message }, { status: 503, headers: { 'retry-after': '60' } }));
+    return toResponse(
+      jsonAnswer({ error: 'not_configured', message }, { status: 503, headers: { 'retry-after': '60' } }),
+    );
   }
   return handle(context.request, routeClient(context));
 };

@@ -9,4 +9,5 @@ import { bundleWidget } from '../widget/bundle.ts';
 
 export const prerender = true;
 
-export const GET: APIRoute = async () => new Response(await bundleWidget(), { headers: { 'content-type': 'text/javascript; charset=utf-8' } });
+export const GET: APIRoute = async () =>
+  new Response(await bundleWidget(), { headers: { 'content-type': 'text/javascript; charset=utf-8' } });

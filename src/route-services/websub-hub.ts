@@ -27,7 +27,9 @@ export function getHub(): HubService {
     const site = astroSite();
     const config = hubConfigFromEnv(env);
     const origin = env.WEBSUB_CONTENT_ORIGIN?.trim();
-    const content = origin ? httpContentSource(origin, config.requestTimeoutMs) : renderedContentSource(getDataset, site);
+    const content = origin
+      ? httpContentSource(origin, config.requestTimeoutMs)
+      : renderedContentSource(getDataset, site);
     service = createHubService({ site, config, store: getStore(), content });
     if (!SERVERLESS) service.hub.start();
   }

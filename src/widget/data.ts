@@ -73,18 +73,33 @@ export function searchUrl(links: SiteLinks, options: WidgetOptions): string {
  */
 function unknownFilter(business: WidgetData['business'], options: WidgetOptions): AttributeProblem | undefined {
   if (options.service !== undefined && !business.services.some((s) => s.id === options.service)) {
-    return { attribute: 'service', value: options.service, expected: `one of the service ids ${business.services.map((s) => s.id).join(', ')}` };
+    return {
+      attribute: 'service',
+      value: options.service,
+      expected: `one of the service ids ${business.services.map((s) => s.id).join(', ')}`,
+    };
   }
   const wanted = options.technician?.toLowerCase();
-  if (wanted !== undefined && !business.technicians.some((t) => t.id.toLowerCase() === wanted || t.name.toLowerCase() === wanted)) {
-    return { attribute: 'technician', value: options.technician!, expected: `a technician's name or id: ${business.technicians.map((t) => t.id).join(', ')}` };
+  if (
+    wanted !== undefined &&
+    !business.technicians.some((t) => t.id.toLowerCase() === wanted || t.name.toLowerCase() === wanted)
+  ) {
+    return {
+      attribute: 'technician',
+      value: options.technician!,
+      expected: `a technician's name or id: ${business.technicians.map((t) => t.id).join(', ')}`,
+    };
   }
   return undefined;
 }
 
 function checkedDataset(value: unknown, url: string): ReviewsDataset {
   const dataset = value as Partial<ReviewsDataset> | null;
-  if (!dataset?.business?.name || typeof dataset.aggregate_rating?.rating_value !== 'number' || !Array.isArray(dataset.reviews)) {
+  if (
+    !dataset?.business?.name ||
+    typeof dataset.aggregate_rating?.rating_value !== 'number' ||
+    !Array.isArray(dataset.reviews)
+  ) {
     throw new LoadError(`${url} is not the reviews dataset`);
   }
   return dataset as ReviewsDataset;

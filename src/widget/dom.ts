@@ -9,6 +9,7 @@ export type Child = Node | string | false | null | undefined;
 export function h(tag: string, attributes: Record<string, string | undefined> = {}, ...children: Child[]): HTMLElement {
   const element = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) if (value !== undefined) element.setAttribute(name, value);
-  for (const child of children) if (child || child === '') element.append(typeof child === 'string' ? document.createTextNode(child) : child);
+  for (const child of children)
+    if (child || child === '') element.append(typeof child === 'string' ? document.createTextNode(child) : child);
   return element;
 }

@@ -53,7 +53,10 @@ export function defineRoofingReviews(links: SiteLinks): void {
       try {
         result = await loadWidgetData(links, read.options);
       } catch (error) {
-        return this.#fail(error instanceof LoadError ? error.message : `could not load the reviews (${String(error)})`, generation);
+        return this.#fail(
+          error instanceof LoadError ? error.message : `could not load the reviews (${String(error)})`,
+          generation,
+        );
       }
       if (generation !== this.#generation) return;
       if (!result.ok) return this.#failAttribute(result.problem, generation);

@@ -18,4 +18,5 @@ export function formatDay(isoDay: string): string {
   return dayFormat.format(new Date(Date.UTC(year!, month! - 1, day!)));
 }
 
-export const plural = (count: number, one: string, many: string): string => `${formatCount(count)} ${count === 1 ? one : many}`;
+export const plural = (count: number, one: string, many: string): string =>
+  `${formatCount(count)} ${count === 1 ? one : many}`;

@@ -12,7 +12,10 @@ import { siteLinks } from '../lib/feeds/links.ts';
 import { defineRoofingReviews } from './element.ts';
 
 // A browser without custom elements or constructable stylesheets keeps the snippet's fallback link.
-const capable = typeof customElements !== 'undefined' && typeof ShadowRoot !== 'undefined' && 'adoptedStyleSheets' in ShadowRoot.prototype;
+const capable =
+  typeof customElements !== 'undefined' &&
+  typeof ShadowRoot !== 'undefined' &&
+  'adoptedStyleSheets' in ShadowRoot.prototype;
 try {
   if (!capable) throw new Error('custom elements with constructable stylesheets are needed');
   defineRoofingReviews(siteLinks(new URL(import.meta.url).origin));

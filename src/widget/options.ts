@@ -40,7 +40,10 @@ function wholeNumber(value: string, min: number, max: number): number | undefine
 }
 
 export function readOptions(element: { getAttribute(name: string): string | null }): ReadOptions {
-  const problem = (attribute: WidgetAttribute, value: string, expected: string): ReadOptions => ({ ok: false, problem: { attribute, value, expected } });
+  const problem = (attribute: WidgetAttribute, value: string, expected: string): ReadOptions => ({
+    ok: false,
+    problem: { attribute, value, expected },
+  });
   const options: WidgetOptions = { limit: DEFAULT_WIDGET_LIMIT, layout: 'list' };
 
   const limit = element.getAttribute('limit');
@@ -64,7 +67,12 @@ export function readOptions(element: { getAttribute(name: string): string | null
   for (const attribute of ['service', 'technician'] as const) {
     const value = element.getAttribute(attribute);
     if (value === null) continue;
-    if (value.trim() === '') return problem(attribute, value, attribute === 'service' ? 'a service id of the business' : "a technician's name or id");
+    if (value.trim() === '')
+      return problem(
+        attribute,
+        value,
+        attribute === 'service' ? 'a service id of the business' : "a technician's name or id",
+      );
     options[attribute] = value.trim();
   }
   return { ok: true, options };

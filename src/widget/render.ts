@@ -16,7 +16,12 @@ const FIVE_STARS = '★★★★★';
 function stars(value: number, label: string, { part }: { part: string }): HTMLElement {
   const fill = h('span', { class: 'fill', 'aria-hidden': 'true' }, FIVE_STARS);
   fill.style.width = `${(Math.min(5, Math.max(0, value)) / 5) * 100}%`;
-  return h('span', { class: 'stars', role: 'img', 'aria-label': label, part }, h('span', { 'aria-hidden': 'true' }, FIVE_STARS), fill);
+  return h(
+    'span',
+    { class: 'stars', role: 'img', 'aria-label': label, part },
+    h('span', { 'aria-hidden': 'true' }, FIVE_STARS),
+    fill,
+  );
 }
 
 /**
@@ -24,7 +29,11 @@ function stars(value: number, label: string, { part }: { part: string }): HTMLEl
  * landmarks must be told apart by name (axe: landmark-unique), groups need not.
  */
 function box(options: WidgetOptions, label: string, ...children: HTMLElement[]): HTMLElement {
-  return h('div', { class: `box ${options.layout}`, role: 'group', part: 'box', lang: 'en', 'aria-label': label }, ...children);
+  return h(
+    'div',
+    { class: `box ${options.layout}`, role: 'group', part: 'box', lang: 'en', 'aria-label': label },
+    ...children,
+  );
 }
 
 /** The space of `limit` reviews, whether they came yet or not (see styles.ts). */
@@ -38,7 +47,12 @@ export function renderLoading(options: WidgetOptions): HTMLElement {
   const loading = box(
     options,
     'Customer reviews',
-    h('div', { class: 'head', part: 'header' }, h('p', { class: 'name' }, h('span', { class: 'bar' })), h('p', { class: 'row' }, h('span', { class: 'bar' }))),
+    h(
+      'div',
+      { class: 'head', part: 'header' },
+      h('p', { class: 'name' }, h('span', { class: 'bar' })),
+      h('p', { class: 'row' }, h('span', { class: 'bar' })),
+    ),
     body(options, h('p', { class: 'vh' }, 'Loading customer reviews…')),
   );
   loading.setAttribute('aria-busy', 'true');
@@ -47,12 +61,24 @@ export function renderLoading(options: WidgetOptions): HTMLElement {
 
 function reviewItem(review: Review, options: WidgetOptions, links: SiteLinks): HTMLElement {
   const date = h('time', { datetime: review.date, part: 'review-date' }, formatDay(review.date));
-  const link = h('a', { href: links.review(review.id), part: 'review-link', class: 'end' }, 'Full review', h('span', { class: 'vh' }, ` by ${review.author.name}`));
+  const link = h(
+    'a',
+    { href: links.review(review.id), part: 'review-link', class: 'end' },
+    'Full review',
+    h('span', { class: 'vh' }, ` by ${review.author.name}`),
+  );
   const reviewStars = stars(review.rating, `${review.rating} out of 5 stars`, { part: 'review-stars' });
   const author = h('span', { class: 'clip', part: 'review-author' }, review.author.name);
-  const text = (extraLine = false) => h('p', { class: extraLine ? 'text untitled' : 'text', part: 'review-text' }, review.text);
+  const text = (extraLine = false) =>
+    h('p', { class: extraLine ? 'text untitled' : 'text', part: 'review-text' }, review.text);
   if (options.layout === 'compact') {
-    return h('li', { class: 'review', part: 'review' }, h('p', { class: 'row' }, reviewStars, author, h('span', { class: 'end' }, date)), text(), h('p', { class: 'row' }, link));
+    return h(
+      'li',
+      { class: 'review', part: 'review' },
+      h('p', { class: 'row' }, reviewStars, author, h('span', { class: 'end' }, date)),
+      text(),
+      h('p', { class: 'row' }, link),
+    );
   }
   return h(
     'li',
@@ -69,7 +95,11 @@ export function renderReviews(data: WidgetData, options: WidgetOptions, links: S
   const rating = formatRating(data.ratingValue);
   const list =
     data.reviews.length > 0
-      ? h('ul', { class: 'reviews', part: 'list', role: 'list', 'aria-label': 'Newest reviews' }, ...data.reviews.map((review) => reviewItem(review, options, links)))
+      ? h(
+          'ul',
+          { class: 'reviews', part: 'list', role: 'list', 'aria-label': 'Newest reviews' },
+          ...data.reviews.map((review) => reviewItem(review, options, links)),
+        )
       : h('p', { class: 'muted', part: 'empty' }, 'No reviews to show yet.');
   return box(
     options,
@@ -83,7 +113,11 @@ export function renderReviews(data: WidgetData, options: WidgetOptions, links: S
         { class: 'row' },
         stars(data.ratingValue, `Rated ${rating} out of 5`, { part: 'stars' }),
         h('span', { class: 'value', part: 'rating', 'aria-hidden': 'true' }, rating),
-        h('a', { href: links.home, part: 'count', class: 'clip' }, plural(data.reviewCount, 'verified review', 'verified reviews')),
+        h(
+          'a',
+          { href: links.home, part: 'count', class: 'clip' },
+          plural(data.reviewCount, 'verified review', 'verified reviews'),
+        ),
       ),
     ),
     body(options, list),
@@ -95,5 +129,9 @@ export function renderReviews(data: WidgetData, options: WidgetOptions, links: S
  * snippet's link) through a slot, or the widget's own link when it is empty.
  */
 export function renderFallback(links: SiteLinks): HTMLElement {
-  return h('p', { part: 'fallback' }, h('slot', {}, h('a', { href: links.home }, 'Read our verified customer reviews')));
+  return h(
+    'p',
+    { part: 'fallback' },
+    h('slot', {}, h('a', { href: links.home }, 'Read our verified customer reviews')),
+  );
 }

@@ -21,8 +21,13 @@ let throughAstro: RunningServer;
 let reviewId: string;
 
 before(async () => {
-  [direct, throughAstro] = await Promise.all([startServer('content'), startServer('content', { API_THROUGH_ASTRO: 'true' })]);
-  const dataset = JSON.parse(readFileSync(resolve(BUILDS.content.outDir, 'client/reviews.json'), 'utf8')) as { reviews: { id: string; updated: string }[] };
+  [direct, throughAstro] = await Promise.all([
+    startServer('content'),
+    startServer('content', { API_THROUGH_ASTRO: 'true' }),
+  ]);
+  const dataset = JSON.parse(readFileSync(resolve(BUILDS.content.outDir, 'client/reviews.json'), 'utf8')) as {
+    reviews: { id: string; updated: string }[];
+  };
   reviewId = dataset.reviews[0]!.id;
 });
 after(() => Promise.all([direct?.stop(), throughAstro?.stop()]));
@@ -44,12 +49,17 @@ for (const [name, server] of [
         assert.equal(identity.headers.etag, sha256Etag(identity.body));
         const etags = new Set([identity.headers.etag]);
         for (const encoding of ['br', 'gzip'] as const) {
-          const answer = await rawGet(port, path, { 'accept-encoding': encoding === 'br' ? 'gzip, deflate, br' : 'gzip' });
+          const answer = await rawGet(port, path, {
+            'accept-encoding': encoding === 'br' ? 'gzip, deflate, br' : 'gzip',
+          });
           assert.equal(answer.status, 200);
           assert.equal(answer.headers['content-encoding'], encoding);
           assert.equal(answer.headers.vary, 'Accept-Encoding');
           assert.equal(Number(answer.headers['content-length']), answer.body.length);
-          assert.ok(answer.body.length < identity.body.length / 2, `${encoding}: ${answer.body.length} of ${identity.body.length} bytes`);
+          assert.ok(
+            answer.body.length < identity.body.length / 2,
+            `${encoding}: ${answer.body.length} of ${identity.body.length} bytes`,
+          );
           assert.deepEqual(decode[encoding](answer.body), identity.body);
           assert.ok(typeof answer.headers.etag === 'string');
           etags.add(answer.headers.etag);
@@ -81,7 +91,9 @@ for (const [name, server] of [
     }
 
     it('a small answer (under 1 KiB) is sent as it is, with the same Vary as the others', async () => {
-      const answer = await rawGet(server().port, '/api/reviews/search?query=no-such-words-anywhere', { 'accept-encoding': 'br, gzip' });
+      const answer = await rawGet(server().port, '/api/reviews/search?query=no-such-words-anywhere', {
+        'accept-encoding': 'br, gzip',
+      });
       assert.equal(answer.status, 200);
       assert.equal(answer.headers['content-encoding'], undefined);
       assert.equal(answer.headers.vary, 'Accept-Encoding');
@@ -116,13 +128,19 @@ describe('a review page rendered on request has validators and compression', () 
     assert.notEqual(br.headers.etag, identity.headers.etag);
     assert.equal(br.headers['x-content-type-options'], 'nosniff');
 
-    const notModified = await rawGet(port, path, { 'accept-encoding': 'br', 'if-none-match': br.headers.etag as string });
+    const notModified = await rawGet(port, path, {
+      'accept-encoding': 'br',
+      'if-none-match': br.headers.etag as string,
+    });
     assert.equal(notModified.status, 304);
     assert.equal(notModified.body.length, 0);
     assert.equal(notModified.headers.etag, br.headers.etag);
     const byDate = await rawGet(port, path, { 'if-modified-since': identity.headers['last-modified'] as string });
     assert.equal(byDate.status, 304);
-    const changed = await rawGet(port, path, { 'if-none-match': '"other"', 'if-modified-since': identity.headers['last-modified'] as string });
+    const changed = await rawGet(port, path, {
+      'if-none-match': '"other"',
+      'if-modified-since': identity.headers['last-modified'] as string,
+    });
     assert.equal(changed.status, 200, 'If-None-Match wins over If-Modified-Since');
   });
 

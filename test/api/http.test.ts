@@ -13,7 +13,10 @@ let throughAstro: RunningServer;
 let reviews: Array<{ id: string; date: string; updated: string; rating: number }>;
 
 before(async () => {
-  [direct, throughAstro] = await Promise.all([startServer('content'), startServer('content', { API_THROUGH_ASTRO: 'true' })]);
+  [direct, throughAstro] = await Promise.all([
+    startServer('content'),
+    startServer('content', { API_THROUGH_ASTRO: 'true' }),
+  ]);
   reviews = (await (await fetch(`${direct.url}/reviews.json`)).json()).reviews;
 });
 after(() => Promise.all([direct?.stop(), throughAstro?.stop()]));
@@ -28,7 +31,10 @@ describe('validators and 304', () => {
       const body = await bytesOf(response);
       assert.equal(response.headers.get('etag'), sha256Etag(body));
       const served = JSON.parse(body.toString()).reviews as typeof reviews;
-      const newest = served.map((r) => r.updated).sort().at(-1)!;
+      const newest = served
+        .map((r) => r.updated)
+        .sort()
+        .at(-1)!;
       assert.equal(response.headers.get('last-modified'), new Date(newest).toUTCString());
       assert.match(response.headers.get('cache-control') ?? '', /public.*s-maxage=\d+/);
     });
@@ -47,12 +53,18 @@ describe('validators and 304', () => {
       assert.equal(list.status, 304);
       const ims = await fetch(direct.url + path, { headers: conditional({ 'if-modified-since': lastModified }) });
       assert.equal(ims.status, 304);
-      const later = await fetch(direct.url + path, { headers: conditional({ 'if-modified-since': new Date(Date.parse(lastModified) + 86_400_000).toUTCString() }) });
+      const later = await fetch(direct.url + path, {
+        headers: conditional({ 'if-modified-since': new Date(Date.parse(lastModified) + 86_400_000).toUTCString() }),
+      });
       assert.equal(later.status, 304);
-      const earlier = await fetch(direct.url + path, { headers: conditional({ 'if-modified-since': new Date(Date.parse(lastModified) - 1000).toUTCString() }) });
+      const earlier = await fetch(direct.url + path, {
+        headers: conditional({ 'if-modified-since': new Date(Date.parse(lastModified) - 1000).toUTCString() }),
+      });
       assert.equal(earlier.status, 200);
       await earlier.arrayBuffer();
-      const wins = await fetch(direct.url + path, { headers: conditional({ 'if-none-match': '"stale"', 'if-modified-since': lastModified }) });
+      const wins = await fetch(direct.url + path, {
+        headers: conditional({ 'if-none-match': '"stale"', 'if-modified-since': lastModified }),
+      });
       assert.equal(wins.status, 200, 'If-None-Match wins over If-Modified-Since');
       await wins.arrayBuffer();
       const garbage = await fetch(direct.url + path, { headers: conditional({ 'if-modified-since': 'not a date' }) });
@@ -76,7 +88,11 @@ describe('CORS, HEAD, 404, 405', () => {
     for (const path of ENDPOINTS) {
       const response = await fetch(direct.url + path, {
         method: 'OPTIONS',
-        headers: { origin: 'https://example.org', 'access-control-request-method': 'GET', 'access-control-request-headers': 'if-none-match' },
+        headers: {
+          origin: 'https://example.org',
+          'access-control-request-method': 'GET',
+          'access-control-request-headers': 'if-none-match',
+        },
       });
       assert.equal(response.status, 204);
       assert.equal(response.headers.get('access-control-allow-origin'), '*');
@@ -99,7 +115,14 @@ describe('CORS, HEAD, 404, 405', () => {
   });
 
   it('unknown /api/ paths are a JSON 404', async () => {
-    for (const path of ['/api/nothing', '/api/reviews', '/api/reviews/since', '/api/reviews/since/', '/api/reviews/since/2025-01-01/extra', '/api/reviews/searchx']) {
+    for (const path of [
+      '/api/nothing',
+      '/api/reviews',
+      '/api/reviews/since',
+      '/api/reviews/since/',
+      '/api/reviews/since/2025-01-01/extra',
+      '/api/reviews/searchx',
+    ]) {
       const response = await fetch(direct.url + path);
       assert.equal(response.status, 404, path);
       assert.equal(response.headers.get('content-type'), 'application/json; charset=utf-8');
@@ -108,7 +131,12 @@ describe('CORS, HEAD, 404, 405', () => {
   });
 
   it('wrong methods are a 405 with Allow', async () => {
-    for (const [method, path] of [['POST', ENDPOINTS[0]], ['PUT', ENDPOINTS[1]], ['DELETE', ENDPOINTS[0]], ['PATCH', ENDPOINTS[1]]] as const) {
+    for (const [method, path] of [
+      ['POST', ENDPOINTS[0]],
+      ['PUT', ENDPOINTS[1]],
+      ['DELETE', ENDPOINTS[0]],
+      ['PATCH', ENDPOINTS[1]],
+    ] as const) {
       const response = await fetch(direct.url + path, { method, body: method === 'DELETE' ? undefined : '{}' });
       assert.equal(response.status, 405, `${method} ${path}`);
       assert.equal(response.headers.get('allow'), 'GET, HEAD, OPTIONS');
@@ -130,11 +158,22 @@ describe('the direct Node path and the Astro routes answer alike', () => {
     ['OPTIONS', '/api/reviews/search', { 'access-control-request-method': 'GET', origin: 'https://example.org' }],
     ['HEAD', '/api/reviews/since/2024-06-01'],
   ];
-  const compared = ['content-type', 'etag', 'last-modified', 'cache-control', 'access-control-allow-origin', 'access-control-expose-headers', 'allow', 'access-control-allow-methods'];
+  const compared = [
+    'content-type',
+    'etag',
+    'last-modified',
+    'cache-control',
+    'access-control-allow-origin',
+    'access-control-expose-headers',
+    'allow',
+    'access-control-allow-methods',
+  ];
   for (const [method, path, headers] of cases) {
     it(`${method} ${path}`, async () => {
       const [a, b] = await Promise.all(
-        [direct, throughAstro].map((server) => fetch(server.url + path, { method, headers: headers ?? {}, body: method === 'POST' ? '{}' : undefined })),
+        [direct, throughAstro].map((server) =>
+          fetch(server.url + path, { method, headers: headers ?? {}, body: method === 'POST' ? '{}' : undefined }),
+        ),
       );
       assert.equal(a!.status, b!.status);
       for (const name of compared) assert.equal(a!.headers.get(name), b!.headers.get(name), name);

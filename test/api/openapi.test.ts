@@ -73,7 +73,12 @@ function endpointRoutes(): string[] {
   const pages = resolve(ROOT, 'src/pages');
   return readdirSync(pages, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile() && /\.(ts|js)$/.test(entry.name) && !entry.name.startsWith('_'))
-    .map((entry) => `/${relative(pages, resolve(entry.parentPath, entry.name))}`.replace(/\.(ts|js)$/, '').replace(/\/index$/, '') || '/')
+    .map(
+      (entry) =>
+        `/${relative(pages, resolve(entry.parentPath, entry.name))}`
+          .replace(/\.(ts|js)$/, '')
+          .replace(/\/index$/, '') || '/',
+    )
     .map((route) => route.replace(/\[(?!\.\.\.)([^\]]+)\]/g, '{$1}'))
     .sort();
 }
@@ -111,9 +116,12 @@ after(() => server?.stop());
 function check(value: unknown, schema: unknown, at = '$', errors: string[] = []): string[] {
   const s = deref<JsonSchema>(doc, schema);
   const union = (s.anyOf ?? s.oneOf) as unknown[] | undefined;
-  if (union && !union.some((branch) => check(value, branch, at).length === 0)) errors.push(`${at}: matches no branch of anyOf/oneOf`);
-  if ('const' in s && JSON.stringify(s.const) !== JSON.stringify(value)) errors.push(`${at}: expected ${JSON.stringify(s.const)}`);
-  if (Array.isArray(s.enum) && !s.enum.some((v) => JSON.stringify(v) === JSON.stringify(value))) errors.push(`${at}: not one of the enum`);
+  if (union && !union.some((branch) => check(value, branch, at).length === 0))
+    errors.push(`${at}: matches no branch of anyOf/oneOf`);
+  if ('const' in s && JSON.stringify(s.const) !== JSON.stringify(value))
+    errors.push(`${at}: expected ${JSON.stringify(s.const)}`);
+  if (Array.isArray(s.enum) && !s.enum.some((v) => JSON.stringify(v) === JSON.stringify(value)))
+    errors.push(`${at}: not one of the enum`);
   if (s.type !== undefined) {
     const types = Array.isArray(s.type) ? (s.type as string[]) : [s.type as string];
     if (!types.some((type) => isType(value, type))) {
@@ -122,9 +130,11 @@ function check(value: unknown, schema: unknown, at = '$', errors: string[] = [])
     }
   }
   if (typeof value === 'string') {
-    if (typeof s.minLength === 'number' && value.length < s.minLength) errors.push(`${at}: shorter than ${s.minLength}`);
+    if (typeof s.minLength === 'number' && value.length < s.minLength)
+      errors.push(`${at}: shorter than ${s.minLength}`);
     if (typeof s.maxLength === 'number' && value.length > s.maxLength) errors.push(`${at}: longer than ${s.maxLength}`);
-    if (typeof s.pattern === 'string' && !new RegExp(s.pattern, 'u').test(value)) errors.push(`${at}: does not match ${s.pattern}`);
+    if (typeof s.pattern === 'string' && !new RegExp(s.pattern, 'u').test(value))
+      errors.push(`${at}: does not match ${s.pattern}`);
     if (s.format === 'date' && !/^\d{4}-\d{2}-\d{2}$/.test(value)) errors.push(`${at}: not a date`);
     if (s.format === 'date-time' && Number.isNaN(Date.parse(value))) errors.push(`${at}: not a date-time`);
     if (s.format === 'uri' && !URL.canParse(value)) errors.push(`${at}: not a URI`);
@@ -134,16 +144,20 @@ function check(value: unknown, schema: unknown, at = '$', errors: string[] = [])
     if (typeof s.maximum === 'number' && value > s.maximum) errors.push(`${at}: above ${s.maximum}`);
   }
   if (Array.isArray(value)) {
-    if (typeof s.minItems === 'number' && value.length < s.minItems) errors.push(`${at}: fewer than ${s.minItems} items`);
-    if (typeof s.maxItems === 'number' && value.length > s.maxItems) errors.push(`${at}: more than ${s.maxItems} items`);
+    if (typeof s.minItems === 'number' && value.length < s.minItems)
+      errors.push(`${at}: fewer than ${s.minItems} items`);
+    if (typeof s.maxItems === 'number' && value.length > s.maxItems)
+      errors.push(`${at}: more than ${s.maxItems} items`);
     if (s.items) value.forEach((item, i) => check(item, s.items, `${at}[${i}]`, errors));
   } else if (value !== null && typeof value === 'object') {
     const object = value as Record<string, unknown>;
-    for (const key of (s.required ?? []) as string[]) if (!(key in object)) errors.push(`${at}: missing required ${key}`);
+    for (const key of (s.required ?? []) as string[])
+      if (!(key in object)) errors.push(`${at}: missing required ${key}`);
     const properties = s.properties as Record<string, unknown> | undefined;
     for (const [key, inner] of Object.entries(object)) {
       if (properties && key in properties) check(inner, properties[key], `${at}.${key}`, errors);
-      else if (s.additionalProperties && typeof s.additionalProperties === 'object') check(inner, s.additionalProperties, `${at}.${key}`, errors);
+      else if (s.additionalProperties && typeof s.additionalProperties === 'object')
+        check(inner, s.additionalProperties, `${at}.${key}`, errors);
       else if (properties) errors.push(`${at}: key "${key}" is not documented`);
     }
   }
@@ -169,7 +183,11 @@ function isType(value: unknown, type: string): boolean {
 
 /* ------------------------------------------------------------ live checking */
 
-type ResponseObject = JsonObject & { description: string; headers?: Record<string, unknown>; content?: Record<string, { schema?: unknown }> };
+type ResponseObject = JsonObject & {
+  description: string;
+  headers?: Record<string, unknown>;
+  content?: Record<string, { schema?: unknown }>;
+};
 
 function documentedResponse(operation: Operation, status: string): ResponseObject {
   const raw = operation.responses[status];
@@ -178,7 +196,12 @@ function documentedResponse(operation: Operation, status: string): ResponseObjec
 }
 
 /** Status, content type, documented headers (values where the schema fixes them) and body against the documented schema. */
-async function expectDocumented(response: Response, documented: ResponseObject, label: string, options: { skipHeaders?: string[]; sdkBody?: boolean } = {}) {
+async function expectDocumented(
+  response: Response,
+  documented: ResponseObject,
+  label: string,
+  options: { skipHeaders?: string[]; sdkBody?: boolean } = {},
+) {
   const body = await bytesOf(response);
   for (const [name, rawHeader] of Object.entries(documented.headers ?? {})) {
     if (options.skipHeaders?.includes(name)) continue;
@@ -208,15 +231,27 @@ async function expectDocumented(response: Response, documented: ResponseObject, 
     return body;
   }
   if (media === 'application/atom+xml') {
-    assert.match(body.toString('utf8'), /^<\?xml[^>]*\?>\s*<feed xmlns="http:\/\/www.w3.org\/2005\/Atom"/, `${label}: an Atom feed`);
+    assert.match(
+      body.toString('utf8'),
+      /^<\?xml[^>]*\?>\s*<feed xmlns="http:\/\/www.w3.org\/2005\/Atom"/,
+      `${label}: an Atom feed`,
+    );
     return body;
   }
   const json = JSON.parse(body.toString('utf8')) as unknown;
   assert.deepEqual(check(json, schema), [], `${label}: body validates against the documented schema`);
-  const name = typeof (schema as JsonObject)?.$ref === 'string' ? String((schema as JsonObject).$ref).split('/').pop()! : '';
+  const name =
+    typeof (schema as JsonObject)?.$ref === 'string'
+      ? String((schema as JsonObject).$ref)
+          .split('/')
+          .pop()!
+      : '';
   if (ZOD[name]) {
     const parsed = ZOD[name].safeParse(json);
-    assert.ok(parsed.success, `${label}: body passes the zod schema ${name}: ${parsed.success ? '' : parsed.error.message}`);
+    assert.ok(
+      parsed.success,
+      `${label}: body passes the zod schema ${name}: ${parsed.success ? '' : parsed.error.message}`,
+    );
   }
   return json;
 }
@@ -226,7 +261,11 @@ function exampleUrl(path: string, operation: Operation): string {
   let url = path;
   for (const raw of operation.parameters ?? []) {
     const parameter = deref<JsonObject>(doc, raw);
-    if (parameter.in === 'path') url = url.replace(`{${String(parameter.name)}}`, encodeURIComponent(pathValues[String(parameter.name)] ?? String(parameter.example)));
+    if (parameter.in === 'path')
+      url = url.replace(
+        `{${String(parameter.name)}}`,
+        encodeURIComponent(pathValues[String(parameter.name)] ?? String(parameter.example)),
+      );
   }
   return server.url + url;
 }
@@ -275,17 +314,25 @@ describe('OpenAPI document: structure', () => {
 
   it('documents every endpoint of the seed, with unique operationIds, tags and described responses', () => {
     for (const [path, methods] of Object.entries(SEED)) {
-      for (const method of methods) assert.ok(doc.paths[path]?.[method as 'get'], `${method.toUpperCase()} ${path} is documented`);
+      for (const method of methods)
+        assert.ok(doc.paths[path]?.[method as 'get'], `${method.toUpperCase()} ${path} is documented`);
     }
     const ids = new Set<string>();
     for (const { path, method, operation } of operationsOf(doc)) {
       assert.ok(!ids.has(operation.operationId), `operationId ${operation.operationId} is unique`);
       ids.add(operation.operationId);
-      assert.ok(operation.summary && operation.description && operation.tags.length > 0, `${method} ${path} has a summary, description and tag`);
+      assert.ok(
+        operation.summary && operation.description && operation.tags.length > 0,
+        `${method} ${path} has a summary, description and tag`,
+      );
       assert.ok(Object.keys(operation.responses).length > 0);
       for (const [status, response] of Object.entries(operation.responses)) {
         assert.match(status, /^([1-5]\d\d|default)$/);
-        assert.equal(typeof deref<ResponseObject>(doc, response).description, 'string', `${operation.operationId} ${status} has a description`);
+        assert.equal(
+          typeof deref<ResponseObject>(doc, response).description,
+          'string',
+          `${operation.operationId} ${status} has a description`,
+        );
       }
       const seen = new Set<string>();
       for (const raw of operation.parameters ?? []) {
@@ -297,7 +344,9 @@ describe('OpenAPI document: structure', () => {
       }
       for (const name of path.match(/\{[^}]+\}/g) ?? []) {
         assert.ok(seen.has(`path:${name.slice(1, -1)}`), `${operation.operationId} declares path parameter ${name}`);
-        const parameter = (operation.parameters ?? []).map((p) => deref<JsonObject>(doc, p)).find((p) => p.name === name.slice(1, -1));
+        const parameter = (operation.parameters ?? [])
+          .map((p) => deref<JsonObject>(doc, p))
+          .find((p) => p.name === name.slice(1, -1));
         assert.equal(parameter?.required, true);
       }
     }
@@ -308,23 +357,32 @@ describe('OpenAPI document: structure', () => {
     assert.ok(routes.includes('/reviews.json') && routes.includes('/api/reviews/since/{date}'), routes.join(', '));
     const missing = routes.filter((route) => !(route in doc.paths) && !(route in UNDOCUMENTED_ROUTES));
     assert.deepEqual(missing, [], 'served by src/pages but not in /openapi.json');
-    for (const route of Object.keys(UNDOCUMENTED_ROUTES)) assert.ok(routes.includes(route), `${route} is listed as undocumented but no longer served`);
-    for (const path of Object.keys(doc.paths)) assert.ok(routes.includes(path), `${path} is documented but no route serves it`);
+    for (const route of Object.keys(UNDOCUMENTED_ROUTES))
+      assert.ok(routes.includes(route), `${route} is listed as undocumented but no longer served`);
+    for (const path of Object.keys(doc.paths))
+      assert.ok(routes.includes(path), `${path} is documented but no route serves it`);
   });
 
   it('lists exactly the search parameters of the query schema, with the schemas generated from it', () => {
-    const parameters = (doc.paths['/api/reviews/search']!.get!.parameters ?? []).map((p) => deref<JsonObject>(doc, p)).filter((p) => p.in === 'query');
+    const parameters = (doc.paths['/api/reviews/search']!.get!.parameters ?? [])
+      .map((p) => deref<JsonObject>(doc, p))
+      .filter((p) => p.in === 'query');
     assert.deepEqual(
       parameters.map((p) => p.name),
       Object.keys(searchQuery.shape),
     );
     for (const parameter of parameters) {
       const field = (searchQuery.shape as Record<string, z.ZodType>)[String(parameter.name)]!;
-      const { $schema: _s, description, ...expected } = z.toJSONSchema(field, { target: 'draft-2020-12', io: 'input' }) as JsonSchema;
+      const {
+        $schema: _s,
+        description,
+        ...expected
+      } = z.toJSONSchema(field, { target: 'draft-2020-12', io: 'input' }) as JsonSchema;
       assert.deepEqual(parameter.schema, expected, `${String(parameter.name)}: schema from searchQuery.shape`);
       assert.equal(parameter.description, description);
       assert.equal(parameter.required, false);
-      if (parameter.example !== undefined) assert.ok(field.safeParse(parameter.example).success, `${String(parameter.name)}: its example is valid`);
+      if (parameter.example !== undefined)
+        assert.ok(field.safeParse(parameter.example).success, `${String(parameter.name)}: its example is valid`);
     }
     const date = deref<JsonObject>(doc, doc.paths['/api/reviews/since/{date}']!.get!.parameters![0]);
     assert.ok(sinceDate.safeParse(date.example).success);
@@ -338,7 +396,12 @@ describe('OpenAPI document: structure', () => {
       }
     }
     for (const { operation } of operationsOf(doc)) {
-      for (const media of Object.values((operation.requestBody?.content ?? {}) as Record<string, { schema: unknown; examples?: Record<string, { value: unknown }> }>)) {
+      for (const media of Object.values(
+        (operation.requestBody?.content ?? {}) as Record<
+          string,
+          { schema: unknown; examples?: Record<string, { value: unknown }> }
+        >,
+      )) {
         for (const [key, example] of Object.entries(media.examples ?? {})) {
           assert.deepEqual(check(example.value, media.schema), [], `${operation.operationId} example ${key}`);
         }
@@ -363,10 +426,17 @@ describe('OpenAPI document against the live server', () => {
 
   it('GET with the search filters of the examples: 200 and a valid SearchResponse', async () => {
     const operation = doc.paths['/api/reviews/search']!.get!;
-    for (const query of ['min_rating=4&limit=5', 'rating=5&since=2000-01-01&until=2100-12-31', 'mentions_service=no-such-service', 'query=roof&limit=100']) {
+    for (const query of [
+      'min_rating=4&limit=5',
+      'rating=5&since=2000-01-01&until=2100-12-31',
+      'mentions_service=no-such-service',
+      'query=roof&limit=100',
+    ]) {
       const response = await fetch(`${server.url}/api/reviews/search?${query}`);
       assert.equal(response.status, 200, query);
-      const body = (await expectDocumented(response, documentedResponse(operation, '200'), `search ?${query}`)) as { limit: number };
+      const body = (await expectDocumented(response, documentedResponse(operation, '200'), `search ?${query}`)) as {
+        limit: number;
+      };
       assert.ok(body.limit >= 1);
     }
   });
@@ -379,10 +449,14 @@ describe('OpenAPI document against the live server', () => {
       const first = await fetch(url, { headers: { 'accept-encoding': 'identity' } });
       await first.arrayBuffer();
       const etag = first.headers.get('etag')!;
-      const second = await fetch(url, { headers: conditional({ 'if-none-match': etag, 'accept-encoding': 'identity' }) });
+      const second = await fetch(url, {
+        headers: conditional({ 'if-none-match': etag, 'accept-encoding': 'identity' }),
+      });
       assert.equal(second.status, 304, `GET ${path} If-None-Match`);
       assert.equal(second.headers.get('etag'), etag);
-      await expectDocumented(second, documentedResponse(operation, '304'), `304 ${path}`, { skipHeaders: path === '/openapi.json' ? ['Last-Modified'] : [] });
+      await expectDocumented(second, documentedResponse(operation, '304'), `304 ${path}`, {
+        skipHeaders: path === '/openapi.json' ? ['Last-Modified'] : [],
+      });
       if (operation.parameters?.some((p) => deref<JsonObject>(doc, p).name === 'If-Modified-Since')) {
         const lastModified = first.headers.get('last-modified')!;
         const byDate = await fetch(url, { headers: conditional({ 'if-modified-since': lastModified }) });
@@ -397,7 +471,10 @@ describe('OpenAPI document against the live server', () => {
       if ((method !== 'head' && method !== 'options') || path === '/mcp' || path === '/api/websub/hub') continue;
       const url = exampleUrl(path, operation);
       if (!(await available(t, url))) continue;
-      const headers: Record<string, string> = method === 'options' ? { origin: 'https://example.org', 'access-control-request-method': 'GET' } : { 'accept-encoding': 'identity' };
+      const headers: Record<string, string> =
+        method === 'options'
+          ? { origin: 'https://example.org', 'access-control-request-method': 'GET' }
+          : { 'accept-encoding': 'identity' };
       const response = await fetch(url, { method: method.toUpperCase(), headers });
       const status = method === 'options' ? '204' : '200';
       assert.equal(String(response.status), status, `${method.toUpperCase()} ${path}`);
@@ -417,8 +494,13 @@ describe('OpenAPI document against the live server', () => {
     for (const [path, operation, parameter] of cases) {
       const response = await fetch(server.url + path);
       assert.equal(response.status, 400, path);
-      const body = (await expectDocumented(response, documentedResponse(operation, '400'), `400 ${path}`)) as { issues: Array<{ path: unknown[] }> };
-      assert.ok(body.issues.some((issue) => issue.path[0] === parameter), `${path}: an issue names ${parameter}`);
+      const body = (await expectDocumented(response, documentedResponse(operation, '400'), `400 ${path}`)) as {
+        issues: Array<{ path: unknown[] }>;
+      };
+      assert.ok(
+        body.issues.some((issue) => issue.path[0] === parameter),
+        `${path}: an issue names ${parameter}`,
+      );
     }
   });
 
@@ -450,7 +532,11 @@ describe('OpenAPI document against the live server', () => {
         const response = await fetch(url, { method, body: method === 'DELETE' ? undefined : 'x' });
         assert.equal(response.status, 405, `${method} ${path}`);
         assert.equal(response.headers.get('allow'), 'GET, HEAD, OPTIONS');
-        await expectDocumented(response, deref<ResponseObject>(doc, doc.components.responses.MethodNotAllowed), `405 ${method} ${path}`);
+        await expectDocumented(
+          response,
+          deref<ResponseObject>(doc, doc.components.responses.MethodNotAllowed),
+          `405 ${method} ${path}`,
+        );
       }
     }
   });
@@ -463,14 +549,24 @@ describe('OpenAPI document against the live server', () => {
     assert.match(get.headers.get('allow') ?? '', /POST/);
     await expectDocumented(get, documentedResponse(item.get!, '405'), 'GET /mcp');
 
-    const example = (item.post!.requestBody as { content: Record<string, { examples: Record<string, { value: unknown }> }> }).content['application/json']!.examples;
+    const example = (
+      item.post!.requestBody as { content: Record<string, { examples: Record<string, { value: unknown }> }> }
+    ).content['application/json']!.examples;
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-    const init = await fetch(`${server.url}/mcp`, { method: 'POST', headers, body: JSON.stringify(example.initialize!.value) });
+    const init = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(example.initialize!.value),
+    });
     assert.equal(init.status, 200);
     assert.ok(init.headers.get('mcp-session-id'), 'initialize answers Mcp-Session-Id');
     await expectDocumented(init, documentedResponse(item.post!, '200'), 'POST /mcp initialize', { sdkBody: true });
 
-    const list = await fetch(`${server.url}/mcp`, { method: 'POST', headers, body: JSON.stringify(example.toolsList!.value) });
+    const list = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(example.toolsList!.value),
+    });
     assert.equal(list.status, 400);
     await expectDocumented(list, documentedResponse(item.post!, '400'), 'POST /mcp without a session');
 
@@ -482,14 +578,26 @@ describe('OpenAPI document against the live server', () => {
   it('/api/websub/hub: a publish ping is the documented 202, an invalid form the documented 400, an oversized one the documented 413', async () => {
     const operation = doc.paths['/api/websub/hub']!.post!;
     const form = { 'content-type': 'application/x-www-form-urlencoded' };
-    const invalid = await fetch(`${server.url}/api/websub/hub`, { method: 'POST', headers: form, body: 'hub.mode=subscribe&hub.callback=http://example.org/cb&hub.topic=https://elsewhere.example/feed' });
+    const invalid = await fetch(`${server.url}/api/websub/hub`, {
+      method: 'POST',
+      headers: form,
+      body: 'hub.mode=subscribe&hub.callback=http://example.org/cb&hub.topic=https://elsewhere.example/feed',
+    });
     assert.notEqual(invalid.status, 404, 'the hub is documented and must be served');
     assert.equal(invalid.status, 400);
     await expectDocumented(invalid, documentedResponse(operation, '400'), 'hub 400');
-    const publish = await fetch(`${server.url}/api/websub/hub`, { method: 'POST', headers: form, body: new URLSearchParams({ 'hub.mode': 'publish', 'hub.url': `${doc.servers[0]!.url}/feed.xml` }) });
+    const publish = await fetch(`${server.url}/api/websub/hub`, {
+      method: 'POST',
+      headers: form,
+      body: new URLSearchParams({ 'hub.mode': 'publish', 'hub.url': `${doc.servers[0]!.url}/feed.xml` }),
+    });
     assert.equal(publish.status, 202);
     await expectDocumented(publish, documentedResponse(operation, '202'), 'hub 202 publish');
-    const tooLarge = await fetch(`${server.url}/api/websub/hub`, { method: 'POST', headers: form, body: `hub.mode=publish&x=${'a'.repeat(70 * 1024)}` });
+    const tooLarge = await fetch(`${server.url}/api/websub/hub`, {
+      method: 'POST',
+      headers: form,
+      body: `hub.mode=publish&x=${'a'.repeat(70 * 1024)}`,
+    });
     assert.equal(tooLarge.status, 413);
     await expectDocumented(tooLarge, documentedResponse(operation, '413'), 'hub 413');
   });

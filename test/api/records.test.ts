@@ -99,7 +99,11 @@ describe('compact records', () => {
     // 300 records of ~2 KB: positions at both ends lie much further apart than they weigh.
     const big: ReviewsDataset = structuredClone(dataset);
     const model = dataset.reviews[0]!;
-    big.reviews = Array.from({ length: 300 }, (_, i) => ({ ...model, id: `r${String(i).padStart(3, '0')}`, text: `${'roof '.repeat(400)}${i}` }));
+    big.reviews = Array.from({ length: 300 }, (_, i) => ({
+      ...model,
+      id: `r${String(i).padStart(3, '0')}`,
+      text: `${'roof '.repeat(400)}${i}`,
+    }));
     const dir = mkdtempSync(join(tmpdir(), 'records-far-'));
     try {
       const path = join(dir, 'reviews.json');

@@ -9,7 +9,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { BODY_CACHE_BYTES, BodyCache, cachedBody, MAX_ALIAS_KEY_LENGTH, MAX_KEPT_BODY_BYTES } from '../../src/lib/api/cached-json.ts';
+import {
+  BODY_CACHE_BYTES,
+  BodyCache,
+  cachedBody,
+  MAX_ALIAS_KEY_LENGTH,
+  MAX_KEPT_BODY_BYTES,
+} from '../../src/lib/api/cached-json.ts';
 import type { ApiContext } from '../../src/lib/api/context.ts';
 import { cacheFor, searchEndpoint } from '../../src/lib/api/reviews-endpoints.ts';
 import { BUILDS } from '../helpers/builds.ts';
@@ -48,7 +54,8 @@ describe('search cache budget, in process', () => {
     const cache = cacheFor(context);
     assert.ok(cache.bytes <= BODY_CACHE_BYTES, `cache counts ${cache.bytes} bytes`);
     assert.ok(keyBytes(context) <= BODY_CACHE_BYTES / 4, `keys hold ${keyBytes(context)} bytes`);
-    for (const key of cache.keys()) assert.ok(key.length <= MAX_ALIAS_KEY_LENGTH, `a ${key.length}-character key is kept`);
+    for (const key of cache.keys())
+      assert.ok(key.length <= MAX_ALIAS_KEY_LENGTH, `a ${key.length}-character key is kept`);
   });
 
   it('thousands of short spellings of one query keep one body and stay within the budget', () => {
@@ -93,7 +100,12 @@ describe('search cache over HTTP', () => {
   after(() => server?.stop());
 
   it('padded and plain spellings of a query answer the same body and ETag, and a 304 to that ETag', async () => {
-    const spellings = ['limit=5&query=roof', 'query=roof&limit=5', `query=roof${'&'.repeat(300)}&limit=5`, `${PADDED_LIMIT}&query=roof`];
+    const spellings = [
+      'limit=5&query=roof',
+      'query=roof&limit=5',
+      `query=roof${'&'.repeat(300)}&limit=5`,
+      `${PADDED_LIMIT}&query=roof`,
+    ];
     const answers = [];
     for (const search of [...spellings, ...spellings]) {
       const response = await fetch(`${server.url}/api/reviews/search?${search}`);
@@ -101,7 +113,9 @@ describe('search cache over HTTP', () => {
       answers.push({ etag: response.headers.get('etag'), body: await response.text() });
     }
     for (const answer of answers) assert.deepEqual(answer, answers[0]);
-    const revalidated = await fetch(`${server.url}/api/reviews/search?${PADDED_LIMIT}&query=roof`, { headers: conditional({ 'if-none-match': answers[0]!.etag! }) });
+    const revalidated = await fetch(`${server.url}/api/reviews/search?${PADDED_LIMIT}&query=roof`, {
+      headers: conditional({ 'if-none-match': answers[0]!.etag! }),
+    });
     assert.equal(revalidated.status, 304);
   });
 });

@@ -22,7 +22,29 @@ import type { Review, ReviewsDataset } from '../../src/lib/reviews/schema.ts';
 import { searchPositions } from '../../src/lib/reviews/search.ts';
 import { openDatasetFile } from '../../src/node/dataset-file.ts';
 
-const WORDS = ['Roof', 'roofer', 'reroof', 'the', 'then', 'bathe', 'a', 'é', 'Été', 'ﬁx', 'straße', 'STRASSE', 'naïve', 'İstanbul', '🏠', 'x1', '42', 'e\u0301', 'ＲＯＯＦ', 'leak', 'leaks'];
+const WORDS = [
+  'Roof',
+  'roofer',
+  'reroof',
+  'the',
+  'then',
+  'bathe',
+  'a',
+  'é',
+  'Été',
+  'ﬁx',
+  'straße',
+  'STRASSE',
+  'naïve',
+  'İstanbul',
+  '🏠',
+  'x1',
+  '42',
+  'e\u0301',
+  'ＲＯＯＦ',
+  'leak',
+  'leaks',
+];
 const GAPS = [' ', ', ', '. ', '.', '\n', '\n\n', ' — ', '-', '—', '; ', '!', '...', "'", ' "', '", ', '  '];
 
 const fold = (s: string) => s.normalize('NFKC').toLowerCase();
@@ -31,16 +53,38 @@ const sentence = fc
   .array(fc.tuple(fc.constantFrom(...WORDS), fc.constantFrom(...GAPS)), { minLength: 0, maxLength: 12 })
   .chain((pairs) => fc.tuple(fc.constantFrom('', ...GAPS), fc.constant(pairs)))
   .map(([lead, pairs]) => lead + pairs.map(([word, gap]) => word + gap).join(''));
-const review = fc.record({ title: fc.oneof(fc.constant(''), sentence), text: sentence, rating: fc.integer({ min: 1, max: 5 }), day: fc.integer({ min: 1, max: 28 }) });
+const review = fc.record({
+  title: fc.oneof(fc.constant(''), sentence),
+  text: sentence,
+  rating: fc.integer({ min: 1, max: 5 }),
+  day: fc.integer({ min: 1, max: 28 }),
+});
 
 function datasetOf(parts: Array<{ title: string; text: string; rating: number; day: number }>): ReviewsDataset {
   const reviews = parts
     .map(({ title, text, rating, day }, i): Review => {
       const date = `2026-01-${String(day).padStart(2, '0')}`;
-      return { id: `r${String(i).padStart(3, '0')}`, date, updated: `${date}T00:00:00Z`, rating, ...(title ? { title } : {}), author: 'A. B.', text, technicians: [], services: [], source: 'google', verified: true } as unknown as Review;
+      return {
+        id: `r${String(i).padStart(3, '0')}`,
+        date,
+        updated: `${date}T00:00:00Z`,
+        rating,
+        ...(title ? { title } : {}),
+        author: 'A. B.',
+        text,
+        technicians: [],
+        services: [],
+        source: 'google',
+        verified: true,
+      } as unknown as Review;
     })
     .sort((a, b) => (a.date !== b.date ? (a.date < b.date ? 1 : -1) : a.id < b.id ? -1 : 1));
-  return { updated: '2026-02-01T00:00:00Z', business: { technicians: [], services: [] }, aggregate_rating: {}, reviews } as unknown as ReviewsDataset;
+  return {
+    updated: '2026-02-01T00:00:00Z',
+    business: { technicians: [], services: [] },
+    aggregate_rating: {},
+    reviews,
+  } as unknown as ReviewsDataset;
 }
 
 /** The contract read literally: newest-first positions whose folded text contains the folded needle. */
@@ -58,19 +102,31 @@ function expected(dataset: ReviewsDataset, query: SearchQuery): { total: number;
 const needleFrom = (dataset: ReviewsDataset) =>
   fc.oneof(
     // A cut anywhere, 1 to 30 code units, in the text's own case: parts of words, across gaps, halves of surrogate pairs.
-    fc.tuple(fc.nat({ max: dataset.reviews.length - 1 }), fc.nat(), fc.integer({ min: 1, max: 30 })).map(([i, start, length]) => {
-      const haystack = `${dataset.reviews[i]!.title ?? ''}\n${dataset.reviews[i]!.text}`;
-      const from = start % haystack.length;
-      return haystack.slice(from, from + length);
-    }),
+    fc
+      .tuple(fc.nat({ max: dataset.reviews.length - 1 }), fc.nat(), fc.integer({ min: 1, max: 30 }))
+      .map(([i, start, length]) => {
+        const haystack = `${dataset.reviews[i]!.title ?? ''}\n${dataset.reviews[i]!.text}`;
+        const from = start % haystack.length;
+        return haystack.slice(from, from + length);
+      }),
     // Words and gaps in an order the texts may not have, in any case.
-    fc.array(fc.constantFrom(...WORDS, ...GAPS, 'oo', 'he', 'af', 'ee', 'ss', 'FI', 'ß'), { minLength: 1, maxLength: 5 }).map((parts) => parts.join('')),
+    fc
+      .array(fc.constantFrom(...WORDS, ...GAPS, 'oo', 'he', 'af', 'ee', 'ss', 'FI', 'ß'), {
+        minLength: 1,
+        maxLength: 5,
+      })
+      .map((parts) => parts.join('')),
   );
 
 const cases = fc.array(review, { minLength: 1, maxLength: 40 }).chain((parts) => {
   const dataset = datasetOf(parts);
   const query = fc.record(
-    { query: needleFrom(dataset).filter((needle) => needle !== ''), limit: fc.integer({ min: 1, max: 10 }), min_rating: fc.integer({ min: 1, max: 5 }), since: fc.integer({ min: 1, max: 28 }).map((d) => `2026-01-${String(d).padStart(2, '0')}`) },
+    {
+      query: needleFrom(dataset).filter((needle) => needle !== ''),
+      limit: fc.integer({ min: 1, max: 10 }),
+      min_rating: fc.integer({ min: 1, max: 5 }),
+      since: fc.integer({ min: 1, max: 28 }).map((d) => `2026-01-${String(d).padStart(2, '0')}`),
+    },
     { requiredKeys: ['query', 'limit'] },
   );
   return fc.tuple(fc.constant(dataset), fc.array(query, { minLength: 1, maxLength: 20 }));

@@ -55,13 +55,22 @@ async function check(site: Site, params: Record<string, string | number>) {
   assert.equal(response.status, 200, `?${query}: ${JSON.stringify(body)}`);
   const expected = naive(site, params);
   assert.equal(body.total, expected.total, `total for ?${query}`);
-  assert.deepEqual(body.reviews.map((r: Review) => r.id), expected.ids, `reviews for ?${query}`);
+  assert.deepEqual(
+    body.reviews.map((r: Review) => r.id),
+    expected.ids,
+    `reviews for ?${query}`,
+  );
 }
 
 /** A needle cut from a review's own text or title, in its original case: it matches at least that review. */
 function slices(site: Site) {
   return fc
-    .record({ review: fc.nat({ max: site.reviews.length - 1 }), start: fc.nat(), length: fc.integer({ min: 1, max: 24 }), title: fc.boolean() })
+    .record({
+      review: fc.nat({ max: site.reviews.length - 1 }),
+      start: fc.nat(),
+      length: fc.integer({ min: 1, max: 24 }),
+      title: fc.boolean(),
+    })
     .map(({ review, start, length, title }) => {
       const r = site.reviews[review]!;
       const source = title && r.title ? r.title : r.text;
@@ -79,7 +88,13 @@ function slices(site: Site) {
  */
 function phrases(site: Site) {
   return fc
-    .record({ review: fc.nat({ max: site.reviews.length - 1 }), gap: fc.nat(), before: fc.nat({ max: 12 }), length: fc.integer({ min: 3, max: 30 }), spelling: fc.constantFrom('as is', 'upper', 'full width', 'ligature') })
+    .record({
+      review: fc.nat({ max: site.reviews.length - 1 }),
+      gap: fc.nat(),
+      before: fc.nat({ max: 12 }),
+      length: fc.integer({ min: 3, max: 30 }),
+      spelling: fc.constantFrom('as is', 'upper', 'full width', 'ligature'),
+    })
     .map(({ review, gap, before, length, spelling }) => {
       const source = site.reviews[review]!.text;
       const gaps = [...source.matchAll(/[^\p{L}\p{N}\p{M}]/gu)].map((m) => m.index);
@@ -87,14 +102,49 @@ function phrases(site: Site) {
       const from = Math.max(0, at - before);
       const cut = source.slice(from, from + length);
       if (spelling === 'upper') return cut.toUpperCase();
-      if (spelling === 'full width') return cut.replace(/[a-z]/g, (c, i: number) => (i % 2 ? String.fromCharCode(c.charCodeAt(0) - 0x61 + 0xff41) : c));
+      if (spelling === 'full width')
+        return cut.replace(/[a-z]/g, (c, i: number) =>
+          i % 2 ? String.fromCharCode(c.charCodeAt(0) - 0x61 + 0xff41) : c,
+        );
       if (spelling === 'ligature') return cut.replaceAll('fi', 'ﬁ');
       return cut;
     })
     .filter((needle) => needle.trim() !== '' && fold(needle) !== '' && !fold(needle).startsWith('\n'));
 }
 
-const SHAPES = ['e', 'th', 'r ', ', ', '. T', 'leak', 'LEAK', 'gutters', 'the roof', 'roof leak', 'ridge', 'ing', "didn't", 'zzzq', 'x y', '—', 'ﬁ', 'ＲＯＯＦ', 'İ', 'ß', 'é', 'ÉTÉ', '½', '🏠', 'a\u0301', '...', ' — ', 'roof.', ' the ', 'e. t', 'ＴＨＥ ＲＯＯＦ'];
+const SHAPES = [
+  'e',
+  'th',
+  'r ',
+  ', ',
+  '. T',
+  'leak',
+  'LEAK',
+  'gutters',
+  'the roof',
+  'roof leak',
+  'ridge',
+  'ing',
+  "didn't",
+  'zzzq',
+  'x y',
+  '—',
+  'ﬁ',
+  'ＲＯＯＦ',
+  'İ',
+  'ß',
+  'é',
+  'ÉTÉ',
+  '½',
+  '🏠',
+  'a\u0301',
+  '...',
+  ' — ',
+  'roof.',
+  ' the ',
+  'e. t',
+  'ＴＨＥ ＲＯＯＦ',
+];
 
 const others = {
   rating: fc.integer({ min: 1, max: 5 }),
@@ -120,23 +170,40 @@ for (const build of ['large', 'content'] as const) {
     });
 
     it('cut from the reviews (words, parts of words, phrases, punctuation), alone', async () => {
-      await fc.assert(fc.asyncProperty(slices(site), async (needle) => check(site, { query: needle, limit: 100 })), { numRuns: 150, seed: 11 });
+      await fc.assert(
+        fc.asyncProperty(slices(site), async (needle) => check(site, { query: needle, limit: 100 })),
+        { numRuns: 150, seed: 11 },
+      );
     });
 
     it('phrases across words and punctuation, in other spellings, alone', async () => {
-      await fc.assert(fc.asyncProperty(phrases(site), async (needle) => check(site, { query: needle, limit: 100 })), { numRuns: 150, seed: 14 });
+      await fc.assert(
+        fc.asyncProperty(phrases(site), async (needle) => check(site, { query: needle, limit: 100 })),
+        { numRuns: 150, seed: 14 },
+      );
     });
 
     it('combined with the other filters', async () => {
       const params = fc
-        .record({ query: fc.oneof(slices(site), phrases(site), fc.constantFrom(...SHAPES)), ...others }, { requiredKeys: ['query'] })
+        .record(
+          { query: fc.oneof(slices(site), phrases(site), fc.constantFrom(...SHAPES)), ...others },
+          { requiredKeys: ['query'] },
+        )
         .filter(consistent);
-      await fc.assert(fc.asyncProperty(params, async (p) => check(site, p)), { numRuns: 150, seed: 12 });
+      await fc.assert(
+        fc.asyncProperty(params, async (p) => check(site, p)),
+        { numRuns: 150, seed: 12 },
+      );
     });
 
     it('arbitrary Unicode needles', async () => {
-      const needle = fc.string({ unit: 'binary', minLength: 1, maxLength: 6 }).filter((s) => s.isWellFormed() && fold(s) !== '' && !fold(s).startsWith('\n'));
-      await fc.assert(fc.asyncProperty(needle, async (q) => check(site, { query: q })), { numRuns: 100, seed: 13 });
+      const needle = fc
+        .string({ unit: 'binary', minLength: 1, maxLength: 6 })
+        .filter((s) => s.isWellFormed() && fold(s) !== '' && !fold(s).startsWith('\n'));
+      await fc.assert(
+        fc.asyncProperty(needle, async (q) => check(site, { query: q })),
+        { numRuns: 100, seed: 13 },
+      );
     });
   });
 }

@@ -26,7 +26,9 @@ async function search(query: string) {
 }
 
 function newestFirst(list: Review[]): boolean {
-  return list.every((r, i) => i === 0 || list[i - 1]!.date > r.date || (list[i - 1]!.date === r.date && list[i - 1]!.id < r.id));
+  return list.every(
+    (r, i) => i === 0 || list[i - 1]!.date > r.date || (list[i - 1]!.date === r.date && list[i - 1]!.id < r.id),
+  );
 }
 
 describe('search: valid parameters', () => {
@@ -57,8 +59,17 @@ describe('search: valid parameters', () => {
     ['mentions_technician=DAVE%20KOWALSKI', (r) => r.technicians.includes('Dave Kowalski')],
     ['mentions_technician=Nobody%20Known', () => false],
     ['mentions_service=no-such-service', () => false],
-    ['min_rating=4&mentions_service=gutters&since=2023-01-01', (r) => r.rating >= 4 && r.services.includes('gutters') && r.date >= '2023-01-01'],
-    ['rating=5&mentions_technician=maria-santos&query=the', (r) => r.rating === 5 && r.technicians.includes('Maria Santos') && `${r.title ?? ''}\n${r.text}`.toLowerCase().includes('the')],
+    [
+      'min_rating=4&mentions_service=gutters&since=2023-01-01',
+      (r) => r.rating >= 4 && r.services.includes('gutters') && r.date >= '2023-01-01',
+    ],
+    [
+      'rating=5&mentions_technician=maria-santos&query=the',
+      (r) =>
+        r.rating === 5 &&
+        r.technicians.includes('Maria Santos') &&
+        `${r.title ?? ''}\n${r.text}`.toLowerCase().includes('the'),
+    ],
     ['rating=3&min_rating=3', (r) => r.rating === 3],
   ];
   for (const [query, predicate] of filters) {
@@ -68,7 +79,10 @@ describe('search: valid parameters', () => {
       assert.equal(response.status, 200, JSON.stringify(body));
       assert.equal(body.total, expected.length);
       assert.equal(body.count, Math.min(100, expected.length));
-      assert.deepEqual(body.reviews.map((r: Review) => r.id), expected.slice(0, 100).map((r) => r.id));
+      assert.deepEqual(
+        body.reviews.map((r: Review) => r.id),
+        expected.slice(0, 100).map((r) => r.id),
+      );
       assert.ok(newestFirst(body.reviews));
     });
   }
@@ -171,7 +185,10 @@ describe('search: invalid parameters are a 400 that names the parameter', () => 
         assert.ok(Array.isArray(issue.path));
         assert.equal(typeof issue.message, 'string');
       }
-      assert.ok(body.issues.some((issue: { path: string[] }) => issue.path[0] === parameter), JSON.stringify(body.issues));
+      assert.ok(
+        body.issues.some((issue: { path: string[] }) => issue.path[0] === parameter),
+        JSON.stringify(body.issues),
+      );
       assert.doesNotMatch(JSON.stringify(body), /at .*\.ts:\d+/, 'no stack trace');
     });
   }
@@ -184,7 +201,9 @@ describe('search: invalid parameters are a 400 that names the parameter', () => 
 
   it('an Authorization header changes nothing', async () => {
     const plain = await fetch(`${server.url}/api/reviews/search?rating=5`);
-    const withAuth = await fetch(`${server.url}/api/reviews/search?rating=5`, { headers: { authorization: 'Bearer nonsense' } });
+    const withAuth = await fetch(`${server.url}/api/reviews/search?rating=5`, {
+      headers: { authorization: 'Bearer nonsense' },
+    });
     assert.equal(withAuth.status, 200);
     assert.equal(withAuth.headers.get('etag'), plain.headers.get('etag'));
     await Promise.all([plain.arrayBuffer(), withAuth.arrayBuffer()]);

@@ -70,7 +70,9 @@ async function assertConditional(url: string, headers: Headers) {
   const lastModified = headers.get('last-modified');
   assert.ok(etag && lastModified, url);
   const date = decodeURIComponent(new URL(url).pathname.split('/').pop()!);
-  const newest = dataset.reviews.filter((review) => review.date >= date).reduce((max, review) => (review.updated > max ? review.updated : max), '');
+  const newest = dataset.reviews
+    .filter((review) => review.date >= date)
+    .reduce((max, review) => (review.updated > max ? review.updated : max), '');
   assert.equal(lastModified, new Date(newest || dataset.updated).toUTCString(), `${url}: Last-Modified`);
   const conditionals: Record<string, string>[] = [{ 'if-none-match': etag }, { 'if-modified-since': lastModified }];
   for (const conditional of conditionals) {
@@ -86,11 +88,18 @@ describe('since pages at 10,000 reviews', () => {
     const { pages, ids } = await walk('0001-01-01');
     assert.ok(pages.length >= 10, `${pages.length} pages: at least 10,000 / ${SINCE_PAGE_SIZE}`);
     assert.equal(new Set(ids).size, ids.length, 'no review twice');
-    assert.deepEqual(ids, [...dataset.reviews].sort(oldestFirst).map((review) => review.id), 'every review, oldest first');
+    assert.deepEqual(
+      ids,
+      [...dataset.reviews].sort(oldestFirst).map((review) => review.id),
+      'every review, oldest first',
+    );
     for (const [i, page] of pages.entries()) {
       assert.equal(page.has_more, i < pages.length - 1);
       const days = new Set(page.reviews.map((review) => review.date));
-      assert.ok(page.count <= SINCE_PAGE_SIZE || days.size === 1, `page ${i}: ${page.count} reviews over ${days.size} days`);
+      assert.ok(
+        page.count <= SINCE_PAGE_SIZE || days.size === 1,
+        `page ${i}: ${page.count} reviews over ${days.size} days`,
+      );
       const next = pages[i + 1];
       if (next) {
         assert.equal(next.reviews[0]!.date, page.next_date, 'the next page starts on next_date');
@@ -104,12 +113,20 @@ describe('since pages at 10,000 reviews', () => {
     const { pages, ids } = await walk(date);
     assert.ok(pages.length > 1);
     assert.equal(pages[0]!.since, date);
-    assert.deepEqual(ids, dataset.reviews.filter((review) => review.date >= date).sort(oldestFirst).map((review) => review.id));
+    assert.deepEqual(
+      ids,
+      dataset.reviews
+        .filter((review) => review.date >= date)
+        .sort(oldestFirst)
+        .map((review) => review.id),
+    );
   });
 
   it('a date after the newest review is one empty last page, with the dataset as Last-Modified', async () => {
     const { pages } = await walk('2099-01-01');
-    assert.deepEqual(pages, [{ since: '2099-01-01', count: 0, has_more: false, next: null, next_date: null, reviews: [] }]);
+    assert.deepEqual(pages, [
+      { since: '2099-01-01', count: 0, has_more: false, next: null, next_date: null, reviews: [] },
+    ]);
   });
 });
 
@@ -131,7 +148,10 @@ describe('the paging rule, walked in-process with small pages', () => {
         seen.push(...page.reviews.map((review) => review.id));
         date = page.next_date;
       }
-      assert.deepEqual(seen, [...dataset.reviews].sort(oldestFirst).map((review) => review.id));
+      assert.deepEqual(
+        seen,
+        [...dataset.reviews].sort(oldestFirst).map((review) => review.id),
+      );
       // The generated days hold several reviews, so small pages must meet the rule for big days.
       if (pageSize <= 3) assert.ok(oversizedDays > 0, 'some day is larger than the page');
     });

@@ -28,7 +28,10 @@ describe('since', () => {
         .filter((r) => r.date >= date)
         .sort((a, b) => (a.date !== b.date ? (a.date < b.date ? -1 : 1) : a.id < b.id ? -1 : 1));
       assert.equal(body.count, expected.length);
-      assert.deepEqual(body.reviews.map((r: { id: string }) => r.id), expected.map((r) => r.id));
+      assert.deepEqual(
+        body.reviews.map((r: { id: string }) => r.id),
+        expected.map((r) => r.id),
+      );
     });
   }
 
@@ -38,7 +41,16 @@ describe('since', () => {
     assert.equal(body.reviews[0].date, date);
   });
 
-  for (const bad of ['2025-02-30', '2025-13-01', 'yesterday', '2025-1-1', '20250101', '%ZZ', '2025-01-01T00:00:00Z', '%20']) {
+  for (const bad of [
+    '2025-02-30',
+    '2025-13-01',
+    'yesterday',
+    '2025-1-1',
+    '20250101',
+    '%ZZ',
+    '2025-01-01T00:00:00Z',
+    '%20',
+  ]) {
     it(`a malformed date ${JSON.stringify(bad)} is a 400 naming date`, async () => {
       const response = await fetch(`${server.url}/api/reviews/since/${bad}`);
       assert.equal(response.status, 400);

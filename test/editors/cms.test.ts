@@ -44,7 +44,8 @@ const siteOrigins: string[] = [];
 const foreignRequests: string[] = [];
 
 const NEW_ID = '2026-11-21-zoe-obrien-smith-jr';
-const BODY = 'Storm took three tabs off Friday; Maria had it patched Saturday.\n\nNot a [link], not *bold*: exactly as typed, & <b>no HTML</b>.';
+const BODY =
+  'Storm took three tabs off Friday; Maria had it patched Saturday.\n\nNot a [link], not *bold*: exactly as typed, & <b>no HTML</b>.';
 
 before(async () => {
   mkdirSync(TEST_BUILDS_DIR, { recursive: true });
@@ -86,19 +87,49 @@ after(async () => {
 describe('the config generated from the schema and business.yaml', () => {
   it('has one field per frontmatter field, in schema order, then the review text', () => {
     const fields = reviewFields(readChoices(content));
-    assert.deepEqual(fields.map((f) => f.name), [...Object.keys(reviewFrontmatter.shape), 'body']);
-    const byName = Object.fromEntries(fields.map((f) => [f.name, f]));
     assert.deepEqual(
-      Object.fromEntries(fields.map((f) => [f.name, f.required])),
-      { date: true, updated: false, rating: true, title: false, author: true, technicians: false, services: true, service_area: false, source: true, source_id: false, source_url: false, verified: true, response: false, body: true },
+      fields.map((f) => f.name),
+      [...Object.keys(reviewFrontmatter.shape), 'body'],
     );
-    assert.deepEqual(byName.date, { ...byName.date, widget: 'datetime', format: 'YYYY-MM-DD', time_format: false, picker_utc: true });
+    const byName = Object.fromEntries(fields.map((f) => [f.name, f]));
+    assert.deepEqual(Object.fromEntries(fields.map((f) => [f.name, f.required])), {
+      date: true,
+      updated: false,
+      rating: true,
+      title: false,
+      author: true,
+      technicians: false,
+      services: true,
+      service_area: false,
+      source: true,
+      source_id: false,
+      source_url: false,
+      verified: true,
+      response: false,
+      body: true,
+    });
+    assert.deepEqual(byName.date, {
+      ...byName.date,
+      widget: 'datetime',
+      format: 'YYYY-MM-DD',
+      time_format: false,
+      picker_utc: true,
+    });
     assert.deepEqual(byName.rating, { ...byName.rating, widget: 'number', value_type: 'int', min: 1, max: 5 });
     assert.equal(byName.verified?.default, true);
     assert.equal(byName.body?.widget, 'text');
     // Not required by the form inside the optional reply (Decap would refuse a reply touched then emptied); _form.ts checks it.
-    assert.deepEqual(byName.response?.fields?.map((f) => [f.name, f.widget, f.required]), [['date', 'datetime', false], ['text', 'text', false]]);
-    assert.deepEqual(byName.technicians?.options?.map((o) => o.value), ['Dave Kowalski', 'Maria Santos', 'Jamal Whitaker', 'Tommy Nguyen', 'Rick Olsen', 'Sarah Lindqvist']);
+    assert.deepEqual(
+      byName.response?.fields?.map((f) => [f.name, f.widget, f.required]),
+      [
+        ['date', 'datetime', false],
+        ['text', 'text', false],
+      ],
+    );
+    assert.deepEqual(
+      byName.technicians?.options?.map((o) => o.value),
+      ['Dave Kowalski', 'Maria Santos', 'Jamal Whitaker', 'Tommy Nguyen', 'Rick Olsen', 'Sarah Lindqvist'],
+    );
     assert.equal(byName.services?.options?.find((o) => o.value === 'gutters')?.label, 'Gutter installation and repair');
     assert.equal(byName.service_area?.options?.length, 7);
   });
@@ -108,19 +139,32 @@ describe('the config generated from the schema and business.yaml', () => {
     // The local backend: in dev by default, in a production build only when asked for.
     assert.equal(cmsSettingsFromEnv({}).localBackend, false);
     assert.deepEqual(cmsSettingsFromEnv({}, { dev: true }).localBackend, { url: 'http://localhost:8081/api/v1' });
-    assert.deepEqual(cmsSettingsFromEnv({ CMS_LOCAL_BACKEND: 'http://127.0.0.1:8090/api/v1' }).localBackend, { url: 'http://127.0.0.1:8090/api/v1' });
-    assert.deepEqual(cmsSettingsFromEnv({ CMS_BACKEND: 'github', CMS_REPO: 'cedar/reviews', CMS_BRANCH: 'live', CMS_BASE_URL: 'https://oauth.example/' }).backend, {
-      name: 'github',
-      repo: 'cedar/reviews',
-      branch: 'live',
-      base_url: 'https://oauth.example',
+    assert.deepEqual(cmsSettingsFromEnv({ CMS_LOCAL_BACKEND: 'http://127.0.0.1:8090/api/v1' }).localBackend, {
+      url: 'http://127.0.0.1:8090/api/v1',
     });
+    assert.deepEqual(
+      cmsSettingsFromEnv({
+        CMS_BACKEND: 'github',
+        CMS_REPO: 'cedar/reviews',
+        CMS_BRANCH: 'live',
+        CMS_BASE_URL: 'https://oauth.example/',
+      }).backend,
+      {
+        name: 'github',
+        repo: 'cedar/reviews',
+        branch: 'live',
+        base_url: 'https://oauth.example',
+      },
+    );
     assert.equal(cmsSettingsFromEnv({ CMS_LOCAL_BACKEND: 'false' }).localBackend, false);
     // Netlify's Identity widget (from identity.netlify.com) only in Netlify builds with git-gateway, or when asked for.
     assert.equal(cmsSettingsFromEnv({}).identityWidget, false);
     assert.equal(cmsSettingsFromEnv({ NETLIFY: 'true' }).identityWidget, true);
     assert.equal(cmsSettingsFromEnv({ NETLIFY: 'true', CMS_IDENTITY_WIDGET: 'false' }).identityWidget, false);
-    assert.equal(cmsSettingsFromEnv({ NETLIFY: 'true', CMS_BACKEND: 'github', CMS_REPO: 'cedar/reviews' }).identityWidget, false);
+    assert.equal(
+      cmsSettingsFromEnv({ NETLIFY: 'true', CMS_BACKEND: 'github', CMS_REPO: 'cedar/reviews' }).identityWidget,
+      false,
+    );
     assert.throws(() => cmsSettingsFromEnv({ CMS_BACKEND: 'github' }), /CMS_REPO=owner\/name/);
     assert.throws(() => cmsSettingsFromEnv({ CMS_BACKEND: 'gitlab' }), /git-gateway or github/);
     assert.throws(() => cmsSettingsFromEnv({ CMS_LOCAL_BACKEND: 'localhost:8081' }), /CMS_LOCAL_BACKEND must be/);
@@ -132,7 +176,13 @@ function callGuard(headers: Record<string, string>, body: unknown, method = 'POS
   const bytes = method === 'OPTIONS' ? Buffer.alloc(0) : Buffer.from(JSON.stringify(body));
   return new Promise<{ status: number; text: string }>((resolveCall, reject) => {
     const req = request(
-      { host: '127.0.0.1', port: guardPort, method, path: '/api/v1', headers: { 'content-type': 'application/json', 'content-length': String(bytes.length), ...headers } },
+      {
+        host: '127.0.0.1',
+        port: guardPort,
+        method,
+        path: '/api/v1',
+        headers: { 'content-type': 'application/json', 'content-length': String(bytes.length), ...headers },
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
@@ -146,7 +196,14 @@ function callGuard(headers: Record<string, string>, body: unknown, method = 'POS
 }
 
 describe('the guard in front of decap-server', () => {
-  const media = (path: string) => ({ action: 'persistMedia', params: { branch: 'main', asset: { path, content: 'b3duZWQ=', encoding: 'base64' }, options: { commitMessage: 'x' } } });
+  const media = (path: string) => ({
+    action: 'persistMedia',
+    params: {
+      branch: 'main',
+      asset: { path, content: 'b3duZWQ=', encoding: 'base64' },
+      options: { commitMessage: 'x' },
+    },
+  });
   const here = () => `127.0.0.1:${guardPort}`;
 
   it('refuses another Host (DNS rebinding), another Origin, and any path outside content/, writing nothing', async () => {
@@ -156,23 +213,47 @@ describe('the guard in front of decap-server', () => {
     const refused = [
       await callGuard({ host: `rebind.attacker.example:${guardPort}` }, media('package.json')),
       await callGuard({ host: here(), origin: 'http://localhost:3000' }, media('content/uploads/x.png')),
-      await callGuard({ host: here(), origin: 'http://localhost:3000', 'access-control-request-method': 'POST' }, {}, 'OPTIONS'),
+      await callGuard(
+        { host: here(), origin: 'http://localhost:3000', 'access-control-request-method': 'POST' },
+        {},
+        'OPTIONS',
+      ),
       await callGuard({ host: here(), origin: siteOrigins[0]! }, media('package.json')),
       await callGuard({ host: here(), origin: siteOrigins[0]! }, media('content/../package.json')),
       await callGuard({ host: here(), origin: siteOrigins[0]! }, media('/etc/x')),
-      await callGuard({ host: here() }, { action: 'deleteFile', params: { branch: 'main', path: 'package.json', options: { commitMessage: 'x' } } }),
-      await callGuard({ host: here() }, { action: 'persistEntry', params: { branch: 'main', entry: { slug: 'a', path: 'content/reviews/a.md', raw: 'x', newPath: 'src/a.md' }, assets: [], options: { commitMessage: 'x' } } }),
+      await callGuard(
+        { host: here() },
+        { action: 'deleteFile', params: { branch: 'main', path: 'package.json', options: { commitMessage: 'x' } } },
+      ),
+      await callGuard(
+        { host: here() },
+        {
+          action: 'persistEntry',
+          params: {
+            branch: 'main',
+            entry: { slug: 'a', path: 'content/reviews/a.md', raw: 'x', newPath: 'src/a.md' },
+            assets: [],
+            options: { commitMessage: 'x' },
+          },
+        },
+      ),
       await callGuard({ host: here() }, { action: 'getEntry', params: { branch: 'main', path: '.env' } }),
     ];
     for (const [index, answer] of refused.entries()) assert.equal(answer.status, 403, `call ${index}: ${answer.text}`);
     assert.equal(readFileSync(join(work, 'package.json'), 'utf8'), before);
-    assert.deepEqual(readdirSync(work).filter((name) => name === 'a.md' || name === 'src'), []);
+    assert.deepEqual(
+      readdirSync(work).filter((name) => name === 'a.md' || name === 'src'),
+      [],
+    );
   });
 
   it('lets the dev site read and write under content/', async () => {
     const info = await callGuard({ host: `localhost:${guardPort}`, origin: siteOrigins[0]! }, { action: 'info' });
     assert.equal(info.status, 200, info.text);
-    const listed = await callGuard({ host: here(), origin: siteOrigins[0]! }, { action: 'entriesByFolder', params: { branch: 'main', folder: 'content/reviews', extension: 'md', depth: 1 } });
+    const listed = await callGuard(
+      { host: here(), origin: siteOrigins[0]! },
+      { action: 'entriesByFolder', params: { branch: 'main', folder: 'content/reviews', extension: 'md', depth: 1 } },
+    );
     assert.equal(listed.status, 200, listed.text);
     assert.ok((JSON.parse(listed.text) as unknown[]).length > 0);
   });
@@ -187,7 +268,11 @@ describe('the web form at /admin', () => {
     }
     const bundle = await fetch(`${built!.url}/admin/decap-cms.js`);
     assert.match(bundle.headers.get('content-type') ?? '', /^text\/javascript/);
-    assert.ok(Buffer.from(await bundle.arrayBuffer()).equals(readFileSync(resolve(ROOT, 'node_modules/decap-cms/dist/decap-cms.js'))));
+    assert.ok(
+      Buffer.from(await bundle.arrayBuffer()).equals(
+        readFileSync(resolve(ROOT, 'node_modules/decap-cms/dist/decap-cms.js')),
+      ),
+    );
     const config = await (await fetch(`${built!.url}/admin/config.yml`)).text();
     assert.equal(config, cmsConfigYaml(readChoices(content), cmsSettingsFromEnv({ CMS_LOCAL_BACKEND: localBackend })));
     // Netlify Identity's emails lead to /admin, where the widget (Netlify builds only) takes the token.
@@ -216,7 +301,10 @@ describe('the web form at /admin', () => {
       assert.match(html, /<script src="\/admin\/decap-cms.js"><\/script>/);
       const config = await fetch(`${url}/admin/config.yml`);
       assert.equal(config.headers.get('content-type'), 'text/yaml; charset=utf-8');
-      assert.equal(await config.text(), cmsConfigYaml(readChoices(content), cmsSettingsFromEnv({ CMS_LOCAL_BACKEND: localBackend })));
+      assert.equal(
+        await config.text(),
+        cmsConfigYaml(readChoices(content), cmsSettingsFromEnv({ CMS_LOCAL_BACKEND: localBackend })),
+      );
       const bundle = await (await fetch(`${url}/admin/decap-cms.js`)).arrayBuffer();
       assert.equal(bundle.byteLength, readFileSync(resolve(ROOT, 'node_modules/decap-cms/dist/decap-cms.js')).length);
     } finally {
@@ -277,9 +365,11 @@ describe('the web form at /admin', () => {
     const dataset = JSON.parse(readFileSync(join(outDir, 'client/reviews.json'), 'utf8'));
     const published = dataset.reviews.find((r: { id: string }) => r.id === NEW_ID);
     assert.equal(published?.title, 'Patched the morning after the storm');
-    assert.deepEqual(published?.response, { date: '2026-11-22', text: 'Thanks Zoë: glad the tarp held [until] the *new* shingles came.' });
+    assert.deepEqual(published?.response, {
+      date: '2026-11-22',
+      text: 'Thanks Zoë: glad the tarp held [until] the *new* shingles came.',
+    });
     assert.equal(dataset.reviews.length, loaded.reviews.length);
-
   });
 
   it('refuses a rating of 6 and a missing customer, with messages, and writes nothing', async () => {
@@ -291,7 +381,10 @@ describe('the web form at /admin', () => {
     await page.getByLabel('Review text', { exact: true }).fill('Fixed the leak.');
     await publish(page);
     await page.getByText(/missed a required field/i).waitFor();
-    assert.ok(await page.getByText(/Rating must be (less than or equal to|between)[^.]*5/i).isVisible(), 'the rating says what is wrong');
+    assert.ok(
+      await page.getByText(/Rating must be (less than or equal to|between)[^.]*5/i).isVisible(),
+      'the rating says what is wrong',
+    );
     assert.ok(await page.getByText(/Customer is required/i).isVisible(), 'the missing customer is named');
     await page.waitForTimeout(1000);
     assert.deepEqual(readdirSync(reviewsDir).sort(), filesBefore, 'no file written');
@@ -322,7 +415,14 @@ describe('the web form at /admin', () => {
     await page.getByText('Entry saved').waitFor();
     const file = join(reviewsDir, '2026-11-24-sam-w.md');
     const markdown = parseMarkdown(readFileSync(file, 'utf8'));
-    assert.deepEqual(markdown.data, { date: '2026-11-24', rating: 2, author: 'Sam W.', services: ['roof-repair'], source: 'google', verified: true });
+    assert.deepEqual(markdown.data, {
+      date: '2026-11-24',
+      rating: 2,
+      author: 'Sam W.',
+      services: ['roof-repair'],
+      source: 'google',
+      verified: true,
+    });
     assert.ok(loadContent(content).reviews.some((r) => r.id === '2026-11-24-sam-w'));
     await page.close();
   });
@@ -381,7 +481,12 @@ function freePort(): Promise<number> {
   });
 }
 
-function spawnChild(command: string, args: string[], env: NodeJS.ProcessEnv, cwd = ROOT): ChildProcess & { log: () => string } {
+function spawnChild(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cwd = ROOT,
+): ChildProcess & { log: () => string } {
   const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
@@ -390,9 +495,17 @@ function spawnChild(command: string, args: string[], env: NodeJS.ProcessEnv, cwd
   return Object.assign(child, { log: () => output });
 }
 
-function waitForOutput(child: ChildProcess & { log: () => string }, ready: RegExp, name: string, timeout = 60_000): Promise<void> {
+function waitForOutput(
+  child: ChildProcess & { log: () => string },
+  ready: RegExp,
+  name: string,
+  timeout = 60_000,
+): Promise<void> {
   return new Promise((resolveReady, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} not ready in ${timeout / 1000} s:\n${child.log()}`)), timeout);
+    const timer = setTimeout(
+      () => reject(new Error(`${name} not ready in ${timeout / 1000} s:\n${child.log()}`)),
+      timeout,
+    );
     const check = () => {
       if (ready.test(child.log())) {
         clearTimeout(timer);
@@ -411,7 +524,9 @@ function waitForOutput(child: ChildProcess & { log: () => string }, ready: RegEx
 function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
   const child = spawnChild(command, args, env);
   return new Promise((resolveRun, reject) => {
-    child.once('exit', (code) => (code === 0 ? resolveRun(child.log()) : reject(new Error(`${args.join(' ')} failed (${code}):\n${child.log()}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolveRun(child.log()) : reject(new Error(`${args.join(' ')} failed (${code}):\n${child.log()}`)),
+    );
   });
 }
 

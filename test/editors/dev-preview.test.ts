@@ -50,7 +50,13 @@ before(async () => {
   const quoted = command.map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(' ');
   dev = spawn('script', ['--quiet', '--flush', '--return', '--command', quoted, '/dev/null'], {
     cwd: projectCopy(join(work, 'project')),
-    env: { ...env, NO_COLOR: '1', CONTENT_DIR: content, ASTRO_TELEMETRY_DISABLED: '1', ASTRO_CACHE_DIR: join(work, 'cache') },
+    env: {
+      ...env,
+      NO_COLOR: '1',
+      CONTENT_DIR: content,
+      ASTRO_TELEMETRY_DISABLED: '1',
+      ASTRO_CACHE_DIR: join(work, 'cache'),
+    },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   dev.stdout!.on('data', (chunk) => (output += chunk));
@@ -58,7 +64,9 @@ before(async () => {
   base = `http://127.0.0.1:${port}`;
   browser = await launchChromium();
   // The first answer compiles every page's modules: a minute or more on a busy 2-core machine.
-  await withOutput(until(async () => (await fetch(base).catch(() => null))?.status === 200, 'astro dev to answer', 120_000));
+  await withOutput(
+    until(async () => (await fetch(base).catch(() => null))?.status === 200, 'astro dev to answer', 120_000),
+  );
 });
 after(async () => {
   await browser?.close();
@@ -71,7 +79,11 @@ after(async () => {
 });
 
 /** What the dev server printed, without its line per request. */
-const serverLog = () => output.split('\n').filter((line) => !/\[\d{3}\]/.test(line)).join('\n');
+const serverLog = () =>
+  output
+    .split('\n')
+    .filter((line) => !/\[\d{3}\]/.test(line))
+    .join('\n');
 
 /** A failure says what the dev server printed (its reads of the folder, content problems). */
 const withOutput = (waiting: Promise<void>) =>
@@ -83,14 +95,19 @@ const home = async () => {
   const response = await fetch(`${base}/`);
   return { status: response.status, html: await response.text() };
 };
-const edit = (file: string, change: (source: string) => string) => writeFileSync(join(content, file), change(readFileSync(join(content, file), 'utf8')));
+const edit = (file: string, change: (source: string) => string) =>
+  writeFileSync(join(content, file), change(readFileSync(join(content, file), 'utf8')));
 /** The dev server reads the folder again shortly after a save; the next load shows it. */
 const shows = (what: RegExp | string, label: string) =>
   withOutput(
-    until(async () => {
-      const page = await home();
-      return page.status === 200 && (typeof what === 'string' ? page.html.includes(what) : what.test(page.html));
-    }, label, 15_000),
+    until(
+      async () => {
+        const page = await home();
+        return page.status === 200 && (typeof what === 'string' ? page.html.includes(what) : what.test(page.html));
+      },
+      label,
+      15_000,
+    ),
   );
 
 it('an added review shows on the next load, with the summary figures updated', async () => {
@@ -109,13 +126,23 @@ it('a changed review and a mistake: the dev overlay names the file and field; fi
   // Vite's overlay is a custom element with a shadow root; Playwright's locators pierce it.
   const overlay = page.locator('vite-error-overlay');
   await overlay.waitFor({ timeout: 15_000 });
-  const text = await overlay.locator('*').first().textContent({ timeout: 5_000 }).catch(() => '');
+  const text = await overlay
+    .locator('*')
+    .first()
+    .textContent({ timeout: 5_000 })
+    .catch(() => '');
   const overlayText = `${text}\n${await page.evaluate(() => document.querySelector('vite-error-overlay')?.shadowRoot?.textContent ?? '')}`;
   assert.match(overlayText, /reviews\/2026-11-22-preview-new-review\.md: rating: must be from 1 to 5/, overlayText);
   await page.close();
-  assert.match(output, /reviews\/2026-11-22-preview-new-review\.md: rating: must be from 1 to 5/, 'the terminal says it too');
+  assert.match(
+    output,
+    /reviews\/2026-11-22-preview-new-review\.md: rating: must be from 1 to 5/,
+    'the terminal says it too',
+  );
 
-  edit(REVIEW, (s) => s.replace('rating: 7', 'rating: 4').replace('the flashing job was tidy', 'the flashing job was tidy and quick'));
+  edit(REVIEW, (s) =>
+    s.replace('rating: 7', 'rating: 4').replace('the flashing job was tidy', 'the flashing job was tidy and quick'),
+  );
   await shows('the flashing job was tidy and quick', 'the page to recover with the changed text');
 });
 
@@ -132,7 +159,9 @@ it('a removed review, a business.yaml edit and a summary edit show without a res
 it('after the terminal\'s "s" (sync content layer), later edits still show', async () => {
   const syncs = output.split('Synced content').length;
   dev.stdin!.write('s\n');
-  await withOutput(until(async () => output.split('Synced content').length > syncs, 'the content layer to sync again', 15_000));
+  await withOutput(
+    until(async () => output.split('Synced content').length > syncs, 'the content layer to sync again', 15_000),
+  );
   edit('business.yaml', (s) => s.replace(/^name: .*$/m, 'name: Cedar Ridge Roofing After Sync'));
   await shows('Cedar Ridge Roofing After Sync', 'an edit made after the sync');
 });

@@ -19,17 +19,27 @@ const work = mkdtempSync(join(TEST_BUILDS_DIR, 'editor-schemas-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
 function remark(cwd: string, target: string) {
-  const result = spawnSync(NODE, [REMARK, target, '--quiet', '--frail', '--no-color', '--no-stdout'], { cwd, encoding: 'utf8' });
+  const result = spawnSync(NODE, [REMARK, target, '--quiet', '--frail', '--no-color', '--no-stdout'], {
+    cwd,
+    encoding: 'utf8',
+  });
   return { status: result.status, report: result.stderr };
 }
 
 it('the committed schemas are what the zod schemas and content/business.yaml give', () => {
   const expected = editorSchemaFiles(join(ROOT, 'content'));
   for (const [name, file] of Object.entries(EDITOR_SCHEMA_FILES) as Array<[keyof typeof EDITOR_SCHEMA_FILES, string]>) {
-    assert.equal(readFileSync(join(ROOT, file), 'utf8'), expected[name], `${file} is stale: run npm run dev or npm run build`);
+    assert.equal(
+      readFileSync(join(ROOT, file), 'utf8'),
+      expected[name],
+      `${file} is stale: run npm run dev or npm run build`,
+    );
   }
   const review = JSON.parse(expected.review);
-  assert.ok(review.properties.technicians.items.enum.includes('Maria Santos'), 'technicians offered from business.yaml');
+  assert.ok(
+    review.properties.technicians.items.enum.includes('Maria Santos'),
+    'technicians offered from business.yaml',
+  );
   assert.ok(review.properties.services.items.enum.includes('roof-repair'), 'services offered from business.yaml');
   assert.deepEqual(review.required.sort(), ['author', 'date', 'rating', 'services', 'source', 'verified']);
 });
@@ -49,7 +59,10 @@ it('a wrong rating, an unknown technician and an unknown field are flagged with 
     join(project, 'content/reviews/2026-01-02-bad.md'),
     '---\ndate: 2026-01-02\nrating: 6\nauthor: Pat R.\ntechnicians: [Bobby Tables]\nservices: [roof-repair]\nsource: google\nverified: true\nstars: 4\n---\nText.\n',
   );
-  writeFileSync(join(project, 'content/reviews/2026-01-03-good.md'), '---\ndate: 2026-01-03\nrating: 5\nauthor: Pat R.\nservices: [roof-repair]\nsource: google\nverified: true\n---\nText.\n');
+  writeFileSync(
+    join(project, 'content/reviews/2026-01-03-good.md'),
+    '---\ndate: 2026-01-03\nrating: 5\nauthor: Pat R.\nservices: [roof-repair]\nsource: google\nverified: true\n---\nText.\n',
+  );
   const { status, report } = remark(project, 'content/reviews');
   assert.equal(status, 1, report);
   assert.match(report, /2026-01-02-bad\.md/);

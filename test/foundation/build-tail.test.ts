@@ -10,7 +10,12 @@ import { join, resolve } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { after, describe, it } from 'node:test';
 import { loadContent } from '../../src/lib/content/load.ts';
-import { packReviews, REVIEWS_PER_ENTRY, reviewsJsonParts, unpackReviews } from '../../src/lib/content/stored-reviews.ts';
+import {
+  packReviews,
+  REVIEWS_PER_ENTRY,
+  reviewsJsonParts,
+  unpackReviews,
+} from '../../src/lib/content/stored-reviews.ts';
 import { toJsonBody } from '../../src/lib/http/json.ts';
 import { buildDataset, datasetBytes } from '../../src/lib/reviews/published-dataset.ts';
 import { brotli, gzip } from '../../src/lib/static/compress.ts';
@@ -18,7 +23,10 @@ import { acceptEarlyCompressions, compressEarly, writeStaticManifest } from '../
 
 const { business, reviews: small } = loadContent(resolve(import.meta.dirname, '../fixtures/content-small'));
 // More than one store entry's worth: copies of the fixture's reviews under new ids.
-const reviews = Array.from({ length: REVIEWS_PER_ENTRY + 7 }, (_, i) => ({ ...small[i % small.length]!, id: `copy-${String(i).padStart(5, '0')}` }));
+const reviews = Array.from({ length: REVIEWS_PER_ENTRY + 7 }, (_, i) => ({
+  ...small[i % small.length]!,
+  id: `copy-${String(i).padStart(5, '0')}`,
+}));
 const dataset = buildDataset(business, reviews);
 
 describe('stored reviews and reviews.json', () => {
@@ -58,7 +66,10 @@ describe('variants compressed during the prerender', () => {
     const compressedEarly: string[] = [];
     await writeStaticManifest(dir, { compressedEarly });
     assert.deepEqual(compressedEarly, ['/reviews.json']);
-    for (const [file, bytes] of [['reviews.json', body], ['sitemaps/1.xml', other]] as const) {
+    for (const [file, bytes] of [
+      ['reviews.json', body],
+      ['sitemaps/1.xml', other],
+    ] as const) {
       assert.ok(readFileSync(join(dir, `${file}.br`)).equals(brotli(`/${file}`, bytes)), file);
       assert.ok(readFileSync(join(dir, `${file}.gz`)).equals(gzip(bytes)), file);
     }

@@ -54,9 +54,19 @@ function problemsOf(dir: string) {
 describe('each kind of editor mistake, alone', () => {
   const cases: Array<[string, string, string, RegExp]> = [
     ['valid file', VALID, '', /^$/],
-    ['unknown technician', VALID.replace('[Dave Kowalski]', '[Dave Kowalski, Bobby Tables]'), 'technicians[1]', /unknown technician "Bobby Tables"/],
+    [
+      'unknown technician',
+      VALID.replace('[Dave Kowalski]', '[Dave Kowalski, Bobby Tables]'),
+      'technicians[1]',
+      /unknown technician "Bobby Tables"/,
+    ],
     ['technician by id', VALID.replace('[Dave Kowalski]', '[dave-kowalski]'), '', /^$/],
-    ['unknown service', VALID.replace('[roof-repair]', '[roof-painting]'), 'services[0]', /unknown service id "roof-painting"/],
+    [
+      'unknown service',
+      VALID.replace('[roof-repair]', '[roof-painting]'),
+      'services[0]',
+      /unknown service id "roof-painting"/,
+    ],
     ['no service', VALID.replace('[roof-repair]', '[]'), 'services', /at least one/],
     ['unknown area', VALID.replace('tigard', 'seattle'), 'service_area', /unknown service area id "seattle"/],
     ['rating of 6', VALID.replace('rating: 4', 'rating: 6'), 'rating', /1 to 5/],
@@ -65,17 +75,57 @@ describe('each kind of editor mistake, alone', () => {
     ['impossible date', VALID.replace('2024-03-01', '2025-02-30'), 'date', /not a real calendar date/],
     ['date in another format', VALID.replace('2024-03-01', '03/01/2024'), 'date', /YYYY-MM-DD/],
     ['verified missing', VALID.replace('verified: true\n', ''), 'verified', /required/],
-    ['verified as text', VALID.replace('verified: true', 'verified: yes'), 'verified', /must be true \(published\) or false \(not published\)/],
+    [
+      'verified as text',
+      VALID.replace('verified: true', 'verified: yes'),
+      'verified',
+      /must be true \(published\) or false \(not published\)/,
+    ],
     ['missing author', VALID.replace('author: Pat R.\n', ''), 'author', /required/],
     ['unknown field', VALID.replace('source: google', 'source: google\nstars: 4'), '(file)', /unknown field "stars"/],
-    ['reply before the review', VALID.replace('verified: true', 'verified: true\nresponse:\n  date: 2024-02-01\n  text: Thanks!'), 'response.date', /before the review/],
-    ['updated before date', VALID.replace('rating: 4', 'rating: 4\nupdated: 2024-01-01T00:00:00Z'), 'updated', /before the review's date/],
+    [
+      'reply before the review',
+      VALID.replace('verified: true', 'verified: true\nresponse:\n  date: 2024-02-01\n  text: Thanks!'),
+      'response.date',
+      /before the review/,
+    ],
+    [
+      'updated before date',
+      VALID.replace('rating: 4', 'rating: 4\nupdated: 2024-01-01T00:00:00Z'),
+      'updated',
+      /before the review's date/,
+    ],
     ['empty body', VALID.replace('Dave patched the valley flashing in an afternoon.\n', ''), '(body)', /empty/],
-    ['broken YAML, with the file line number', VALID.replace('rating: 4', 'rating: [4'), '(frontmatter)', /invalid YAML: .* at line 4, column 1$/],
-    ['review text too long', VALID.replace('Dave patched', `${'x'.repeat(10_001)} Dave patched`), '(body)', /too long \(10051 characters\): at most 10000/],
-    ['control character in the text', VALID.replace('in an afternoon', 'in an\u0007 afternoon'), '(body)', /invisible control character \(U\+0007\) at character 39/],
-    ['control character in the title', VALID.replace('rating: 4', 'rating: 4\ntitle: "Great\\u001b[31m"'), 'title', /invisible control character \(U\+001B\) at character 6/],
-    ['title too long', VALID.replace('rating: 4', `rating: 4\ntitle: ${'t'.repeat(201)}`), 'title', /at most 200 characters/],
+    [
+      'broken YAML, with the file line number',
+      VALID.replace('rating: 4', 'rating: [4'),
+      '(frontmatter)',
+      /invalid YAML: .* at line 4, column 1$/,
+    ],
+    [
+      'review text too long',
+      VALID.replace('Dave patched', `${'x'.repeat(10_001)} Dave patched`),
+      '(body)',
+      /too long \(10051 characters\): at most 10000/,
+    ],
+    [
+      'control character in the text',
+      VALID.replace('in an afternoon', 'in an\u0007 afternoon'),
+      '(body)',
+      /invisible control character \(U\+0007\) at character 39/,
+    ],
+    [
+      'control character in the title',
+      VALID.replace('rating: 4', 'rating: 4\ntitle: "Great\\u001b[31m"'),
+      'title',
+      /invisible control character \(U\+001B\) at character 6/,
+    ],
+    [
+      'title too long',
+      VALID.replace('rating: 4', `rating: 4\ntitle: ${'t'.repeat(201)}`),
+      'title',
+      /at most 200 characters/,
+    ],
     ['no frontmatter', 'Just text.', '(frontmatter)', /missing frontmatter/],
   ];
   for (const [name, source, field, message] of cases) {
@@ -95,23 +145,40 @@ describe('each kind of editor mistake, alone', () => {
   it('verified: false is not a mistake: the file is checked, and not published', () => {
     const dir = folderWith(VALID.replace('verified: true', 'verified: false'));
     const loaded = loadContent(dir);
-    assert.deepEqual(loaded.reviews.map((r) => r.id), ['ok']);
+    assert.deepEqual(
+      loaded.reviews.map((r) => r.id),
+      ['ok'],
+    );
     assert.deepEqual(loaded.unpublished, ['a-review']);
     const broken = folderWith(VALID.replace('verified: true', 'verified: false').replace('rating: 4', 'rating: 9'));
-    assert.deepEqual(problemsOf(broken).map((p) => p.field), ['rating'], 'an unpublished file is still checked');
+    assert.deepEqual(
+      problemsOf(broken).map((p) => p.field),
+      ['rating'],
+      'an unpublished file is still checked',
+    );
   });
 
   it('a reply without `updated` makes the reply date the last change', () => {
-    const withReply = VALID.replace('verified: true', 'verified: true\nresponse:\n  date: 2024-03-05\n  text: Thanks, Pat!');
+    const withReply = VALID.replace(
+      'verified: true',
+      'verified: true\nresponse:\n  date: 2024-03-05\n  text: Thanks, Pat!',
+    );
     const [review] = loadContent(folderWith(withReply)).reviews.filter((r) => r.id === 'a-review');
     assert.equal(review?.updated, '2024-03-05T00:00:00Z');
     const stale = withReply.replace('rating: 4', 'rating: 4\nupdated: 2024-03-02T00:00:00Z');
-    assert.deepEqual(problemsOf(folderWith(stale)).map((p) => p.field), ['updated'], 'an explicit updated before the reply is still a mistake');
+    assert.deepEqual(
+      problemsOf(folderWith(stale)).map((p) => p.field),
+      ['updated'],
+      'an explicit updated before the reply is still a mistake',
+    );
   });
 
   it('a file name that is not a slug', () => {
     const problems = problemsOf(folderWith(VALID, 'Not_A_Slug'));
-    assert.deepEqual(problems.map((p) => [p.file, p.field]), [['reviews/Not_A_Slug.md', '(file name)']]);
+    assert.deepEqual(
+      problems.map((p) => [p.file, p.field]),
+      [['reviews/Not_A_Slug.md', '(file name)']],
+    );
   });
 
   it('a broken business file', () => {
@@ -139,15 +206,23 @@ describe('a folder full of mistakes', () => {
   ];
 
   it('the loader reports every problem, not just the first', () => {
-    assert.deepEqual(problemsOf(MISTAKES).map((p) => [p.file, p.field]), expected);
+    assert.deepEqual(
+      problemsOf(MISTAKES).map((p) => [p.file, p.field]),
+      expected,
+    );
   });
 
   it('`astro build` fails and prints each file, field and message', () => {
     const outDir = join(work, 'mistakes-dist');
-    const result = spawnSync(NODE, [ASTRO_BIN, 'build'], { cwd: ROOT, env: buildEnv(MISTAKES, outDir), encoding: 'utf8' });
+    const result = spawnSync(NODE, [ASTRO_BIN, 'build'], {
+      cwd: ROOT,
+      env: buildEnv(MISTAKES, outDir),
+      encoding: 'utf8',
+    });
     assert.notEqual(result.status, 0, 'the build must fail');
     const output = result.stdout + result.stderr;
     assert.match(output, /The content folder has 10 problems/);
-    for (const [file, field] of expected) assert.ok(output.includes(`${file}: ${field}: `), `${file}: ${field} in:\n${output}`);
+    for (const [file, field] of expected)
+      assert.ok(output.includes(`${file}: ${field}: `), `${file}: ${field} in:\n${output}`);
   });
 });

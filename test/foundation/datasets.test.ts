@@ -47,14 +47,18 @@ describe('data files', () => {
         const first = await fetch(server.url + path, { headers: { 'accept-encoding': 'identity' } });
         const etag = first.headers.get('etag') as string;
         await first.arrayBuffer();
-        const second = await fetch(server.url + path, { headers: conditional({ 'if-none-match': etag, 'accept-encoding': 'identity' }) });
+        const second = await fetch(server.url + path, {
+          headers: conditional({ 'if-none-match': etag, 'accept-encoding': 'identity' }),
+        });
         assert.equal(second.status, 304);
         assert.equal((await bytesOf(second)).length, 0);
         assert.equal(second.headers.get('etag'), etag);
         assert.equal(second.headers.get('last-modified'), first.headers.get('last-modified'));
         assert.equal(second.headers.get('cache-control'), first.headers.get('cache-control'));
 
-        const weak = await fetch(server.url + path, { headers: conditional({ 'if-none-match': `"other", W/${etag}` }) });
+        const weak = await fetch(server.url + path, {
+          headers: conditional({ 'if-none-match': `"other", W/${etag}` }),
+        });
         assert.equal(weak.status, 304, 'weak comparison: a CDN-weakened ETag still matches');
 
         const stale = await fetch(server.url + path, { headers: conditional({ 'if-none-match': '"not-the-etag"' }) });
@@ -71,13 +75,17 @@ describe('data files', () => {
         const source = path === '/insights.json' ? 'client/insights.json' : 'client/reviews.json';
         const { updated } = JSON.parse(readFileSync(resolve(BUILDS.content.outDir, source), 'utf8'));
         assert.equal(lastModified, new Date(updated).toUTCString());
-        const notModified = await fetch(server.url + path, { headers: conditional({ 'if-modified-since': lastModified }) });
+        const notModified = await fetch(server.url + path, {
+          headers: conditional({ 'if-modified-since': lastModified }),
+        });
         assert.equal(notModified.status, 304);
         const older = new Date(Date.parse(lastModified) - 1000).toUTCString();
         const modified = await fetch(server.url + path, { headers: conditional({ 'if-modified-since': older }) });
         assert.equal(modified.status, 200);
         await modified.arrayBuffer();
-        const wins = await fetch(server.url + path, { headers: conditional({ 'if-modified-since': lastModified, 'if-none-match': '"different"' }) });
+        const wins = await fetch(server.url + path, {
+          headers: conditional({ 'if-modified-since': lastModified, 'if-none-match': '"different"' }),
+        });
         assert.equal(wins.status, 200, 'a non-matching If-None-Match wins over a matching If-Modified-Since');
         await wins.arrayBuffer();
       });
@@ -97,7 +105,10 @@ describe('data files', () => {
           assert.deepEqual(decode(raw.body), identity);
           assert.ok(raw.body.length < identity.length, 'compressed is smaller');
           assert.notEqual(raw.headers.etag, plainEtag, 'an encoding is a representation of its own');
-          const revalidated = await rawGet(server.port, path, { 'accept-encoding': accept, 'if-none-match': raw.headers.etag as string });
+          const revalidated = await rawGet(server.port, path, {
+            'accept-encoding': accept,
+            'if-none-match': raw.headers.etag as string,
+          });
           assert.equal(revalidated.status, 304);
         }
       });
@@ -117,7 +128,11 @@ describe('data files', () => {
   it('answers a CORS preflight and refuses writes with 405 and Allow', async () => {
     const preflight = await fetch(`${server.url}/reviews.json`, {
       method: 'OPTIONS',
-      headers: { origin: 'https://example.org', 'access-control-request-method': 'GET', 'access-control-request-headers': 'if-none-match' },
+      headers: {
+        origin: 'https://example.org',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'if-none-match',
+      },
     });
     assert.equal(preflight.status, 204);
     assert.equal(preflight.headers.get('access-control-allow-origin'), '*');
@@ -146,7 +161,10 @@ describe('data files', () => {
       const [a, b] = [reviews[i - 1], reviews[i]];
       assert.ok(a.date > b.date || (a.date === b.date && a.id < b.id), `newest first at ${i}`);
     }
-    const newestUpdated = reviews.map((r: { updated: string }) => r.updated).sort().at(-1);
+    const newestUpdated = reviews
+      .map((r: { updated: string }) => r.updated)
+      .sort()
+      .at(-1);
     assert.equal(dataset.updated, newestUpdated, 'updated is the newest content change, never the build clock');
     for (const review of reviews) {
       assert.equal(review.verified, true);

@@ -22,7 +22,11 @@ it('1,800 unknown parameters: a 400 of 20 issues and a count of the rest, under 
     assert.equal(body.issues.length, MAX_ISSUES + 1);
     assert.deepEqual(body.issues[0].path, ['p0']);
     assert.match(body.issues[0].message, /^unknown parameter "p0"/);
-    assert.deepEqual(body.issues.at(-1), { code: 'too_many_issues', path: [], message: `${1800 - MAX_ISSUES} more problems not listed: fix these first` });
+    assert.deepEqual(body.issues.at(-1), {
+      code: 'too_many_issues',
+      path: [],
+      message: `${1800 - MAX_ISSUES} more problems not listed: fix these first`,
+    });
   }
 });
 

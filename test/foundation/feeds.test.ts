@@ -36,14 +36,30 @@ describe('JSON Feed 1.1 (/api/feed.json)', () => {
       assert.equal(typeof item.id, 'string');
       assert.ok(!ids.has(item.id), `unique id ${item.id}`);
       ids.add(item.id);
-      assert.ok(typeof item.content_text === 'string' && item.content_text.length > 0, 'content_text or content_html is required');
+      assert.ok(
+        typeof item.content_text === 'string' && item.content_text.length > 0,
+        'content_text or content_html is required',
+      );
       assert.match(item.date_published, RFC3339);
       assert.match(item.date_modified, RFC3339);
       assert.ok(item.date_modified >= item.date_published);
       assert.equal(item._review.id, dataset.reviews[index].id, 'same order as reviews.json');
       assert.ok(new URL(item.url).pathname.startsWith('/reviews/'));
       for (const key of Object.keys(item)) {
-        assert.ok(['id', 'url', 'title', 'content_text', 'summary', 'date_published', 'date_modified', 'authors', 'tags'].includes(key) || key.startsWith('_'), `unknown item key ${key}`);
+        assert.ok(
+          [
+            'id',
+            'url',
+            'title',
+            'content_text',
+            'summary',
+            'date_published',
+            'date_modified',
+            'authors',
+            'tags',
+          ].includes(key) || key.startsWith('_'),
+          `unknown item key ${key}`,
+        );
       }
     });
   });
@@ -52,7 +68,11 @@ describe('JSON Feed 1.1 (/api/feed.json)', () => {
 describe('Atom (/feed.xml)', () => {
   for (const build of ['content', 'small'] as const) {
     it(`validates against RFC 4287's RELAX NG schema (${build} build)`, () => {
-      const result = spawnSync('jing', ['-c', resolve(ROOT, 'test/fixtures/schemas/atom.rnc'), client(build, 'feed.xml')], { encoding: 'utf8' });
+      const result = spawnSync(
+        'jing',
+        ['-c', resolve(ROOT, 'test/fixtures/schemas/atom.rnc'), client(build, 'feed.xml')],
+        { encoding: 'utf8' },
+      );
       assert.equal(result.error, undefined, 'jing must be installed (Debian package jing)');
       assert.equal(result.status, 0, `jing: ${result.stdout}${result.stderr}`);
     });

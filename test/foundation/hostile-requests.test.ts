@@ -18,18 +18,39 @@ after(() => server?.stop());
 function raw(method: string, path: string, headers: Record<string, string> = {}, body?: string) {
   return new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
     const framing = body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) };
-    const req = request({ host: '127.0.0.1', port: server.port, method, path, headers: { ...framing, ...headers }, setHost: !('host' in headers) }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: server.port,
+        method,
+        path,
+        headers: { ...framing, ...headers },
+        setHost: !('host' in headers),
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
 }
 
-const PATHS = ['/', '/reviews.json', '/feed.xml', '/api/reviews/search', '/api/reviews/since/2025-01-01', '/api/nothing', '/mcp', '/api/websub/hub', '/reviews/page/1', '/no-such-page'];
+const PATHS = [
+  '/',
+  '/reviews.json',
+  '/feed.xml',
+  '/api/reviews/search',
+  '/api/reviews/since/2025-01-01',
+  '/api/nothing',
+  '/mcp',
+  '/api/websub/hub',
+  '/reviews/page/1',
+  '/no-such-page',
+];
 
 it('TRACE, which the Fetch API refuses to carry, is 405 everywhere', async () => {
   // (Node's own parser already answers 400 to methods it does not know, such as TRACK.)
@@ -43,9 +64,26 @@ it('TRACE, which the Fetch API refuses to carry, is 405 everywhere', async () =>
 });
 
 it('unknown and unusual methods never give a 5xx', async () => {
-  for (const method of ['PROPFIND', 'MKCOL', 'LOCK', 'PURGE', 'SEARCH', 'PATCH', 'PUT', 'DELETE', 'OPTIONS', 'HEAD', 'POST']) {
+  for (const method of [
+    'PROPFIND',
+    'MKCOL',
+    'LOCK',
+    'PURGE',
+    'SEARCH',
+    'PATCH',
+    'PUT',
+    'DELETE',
+    'OPTIONS',
+    'HEAD',
+    'POST',
+  ]) {
     for (const path of PATHS) {
-      const answer = await raw(method, path, { 'content-type': 'application/json' }, method === 'HEAD' || method === 'OPTIONS' ? undefined : '{}');
+      const answer = await raw(
+        method,
+        path,
+        { 'content-type': 'application/json' },
+        method === 'HEAD' || method === 'OPTIONS' ? undefined : '{}',
+      );
       assert.ok(answer.status < 500, `${method} ${path}: ${answer.status} ${answer.body.slice(0, 200)}`);
     }
   }
@@ -64,7 +102,15 @@ it('odd Host headers and broken encodings are answered, not crashed on', async (
     const answer = await raw('GET', path, { host: '' });
     assert.ok(answer.status < 500, `empty Host ${path}: ${answer.status} ${answer.body.slice(0, 200)}`);
   }
-  for (const path of ['/%', '/%E0%A4%A', '/api/reviews/since/%', '/reviews/%ZZ', '/api/reviews/search?%=%', '/%2e%2e/%2e%2e/etc/passwd', '/../../etc/passwd']) {
+  for (const path of [
+    '/%',
+    '/%E0%A4%A',
+    '/api/reviews/since/%',
+    '/reviews/%ZZ',
+    '/api/reviews/search?%=%',
+    '/%2e%2e/%2e%2e/etc/passwd',
+    '/../../etc/passwd',
+  ]) {
     const answer = await raw('GET', path);
     assert.ok(answer.status < 500, `${path}: ${answer.status} ${answer.body.slice(0, 200)}`);
     assert.doesNotMatch(answer.body, /root:x:0:0/);
@@ -101,11 +147,27 @@ it('a Host that is not a name or address with a port is a 400 everywhere, before
   const a = '/reviews/2025-05-20-linda-k-replacement';
   const b = '/reviews/2024-11-03-bob-inspection';
   const here = `127.0.0.1:${server.port}`;
-  const hosts = [`${here}${b.replaceAll('/', '\\')}?`, `${here}${b}?`, `${here}\\x`, 'x?y', 'a@b', 'user:pass@localhost', 'localhost:99999999', '[::1', 'a b', 'a#b', `${here}:80`];
+  const hosts = [
+    `${here}${b.replaceAll('/', '\\')}?`,
+    `${here}${b}?`,
+    `${here}\\x`,
+    'x?y',
+    'a@b',
+    'user:pass@localhost',
+    'localhost:99999999',
+    '[::1',
+    'a b',
+    'a#b',
+    `${here}:80`,
+  ];
   for (const host of hosts) {
     for (const path of [a, '/', '/reviews/page/1', '/no-such-page', '/reviews.json', '/api/reviews/search', '/mcp']) {
       const answer = await raw('GET', path, { host });
-      assert.equal(answer.status, 400, `Host ${JSON.stringify(host)} ${path}: ${answer.status} ${answer.body.slice(0, 200)}`);
+      assert.equal(
+        answer.status,
+        400,
+        `Host ${JSON.stringify(host)} ${path}: ${answer.status} ${answer.body.slice(0, 200)}`,
+      );
       assert.equal(JSON.parse(answer.body).error, 'bad_request');
     }
   }

@@ -32,8 +32,22 @@ before(async () => {
   writeFileSync(join(dir, 'big.json'), body);
   writeFileSync(join(dir, 'hashed.json'), body);
   const manifest: StaticManifest = {
-    '/big.json': { file: 'big.json', contentType: 'application/json', etag: '"big"', size: SIZE, cacheControl: 'no-cache', encodings: [] },
-    '/hashed.json': { file: 'hashed.json', contentType: 'application/json', etag: strongEtag(body), size: SIZE, cacheControl: 'no-cache', encodings: [] },
+    '/big.json': {
+      file: 'big.json',
+      contentType: 'application/json',
+      etag: '"big"',
+      size: SIZE,
+      cacheControl: 'no-cache',
+      encodings: [],
+    },
+    '/hashed.json': {
+      file: 'hashed.json',
+      contentType: 'application/json',
+      etag: strongEtag(body),
+      size: SIZE,
+      cacheControl: 'no-cache',
+      encodings: [],
+    },
   };
   writeFileSync(join(dir, MANIFEST_FILE), JSON.stringify(manifest));
   files = loadStaticFiles(dir);
@@ -48,7 +62,10 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function fetchWhole(path: string, method = 'GET'): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
+function fetchWhole(
+  path: string,
+  method = 'GET',
+): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const req = request(`${origin}${path}`, { method, agent: false }, (res) => {
       const chunks: Buffer[] = [];
@@ -79,7 +96,10 @@ it('sends the file byte for byte, its length from the file, through one buffer',
   assert.equal(answer.headers['content-length'], String(SIZE));
   assert.ok(answer.body.equals(body), 'the same bytes');
   const chunkBuffers = sizes.filter((size) => size === CHUNK_BYTES).length;
-  assert.ok(chunkBuffers <= 1, `${chunkBuffers} chunk buffers allocated for one response (${Math.ceil(SIZE / CHUNK_BYTES)} chunks)`);
+  assert.ok(
+    chunkBuffers <= 1,
+    `${chunkBuffers} chunk buffers allocated for one response (${Math.ceil(SIZE / CHUNK_BYTES)} chunks)`,
+  );
 });
 
 it('answers HEAD with the length and no body', async () => {
@@ -106,7 +126,10 @@ it('closes the file when the client goes away mid-body', { skip: !existsSync('/p
   const deadline = Date.now() + 5000;
   while (openFiles() > before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
   // At most as many: a socket of the previous test may have closed since.
-  assert.ok(openFiles() <= before, `${openFiles() - before} more open files: every file opened for an abandoned answer is closed`);
+  assert.ok(
+    openFiles() <= before,
+    `${openFiles() - before} more open files: every file opened for an abandoned answer is closed`,
+  );
   // And the server still answers whole files afterwards.
   assert.ok((await fetchWhole('/big.json')).body.equals(body));
 });

@@ -23,7 +23,11 @@ function listFiles(dir: string): string[] {
 
 it('a rebuild of the same content writes byte-identical static files', () => {
   const outDir = join(work, 'dist');
-  const result = spawnSync(NODE, [ASTRO_BIN, 'build'], { cwd: ROOT, env: buildEnv(BUILDS.content.contentDir, outDir), encoding: 'utf8' });
+  const result = spawnSync(NODE, [ASTRO_BIN, 'build'], {
+    cwd: ROOT,
+    env: buildEnv(BUILDS.content.contentDir, outDir),
+    encoding: 'utf8',
+  });
   assert.equal(result.status, 0, result.stderr);
   const before = join(BUILDS.content.outDir, 'client');
   const now = join(outDir, 'client');
@@ -33,6 +37,9 @@ it('a rebuild of the same content writes byte-identical static files', () => {
     assert.ok(files.includes(file), `${file} is built`);
   }
   for (const file of files) {
-    assert.ok(readFileSync(join(before, file)).equals(readFileSync(join(now, file))), `${file} differs between two builds of the same content`);
+    assert.ok(
+      readFileSync(join(before, file)).equals(readFileSync(join(now, file))),
+      `${file} differs between two builds of the same content`,
+    );
   }
 });

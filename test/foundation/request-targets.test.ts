@@ -31,7 +31,10 @@ it('an absolute-form target (RFC 9112 §3.2.2) is answered as its path', async (
   const raw = await rawRequest(`GET http://127.0.0.1:${server.port}/reviews.json HTTP/1.1\r\nHost: elsewhere.example`);
   assert.match(raw, /^HTTP\/1\.1 200 /);
   assert.match(raw, /\r\ncontent-type: application\/json; charset=utf-8\r\n/i);
-  assert.ok(raw.toLowerCase().includes(`\r\netag: ${direct.headers.get('etag')!.toLowerCase()}\r\n`), raw.slice(0, 600));
+  assert.ok(
+    raw.toLowerCase().includes(`\r\netag: ${direct.headers.get('etag')!.toLowerCase()}\r\n`),
+    raw.slice(0, 600),
+  );
 });
 
 it('other spellings of a static path are a 301 to the canonical one, query kept', async () => {
@@ -47,8 +50,15 @@ it('other spellings of a static path are a 301 to the canonical one, query kept'
   }
 });
 
-it('precompressed bodies and the manifest are not public: the site\'s 404 page', async () => {
-  for (const path of ['/reviews.json.br', '/reviews.json.gz', '/static-manifest.json', '/static-manifest%2Ejson', '/reviews.json%2Ebr', '/%72eviews.json.gz']) {
+it("precompressed bodies and the manifest are not public: the site's 404 page", async () => {
+  for (const path of [
+    '/reviews.json.br',
+    '/reviews.json.gz',
+    '/static-manifest.json',
+    '/static-manifest%2Ejson',
+    '/reviews.json%2Ebr',
+    '/%72eviews.json.gz',
+  ]) {
     const response = await fetch(server.url + path);
     assert.equal(response.status, 404, path);
     assert.match(response.headers.get('content-type') ?? '', /^text\/html/, path);
@@ -72,7 +82,10 @@ it('MCP: a 2025-06-18 session cannot switch to 2025-03-26 to send a batch', asyn
     { jsonrpc: '2.0', id: 1, method: 'ping' },
     { jsonrpc: '2.0', id: 2, method: 'ping' },
   ];
-  const reply = await post(`${server.url}/mcp`, batch, { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-03-26' });
+  const reply = await post(`${server.url}/mcp`, batch, {
+    'mcp-session-id': sessionId,
+    'mcp-protocol-version': '2025-03-26',
+  });
   assert.equal(reply.status, 400);
   assert.match(reply.json.error.message, /not the version this session agreed \(2025-06-18\)/);
 });
@@ -106,9 +119,14 @@ function spellings(path: string): string[] {
 
 /** One raw request (the target byte for byte) with a JSON body when given; the whole answer. */
 function send(method: string, target: string, body?: string, host = `127.0.0.1:${server.port}`): Promise<string> {
-  const framing = body === undefined ? '' : `\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${Buffer.byteLength(body)}`;
+  const framing =
+    body === undefined
+      ? ''
+      : `\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${Buffer.byteLength(body)}`;
   return new Promise((resolve, reject) => {
-    const socket = connect(server.port, '127.0.0.1', () => socket.write(`${method} ${target} HTTP/1.1\r\nHost: ${host}${framing}\r\nConnection: close\r\n\r\n${body ?? ''}`));
+    const socket = connect(server.port, '127.0.0.1', () =>
+      socket.write(`${method} ${target} HTTP/1.1\r\nHost: ${host}${framing}\r\nConnection: close\r\n\r\n${body ?? ''}`),
+    );
     let data = '';
     socket.on('data', (chunk) => (data += chunk.toString('latin1')));
     socket.on('close', () => resolve(data));
@@ -137,7 +155,11 @@ it('every encoded spelling of a dynamic route or a build file is a redirect to t
       const body = route.method === 'POST' ? '{}' : undefined;
       const answer = await send(route.method, `${spelling}${route.query ?? ''}`, body);
       const expected = route.method === 'GET' || route.method === 'HEAD' ? 301 : 308;
-      assert.match(answer, new RegExp(`^HTTP/1\\.1 ${expected} `), `${route.method} ${spelling}: ${answer.slice(0, 300)}`);
+      assert.match(
+        answer,
+        new RegExp(`^HTTP/1\\.1 ${expected} `),
+        `${route.method} ${spelling}: ${answer.slice(0, 300)}`,
+      );
       const location = /\r\nlocation: ([^\r]*)\r\n/i.exec(answer)?.[1];
       assert.equal(location, `${route.path}${route.query ?? ''}`, `${route.method} ${spelling}`);
     }

@@ -15,7 +15,11 @@ export const BUILDS = {
   /** A handful of reviews, one with hostile text. */
   small: { contentDir: resolve(ROOT, 'test/fixtures/content-small'), outDir: resolve(TEST_BUILDS_DIR, 'small') },
   /** 10,000 generated reviews (scripts/generate-reviews.ts, seed 42), generated into contentDir first: since's pages and search at scale. */
-  large: { contentDir: resolve(TEST_BUILDS_DIR, 'content-10k'), outDir: resolve(TEST_BUILDS_DIR, 'large'), generate: { count: 10_000, seed: 42 } },
+  large: {
+    contentDir: resolve(TEST_BUILDS_DIR, 'content-10k'),
+    outDir: resolve(TEST_BUILDS_DIR, 'large'),
+    generate: { count: 10_000, seed: 42 },
+  },
 } as const;
 
 export type BuildName = keyof typeof BUILDS;
@@ -69,10 +73,16 @@ export function buildEnv(contentDir: string, outDir: string, extra: Record<strin
 /** `astro build` of `contentDir` into `outDir`; resolves with its output, rejects with it when the build fails. */
 export function buildSite(contentDir: string, outDir: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(NODE, [ASTRO_BIN, 'build'], { cwd: ROOT, env: buildEnv(contentDir, outDir), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(NODE, [ASTRO_BIN, 'build'], {
+      cwd: ROOT,
+      env: buildEnv(contentDir, outDir),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
-    child.once('exit', (code) => (code === 0 ? resolve(output) : reject(new Error(`build failed (${code}):\n${output}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve(output) : reject(new Error(`build failed (${code}):\n${output}`)),
+    );
   });
 }

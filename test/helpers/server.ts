@@ -37,14 +37,27 @@ export async function startServer(
 ): Promise<RunningServer> {
   const outDir = typeof build === 'string' ? BUILDS[build].outDir : build.outDir;
   if (!existsSync(resolve(outDir, 'server/entry.mjs'))) {
-    throw new Error(`no build in ${outDir}: run \`npm test\` (it builds first) or \`node scripts/build-test-sites.ts\``);
+    throw new Error(
+      `no build in ${outDir}: run \`npm test\` (it builds first) or \`node scripts/build-test-sites.ts\``,
+    );
   }
   // Each server gets a fresh store of its own unless the test shares one on purpose (STORE_DIR or REDIS_URL).
-  const ownStore = env.STORE_DIR === undefined && env.REDIS_URL === undefined ? mkdtempSync(join(TEST_BUILDS_DIR, 'store-')) : undefined;
+  const ownStore =
+    env.STORE_DIR === undefined && env.REDIS_URL === undefined
+      ? mkdtempSync(join(TEST_BUILDS_DIR, 'store-'))
+      : undefined;
   const command = [...prefix, NODE, ...nodeArgs, resolve(ROOT, 'src/server.ts')];
   const child = spawn(command[0]!, command.slice(1), {
     cwd: ROOT,
-    env: { ...inheritedEnv(), ASTRO_OUT_DIR: outDir, PORT: '0', HOST: '127.0.0.1', ASTRO_NODE_LOGGING: 'disabled', ...(ownStore ? { STORE_DIR: ownStore } : {}), ...env },
+    env: {
+      ...inheritedEnv(),
+      ASTRO_OUT_DIR: outDir,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      ASTRO_NODE_LOGGING: 'disabled',
+      ...(ownStore ? { STORE_DIR: ownStore } : {}),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -49,7 +49,15 @@ export async function startSubscriber(certs: TestCerts, host = '127.0.0.1'): Pro
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const entry: Recorded = { method: req.method ?? '', path: url.pathname, rawUrl: req.url ?? '', query: url.searchParams, headers: req.headers, body: Buffer.concat(chunks), at: Date.now() };
+      const entry: Recorded = {
+        method: req.method ?? '',
+        path: url.pathname,
+        rawUrl: req.url ?? '',
+        query: url.searchParams,
+        headers: req.headers,
+        body: Buffer.concat(chunks),
+        at: Date.now(),
+      };
       recorded.push(entry);
       const behaviour = behaviours.get(url.pathname) ?? { verify: 'echo', notify: 'ok' };
       if (req.method === 'GET') {
@@ -104,12 +112,18 @@ export async function startSubscriber(certs: TestCerts, host = '127.0.0.1'): Pro
       behaviours.set(path, { ...current, ...behaviour });
     },
     requests: (path) => recorded.filter((r) => path === undefined || r.path === path),
-    verifications: (path, mode) => recorded.filter((r) => r.path === path && r.method === 'GET' && (mode === undefined || r.query.get('hub.mode') === mode)),
+    verifications: (path, mode) =>
+      recorded.filter(
+        (r) => r.path === path && r.method === 'GET' && (mode === undefined || r.query.get('hub.mode') === mode),
+      ),
     notifications: (path) => recorded.filter((r) => r.path === path && r.method === 'POST'),
     async waitFor(predicate, timeoutMs = 5000, what = 'condition') {
       const deadline = Date.now() + timeoutMs;
       while (!predicate(recorded)) {
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; recorded: ${recorded.map((r) => `${r.method} ${r.path}?${r.query}`).join(' | ')}`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `timed out waiting for ${what}; recorded: ${recorded.map((r) => `${r.method} ${r.path}?${r.query}`).join(' | ')}`,
+          );
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
     },

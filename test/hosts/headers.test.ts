@@ -23,9 +23,24 @@ import { pageRoutes } from './routes.ts';
 
 const DATA_FILES = ['/reviews.json', '/insights.json', '/api/feed.json', '/feed.xml', '/openapi.json'];
 const SECURITY = ['x-content-type-options', 'referrer-policy', 'x-frame-options', 'content-security-policy'];
-const COMPARED = ['content-type', 'cache-control', 'access-control-allow-origin', 'access-control-expose-headers', 'last-modified', 'link', ...SECURITY];
+const COMPARED = [
+  'content-type',
+  'cache-control',
+  'access-control-allow-origin',
+  'access-control-expose-headers',
+  'last-modified',
+  'link',
+  ...SECURITY,
+];
 /** Paths functions answer: no CDN rule may add headers there. */
-const DYNAMIC = ['/api/reviews/search', '/api/reviews/since/2025-01-01', '/api/websub/hub', '/mcp', '/reviews/2025-06-02-hostile-text', '/api/cron/sweep'];
+const DYNAMIC = [
+  '/api/reviews/search',
+  '/api/reviews/since/2025-01-01',
+  '/api/websub/hub',
+  '/mcp',
+  '/reviews/2025-06-02-hostile-text',
+  '/api/cron/sweep',
+];
 
 let node: RunningServer;
 before(async () => (node = await startServer('small')));
@@ -46,13 +61,17 @@ function vercelConfig(): VercelConfig {
 
 function vercelHeaders(path: string, routes: VercelRoute[] = vercelConfig().routes ?? []): Record<string, string> {
   const end = routes.findIndex((route) => route.handle === 'filesystem');
-  const matching = routes.slice(0, end).filter((route) => route.src && route.headers && new RegExp(route.src, 'i').test(path));
+  const matching = routes
+    .slice(0, end)
+    .filter((route) => route.src && route.headers && new RegExp(route.src, 'i').test(path));
   return applied(matching.map((route) => ({ path: route.src!, headers: route.headers! })));
 }
 
 function applied(rules: HeaderRule[]): Record<string, string> {
   assert.ok(rules.length <= 1, `rules must not overlap: ${rules.map((rule) => rule.path).join(', ')}`);
-  return Object.fromEntries(Object.entries(rules[0]?.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
+  return Object.fromEntries(
+    Object.entries(rules[0]?.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]),
+  );
 }
 
 const HOSTS: Array<[HostName, (path: string) => Record<string, string>]> = [
@@ -84,21 +103,42 @@ for (const [host, headersOf] of HOSTS) {
 it('the Node server sends the WebSub Link header on the three topics only', async () => {
   for (const path of ['/feed.xml', '/api/feed.json', '/reviews.json']) {
     const response = await fetch(`${node.url}${path}`, { method: 'HEAD' });
-    assert.equal(response.headers.get('link'), `<${DEFAULT_SITE_URL}/api/websub/hub>; rel="hub", <${DEFAULT_SITE_URL}${path}>; rel="self"`);
+    assert.equal(
+      response.headers.get('link'),
+      `<${DEFAULT_SITE_URL}/api/websub/hub>; rel="hub", <${DEFAULT_SITE_URL}${path}>; rel="self"`,
+    );
   }
   assert.equal((await fetch(`${node.url}/insights.json`, { method: 'HEAD' })).headers.get('link'), null);
 });
 
 it('the adapters keep /_astro/* immutable, as the Node server does', () => {
-  const netlify = JSON.parse(readFileSync(join(HOST_BUILDS.netlify.dir, 'output/v1/config.json'), 'utf8')) as { headers: Array<{ for: string; values: Record<string, string> }> };
-  assert.deepEqual(netlify.headers.find((rule) => rule.for === '/_astro/*')?.values, { 'Cache-Control': 'public, max-age=31536000, immutable' });
+  const netlify = JSON.parse(readFileSync(join(HOST_BUILDS.netlify.dir, 'output/v1/config.json'), 'utf8')) as {
+    headers: Array<{ for: string; values: Record<string, string> }>;
+  };
+  assert.deepEqual(netlify.headers.find((rule) => rule.for === '/_astro/*')?.values, {
+    'Cache-Control': 'public, max-age=31536000, immutable',
+  });
   const vercel = vercelConfig().routes?.find((route) => route.src?.startsWith('^/_astro'));
-  assert.equal(vercel?.headers?.['cache-control'] ?? vercel?.headers?.['Cache-Control'], 'public, max-age=31536000, immutable');
+  assert.equal(
+    vercel?.headers?.['cache-control'] ?? vercel?.headers?.['Cache-Control'],
+    'public, max-age=31536000, immutable',
+  );
 });
 
 it('the Node server sends nosniff and a Referrer-Policy on every answer, and forbids framing the editor only', async () => {
   const answers = await Promise.all(
-    ['/', '/reviews.json', '/api/reviews/search?query=roof', '/api/nothing', '/no-such-page', '/reviews/2025-06-02-hostile-text', '/%72eviews.json', '/mcp', '/admin/', '/admin/config.yml'].map(async (path) => {
+    [
+      '/',
+      '/reviews.json',
+      '/api/reviews/search?query=roof',
+      '/api/nothing',
+      '/no-such-page',
+      '/reviews/2025-06-02-hostile-text',
+      '/%72eviews.json',
+      '/mcp',
+      '/admin/',
+      '/admin/config.yml',
+    ].map(async (path) => {
       const response = await fetch(`${node.url}${path}`, { redirect: 'manual' });
       await response.arrayBuffer();
       return [path, response.headers] as const;
@@ -114,12 +154,16 @@ it('the Node server sends nosniff and a Referrer-Policy on every answer, and for
 });
 
 const routes = pageRoutes();
-const manifestOf = (outDir: string) => JSON.parse(readFileSync(join(outDir, 'client', MANIFEST_FILE), 'utf8')) as StaticManifest;
+const manifestOf = (outDir: string) =>
+  JSON.parse(readFileSync(join(outDir, 'client', MANIFEST_FILE), 'utf8')) as StaticManifest;
 const rulesOf = (manifest: StaticManifest) => staticHeaderRules(manifest, routes.dynamic, routes.prerendered);
 
-it('the routes read from src/pages make the very rules the Netlify build wrote (so the rules below are the builds\' own)', () => {
+it("the routes read from src/pages make the very rules the Netlify build wrote (so the rules below are the builds' own)", () => {
   const fromPages = rulesOf(manifestOf(BUILDS.small.outDir)).map((rule) => rule.path);
-  assert.deepEqual(fromPages, netlifyRules().map((rule) => rule.path));
+  assert.deepEqual(
+    fromPages,
+    netlifyRules().map((rule) => rule.path),
+  );
 });
 
 it('at 10k reviews every static file gets, from exactly one rule on each host, the headers the Node server sends; no rule reaches a function', async () => {
@@ -138,7 +182,8 @@ it('at 10k reviews every static file gets, from exactly one rule on each host, t
       assert.equal(response.status, 200, path);
       const fromHosts = { netlify: netlifyHeaders(path, netlify), vercel: vercelHeaders(path, vercel) };
       for (const [host, configured] of Object.entries(fromHosts)) {
-        for (const name of COMPARED) assert.equal(configured[name], response.headers.get(name) ?? undefined, `${host} ${path} ${name}`);
+        for (const name of COMPARED)
+          assert.equal(configured[name], response.headers.get(name) ?? undefined, `${host} ${path} ${name}`);
       }
     }
     for (const path of DYNAMIC) {
@@ -154,8 +199,11 @@ it('the number of rules does not grow with the reviews: a 100k-shaped manifest (
   const manifest = manifestOf(BUILDS.large.outDir);
   const atTenThousand = rulesOf(manifest).length;
   const page = manifest['/reviews/page/2/']!;
-  for (let n = 1; n <= 4_000; n++) for (const path of [`/reviews/page/${n}/`, `/reviews/page/${n}`, `/reviews/page/${n}/index.html`]) manifest[path] = { ...page, file: `reviews/page/${n}/index.html` };
-  for (let n = 1; n <= 3; n++) manifest[`/sitemaps/${n}.xml`] = { ...manifest['/sitemap.xml']!, file: `sitemaps/${n}.xml` };
+  for (let n = 1; n <= 4_000; n++)
+    for (const path of [`/reviews/page/${n}/`, `/reviews/page/${n}`, `/reviews/page/${n}/index.html`])
+      manifest[path] = { ...page, file: `reviews/page/${n}/index.html` };
+  for (let n = 1; n <= 3; n++)
+    manifest[`/sitemaps/${n}.xml`] = { ...manifest['/sitemap.xml']!, file: `sitemaps/${n}.xml` };
   const rules = rulesOf(manifest);
   assert.equal(rules.length, atTenThousand + 3);
   assert.ok(rules.length <= 100);

@@ -17,7 +17,10 @@ import { contentTypeFor } from '../../src/lib/static/content-types.ts';
 
 export interface LoadedFunction {
   /** Calls the function; the promises it handed to waitUntil are in `deferred`. */
-  call(request: Request, extra?: { deployContext?: string }): Promise<{ response: Response; deferred: Promise<unknown>[] }>;
+  call(
+    request: Request,
+    extra?: { deployContext?: string },
+  ): Promise<{ response: Response; deferred: Promise<unknown>[] }>;
   /** Calls it and waits for everything it deferred. */
   fetch(request: Request): Promise<Response>;
 }
@@ -27,7 +30,10 @@ let copies = 0;
 /** A fresh copy of the function folder under the host build's folder (node_modules resolve from the project). */
 function copyOf(host: HostName, folder: string): string {
   const source = join(HOST_BUILDS[host].dir, 'output', folder);
-  if (!existsSync(source)) throw new Error(`no ${host} build in ${source}: run \`npm test\` (it builds first) or \`node scripts/build-test-sites.ts\``);
+  if (!existsSync(source))
+    throw new Error(
+      `no ${host} build in ${source}: run \`npm test\` (it builds first) or \`node scripts/build-test-sites.ts\``,
+    );
   const target = join(HOST_BUILDS[host].dir, `copy-${process.pid}-${copies++}`);
   rmSync(target, { recursive: true, force: true });
   cpSync(source, target, { recursive: true, verbatimSymlinks: true });
@@ -36,7 +42,10 @@ function copyOf(host: HostName, folder: string): string {
 
 export async function loadNetlify(): Promise<LoadedFunction> {
   const dir = copyOf('netlify', 'v1/functions/ssr');
-  const handler = (await import(pathToFileURL(join(dir, 'ssr.mjs')).href)).default as (request: Request, context: unknown) => Promise<Response>;
+  const handler = (await import(pathToFileURL(join(dir, 'ssr.mjs')).href)).default as (
+    request: Request,
+    context: unknown,
+  ) => Promise<Response>;
   const call: LoadedFunction['call'] = async (request, extra = {}) => {
     const deferred: Promise<unknown>[] = [];
     const context = netlifyContext((work) => deferred.push(work), extra.deployContext ?? 'production');
@@ -53,7 +62,14 @@ function netlifyContext(waitUntil: (work: Promise<unknown>) => void, deployConte
     account: { id: 'test-account' },
     deploy: { context: deployContext, id: 'test-deploy', published: deployContext === 'production' },
     site: { id: 'test-site', name: 'reviews-netlify', url: HOST_BUILDS.netlify.site },
-    geo: { city: 'Test', country: { code: 'US', name: 'United States' }, subdivision: { code: 'OR', name: 'Oregon' }, timezone: 'UTC', longitude: 0, latitude: 0 },
+    geo: {
+      city: 'Test',
+      country: { code: 'US', name: 'United States' },
+      subdivision: { code: 'OR', name: 'Oregon' },
+      timezone: 'UTC',
+      longitude: 0,
+      latitude: 0,
+    },
     server: { region: 'test' },
     requestId: `test-${Math.random()}`,
     cookies: { get: () => undefined, set: () => {}, delete: () => {} },
@@ -70,11 +86,15 @@ const VERCEL_CONTEXT = Symbol.for('@vercel/request-context');
 export async function loadVercel(): Promise<LoadedFunction> {
   const dir = copyOf('vercel', 'functions/_render.func');
   const { handler: entry } = JSON.parse(readFileSync(join(dir, '.vc-config.json'), 'utf8')) as { handler: string };
-  const fn = (await import(pathToFileURL(join(dir, entry)).href)).default as { fetch(request: Request): Promise<Response> };
+  const fn = (await import(pathToFileURL(join(dir, entry)).href)).default as {
+    fetch(request: Request): Promise<Response>;
+  };
   const call: LoadedFunction['call'] = async (request) => {
     const deferred: Promise<unknown>[] = [];
     // The Vercel runtime installs this per request; @vercel/functions' waitUntil reads it.
-    (globalThis as Record<symbol, unknown>)[VERCEL_CONTEXT] = { get: () => ({ waitUntil: (work: Promise<unknown>) => deferred.push(work), headers: {} }) };
+    (globalThis as Record<symbol, unknown>)[VERCEL_CONTEXT] = {
+      get: () => ({ waitUntil: (work: Promise<unknown>) => deferred.push(work), headers: {} }),
+    };
     try {
       return { response: await fn.fetch(request), deferred };
     } finally {
@@ -96,11 +116,17 @@ function settleAfter(call: LoadedFunction['call']): LoadedFunction['fetch'] {
 export async function loadNetlifyFunction(name: 'websub-sweep' | 'deploy-succeeded') {
   const url = pathToFileURL(resolve(import.meta.dirname, `../../netlify/functions/${name}.mts`));
   url.search = `copy=${copies++}`;
-  const module = (await import(url.href)) as { default: (request: Request, context: unknown) => Promise<Response>; config?: { schedule?: string } };
+  const module = (await import(url.href)) as {
+    default: (request: Request, context: unknown) => Promise<Response>;
+    config?: { schedule?: string };
+  };
   return {
     config: module.config,
     run: (body: unknown) =>
-      module.default(new Request('https://functions.netlify.test/', { method: 'POST', body: JSON.stringify(body) }), netlifyContext(() => {}, 'production')),
+      module.default(
+        new Request('https://functions.netlify.test/', { method: 'POST', body: JSON.stringify(body) }),
+        netlifyContext(() => {}, 'production'),
+      ),
   };
 }
 

@@ -49,7 +49,10 @@ function siteFolder(): void {
   cpSync(join(ROOT, 'package.json'), join(project, 'package.json'));
   // The standalone functions import src/lib; Netlify bundles them from the repository.
   for (const entry of ['src', 'node_modules', 'tsconfig.json']) symlinkSync(join(ROOT, entry), join(project, entry));
-  writeFileSync(join(project, 'netlify.toml'), '[build]\n  publish = "dist"\n  command = "mkdir -p .netlify && cp -r prebuilt/v1 .netlify/v1"\n');
+  writeFileSync(
+    join(project, 'netlify.toml'),
+    '[build]\n  publish = "dist"\n  command = "mkdir -p .netlify && cp -r prebuilt/v1 .netlify/v1"\n',
+  );
 }
 
 before(async () => {
@@ -77,7 +80,16 @@ before(async () => {
     WEBSUB_PUBLISH_RATE_LIMIT: '10000',
   };
   const bin = join(ROOT, 'node_modules/netlify-cli/bin/run.js');
-  const args = [bin, 'serve', '--offline', '--internal-disable-edge-functions', '--port', String(port), '--functions-port', String(functionsPort)];
+  const args = [
+    bin,
+    'serve',
+    '--offline',
+    '--internal-disable-edge-functions',
+    '--port',
+    String(port),
+    '--functions-port',
+    String(functionsPort),
+  ];
   cli = spawn(NODE, args, { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] });
   cli.stdout!.on('data', (chunk) => (output += chunk));
   cli.stderr!.on('data', (chunk) => (output += chunk));
@@ -98,13 +110,27 @@ after(async () => {
 });
 
 const get = (path: string, headers: Record<string, string> = {}) => fetch(`${origin}${path}`, { headers });
-const rpc = (body: unknown, headers: Record<string, string> = {}) => fetch(`${origin}/mcp`, { method: 'POST', headers: { ...JSON_HEADERS, ...headers }, body: JSON.stringify(body) });
+const rpc = (body: unknown, headers: Record<string, string> = {}) =>
+  fetch(`${origin}/mcp`, { method: 'POST', headers: { ...JSON_HEADERS, ...headers }, body: JSON.stringify(body) });
 const hub = (fields: Record<string, string>) =>
-  fetch(`${origin}/api/websub/hub`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
-const modernMeta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'netlify-cli-test', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+  fetch(`${origin}/api/websub/hub`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields).toString(),
+  });
+const modernMeta = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'netlify-cli-test', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
 const modernCall = () =>
   rpc(
-    { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'search_reviews', arguments: { min_rating: 5 }, _meta: modernMeta } },
+    {
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { name: 'search_reviews', arguments: { min_rating: 5 }, _meta: modernMeta },
+    },
     { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'search_reviews' },
   );
 
@@ -121,10 +147,14 @@ it('datasets and a list page get the _headers rules (a :page pattern included) a
   }
   const page = await get('/reviews/page/1/');
   assert.equal(page.status, 200);
-  assert.equal(page.headers.get('access-control-expose-headers'), 'ETag, Last-Modified, Retry-After', 'the /reviews/page/:page rule applied');
+  assert.equal(
+    page.headers.get('access-control-expose-headers'),
+    'ETag, Last-Modified, Retry-After',
+    'the /reviews/page/:page rule applied',
+  );
 });
 
-it('search and since through the CLI\'s functions runtime: strong ETag, 304, 400 on bad input', async () => {
+it("search and since through the CLI's functions runtime: strong ETag, 304, 400 on bad input", async () => {
   const first = await get('/api/reviews/search?min_rating=4');
   assert.equal(first.status, 200);
   assert.equal(first.headers.get('content-type'), 'application/json; charset=utf-8');
@@ -147,22 +177,38 @@ it('MCP 2025: initialize, then tools/call in the session (its state in the real 
   assert.ok(session);
   const headers = { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' };
   assert.equal((await rpc({ jsonrpc: '2.0', method: 'notifications/initialized' }, headers)).status, 202);
-  const call = await rpc({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_reviews', arguments: { min_rating: 5 } } }, headers);
+  const call = await rpc(
+    { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_reviews', arguments: { min_rating: 5 } } },
+    headers,
+  );
   assert.equal(call.status, 200);
-  assert.ok((await call.json()).result.structuredContent.reviews.every((review: { rating: number }) => review.rating === 5));
+  assert.ok(
+    (await call.json()).result.structuredContent.reviews.every((review: { rating: number }) => review.rating === 5),
+  );
 });
 
 it('a hub subscription verified over HTTPS on loopback; a "deploy" (deploy-succeeded through the CLI, twice) delivers the change once', async () => {
   const callback = sub.url('/netlify-cli');
-  assert.equal((await hub({ 'hub.mode': 'subscribe', 'hub.callback': callback, 'hub.topic': links.atomFeed })).status, 202);
+  assert.equal(
+    (await hub({ 'hub.mode': 'subscribe', 'hub.callback': callback, 'hub.topic': links.atomFeed })).status,
+    202,
+  );
   await until(() => isSubscribed(store, 'atom', callback), 'the verification', 10_000);
   assert.equal(sub.verifications('/netlify-cli', 'subscribe').length, 1);
   await until(async () => (await store.keys('websub:job:')).length === 0, 'no delivery pending', 10_000);
   const stale = await forgetDistributedContent(store);
-  const deploy = () => fetch(`${origin}/.netlify/functions/deploy-succeeded`, { method: 'POST', body: JSON.stringify({ payload: { context: 'production', state: 'ready' } }) });
+  const deploy = () =>
+    fetch(`${origin}/.netlify/functions/deploy-succeeded`, {
+      method: 'POST',
+      body: JSON.stringify({ payload: { context: 'production', state: 'ready' } }),
+    });
   const answers = await Promise.all([deploy(), deploy()]);
   for (const answer of answers) assert.equal(answer.status, 200, await answer.text());
-  await until(async () => (await store.get<{ hash: string }>('websub:hash:atom'))?.hash !== stale, 'the publish', 10_000);
+  await until(
+    async () => (await store.get<{ hash: string }>('websub:hash:atom'))?.hash !== stale,
+    'the publish',
+    10_000,
+  );
   await until(() => sub.notifications('/netlify-cli').length >= 1, 'the delivery', 10_000);
   await new Promise((resolve) => setTimeout(resolve, 500));
   assert.equal(sub.notifications('/netlify-cli').length, 1);

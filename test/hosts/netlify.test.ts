@@ -29,7 +29,11 @@ hostScenarios({
   name: 'netlify',
   load: loadNetlify,
   staticDir,
-  preview: { variable: 'DEPLOY_PRIME_URL', value: 'https://deploy-preview-7--cedar-reviews.netlify.app', host: 'deploy-preview-7--cedar-reviews.netlify.app' },
+  preview: {
+    variable: 'DEPLOY_PRIME_URL',
+    value: 'https://deploy-preview-7--cedar-reviews.netlify.app',
+    host: 'deploy-preview-7--cedar-reviews.netlify.app',
+  },
   runSchedule: () =>
     withCdn(async () => {
       const sweep = await loadNetlifyFunction('websub-sweep');
@@ -38,8 +42,12 @@ hostScenarios({
     }),
   announceDeploy: (copies) =>
     withCdn(async () => {
-      const functions = await Promise.all(Array.from({ length: copies }, () => loadNetlifyFunction('deploy-succeeded')));
-      const answers = await Promise.all(functions.map((fn) => fn.run({ payload: { context: 'production', state: 'ready' } })));
+      const functions = await Promise.all(
+        Array.from({ length: copies }, () => loadNetlifyFunction('deploy-succeeded')),
+      );
+      const answers = await Promise.all(
+        functions.map((fn) => fn.run({ payload: { context: 'production', state: 'ready' } })),
+      );
       for (const answer of answers) assert.equal(answer.status, 200, 'deploy-succeeded ran');
     }),
 });

@@ -41,4 +41,3 @@ it('SIGTERM right after a 202: the verification still completes before the proce
     await store.close();
   }
 });
-

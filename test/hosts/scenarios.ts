@@ -58,13 +58,23 @@ export function hostScenarios(host: HostUnderTest): void {
   let b: LoadedFunction;
 
   const form = (fields: Record<string, string>) =>
-    new Request(links.hub, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
-  const subscribeOn = (fn: LoadedFunction, callback: string, topic: string) => fn.call(form({ 'hub.mode': 'subscribe', 'hub.callback': callback, 'hub.topic': topic }));
+    new Request(links.hub, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields).toString(),
+    });
+  const subscribeOn = (fn: LoadedFunction, callback: string, topic: string) =>
+    fn.call(form({ 'hub.mode': 'subscribe', 'hub.callback': callback, 'hub.topic': topic }));
   const rpc = (body: unknown, headers: Record<string, string> = {}) =>
-    new Request(`${site}/mcp`, { method: 'POST', headers: { ...JSON_HEADERS, host: new URL(site).host, ...headers }, body: JSON.stringify(body) });
+    new Request(`${site}/mcp`, {
+      method: 'POST',
+      headers: { ...JSON_HEADERS, host: new URL(site).host, ...headers },
+      body: JSON.stringify(body),
+    });
 
   before(async () => {
-    for (const name of ['REDIS_URL', 'MCP_SESSION_SECRET', 'CRON_SECRET', 'WEBSUB_CONTENT_ORIGIN']) delete process.env[name];
+    for (const name of ['REDIS_URL', 'MCP_SESSION_SECRET', 'CRON_SECRET', 'WEBSUB_CONTENT_ORIGIN'])
+      delete process.env[name];
     Object.assign(process.env, HUB_ENV, host.env ?? {}, { [host.preview.variable]: host.preview.value });
     certs = makeTestCerts();
     trustTestCa(certs.ca);
@@ -98,17 +108,29 @@ export function hostScenarios(host: HostUnderTest): void {
     assert.match(log, new RegExp(`${host.name}: REDIS_URL is not set`));
     assert.match(log, new RegExp(`${host.name}: MCP_SESSION_SECRET is not set`));
     // A 2026-07-28 client needs neither setting: a tools/call through the same function answers.
-    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'host-test', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'host-test', version: '1' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
     const modern = await a.fetch(
       rpc(
-        { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'search_reviews', arguments: { min_rating: 5 }, _meta: meta } },
+        {
+          jsonrpc: '2.0',
+          id: 7,
+          method: 'tools/call',
+          params: { name: 'search_reviews', arguments: { min_rating: 5 }, _meta: meta },
+        },
         { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'search_reviews' },
       ),
     );
     assert.equal(modern.status, 200, await modern.clone().text());
     const answer = (await modern.json()).result;
     assert.equal(answer.isError, undefined);
-    assert.ok(answer.structuredContent.reviews.length >= 1 && answer.structuredContent.reviews.every((review: { rating: number }) => review.rating === 5));
+    assert.ok(
+      answer.structuredContent.reviews.length >= 1 &&
+        answer.structuredContent.reviews.every((review: { rating: number }) => review.rating === 5),
+    );
     // From here on the deployment is configured: settings reach a host's functions with a new deployment, so fresh copies.
     process.env.REDIS_URL = redis.url;
     process.env.MCP_SESSION_SECRET = SECRET;
@@ -123,7 +145,9 @@ export function hostScenarios(host: HostUnderTest): void {
     assert.match(etag ?? '', /^"[\w-]+"$/);
     assert.ok(first.headers.get('last-modified'));
     assert.ok((await first.json()).total >= 1);
-    const again = await b.fetch(new Request(`${site}/api/reviews/search?min_rating=4`, { headers: { 'if-none-match': etag! } }));
+    const again = await b.fetch(
+      new Request(`${site}/api/reviews/search?min_rating=4`, { headers: { 'if-none-match': etag! } }),
+    );
     assert.equal(again.status, 304);
     assert.equal(again.headers.get('etag'), etag);
     assert.equal(await again.text(), '');
@@ -132,7 +156,11 @@ export function hostScenarios(host: HostUnderTest): void {
     const sinceBody = await since.json();
     assert.equal(sinceBody.since, '2020-01-01');
     assert.ok(sinceBody.count >= 1);
-    for (const bad of ['/api/reviews/search?rating=9', '/api/reviews/since/2025-02-30', '/api/reviews/search?limit=x&limit=y']) {
+    for (const bad of [
+      '/api/reviews/search?rating=9',
+      '/api/reviews/since/2025-02-30',
+      '/api/reviews/search?limit=x&limit=y',
+    ]) {
       const response = await a.fetch(new Request(`${site}${bad}`));
       assert.equal(response.status, 400, bad);
       assert.equal((await response.json()).error, 'invalid_request');
@@ -140,9 +168,15 @@ export function hostScenarios(host: HostUnderTest): void {
   });
 
   it('/reviews/{id}.json: made by the function from the dataset, the record byte for byte, with a strong ETag, a 304 and the CDN cache policy', async () => {
-    const dataset = JSON.parse(readFileSync(join(host.staticDir, 'reviews.json'), 'utf8')) as { reviews: Array<{ id: string; updated: string }> };
+    const dataset = JSON.parse(readFileSync(join(host.staticDir, 'reviews.json'), 'utf8')) as {
+      reviews: Array<{ id: string; updated: string }>;
+    };
     const review = dataset.reviews[0]!;
-    assert.equal(existsSync(join(host.staticDir, 'reviews', `${review.id}.json`)), false, 'no file per review in the build');
+    assert.equal(
+      existsSync(join(host.staticDir, 'reviews', `${review.id}.json`)),
+      false,
+      'no file per review in the build',
+    );
     const first = await a.fetch(new Request(`${site}/reviews/${review.id}.json`));
     assert.equal(first.status, 200);
     const body = Buffer.from(await first.arrayBuffer());
@@ -152,7 +186,9 @@ export function hostScenarios(host: HostUnderTest): void {
     assert.equal(first.headers.get('cache-control'), CONTENT_CACHE, 'the CDN keeps it as it kept the static file');
     assert.equal(first.headers.get('last-modified'), new Date(review.updated).toUTCString());
     assert.equal(first.headers.get('access-control-allow-origin'), '*');
-    const again = await b.fetch(new Request(`${site}/reviews/${review.id}.json`, { headers: { 'if-none-match': sha256Etag(body) } }));
+    const again = await b.fetch(
+      new Request(`${site}/reviews/${review.id}.json`, { headers: { 'if-none-match': sha256Etag(body) } }),
+    );
     assert.equal(again.status, 304);
     assert.equal(await again.text(), '');
     const unknown = await a.fetch(new Request(`${site}/reviews/no-such-review.json`));
@@ -168,18 +204,32 @@ export function hostScenarios(host: HostUnderTest): void {
     const headers = { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' };
     const initialized = await b.fetch(rpc({ jsonrpc: '2.0', method: 'notifications/initialized' }, headers));
     assert.equal(initialized.status, 202, await initialized.text());
-    const call = await b.fetch(rpc({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_reviews', arguments: { min_rating: 5 } } }, headers));
+    const call = await b.fetch(
+      rpc(
+        {
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'tools/call',
+          params: { name: 'search_reviews', arguments: { min_rating: 5 } },
+        },
+        headers,
+      ),
+    );
     assert.equal(call.status, 200);
     const result = (await call.json()).result;
     assert.equal(result.isError, undefined);
     assert.ok(result.structuredContent.reviews.every((review: { rating: number }) => review.rating === 5));
-    const ended = await b.fetch(new Request(`${site}/mcp`, { method: 'DELETE', headers: { ...headers, host: new URL(site).host } }));
+    const ended = await b.fetch(
+      new Request(`${site}/mcp`, { method: 'DELETE', headers: { ...headers, host: new URL(site).host } }),
+    );
     assert.equal(ended.status, 204);
     assert.equal((await a.fetch(rpc({ jsonrpc: '2.0', id: 3, method: 'tools/list' }, headers))).status, 404);
   });
 
-  it('/mcp answers a preview deployment\'s own host with no extra setting, and still refuses others', async () => {
-    const preview = await b.fetch(rpc(initializeRequest(), { host: host.preview.host, origin: `https://${host.preview.host}` }));
+  it("/mcp answers a preview deployment's own host with no extra setting, and still refuses others", async () => {
+    const preview = await b.fetch(
+      rpc(initializeRequest(), { host: host.preview.host, origin: `https://${host.preview.host}` }),
+    );
     assert.equal(preview.status, 200, await preview.clone().text());
     assert.equal((await b.fetch(rpc(initializeRequest(), { host: 'evil.example' }))).status, 403);
   });
@@ -231,7 +281,10 @@ export function hostScenarios(host: HostUnderTest): void {
     await until(async () => (await store.keys('websub:job:')).length === 0, 'the delivery');
     const notes = sub.notifications('/deploy');
     assert.equal(notes.length, 1);
-    assert.ok(notes[0]!.body.equals(readFileSync(join(host.staticDir, 'feed.xml'))), 'the notification carries the feed as the CDN serves it');
+    assert.ok(
+      notes[0]!.body.equals(readFileSync(join(host.staticDir, 'feed.xml'))),
+      'the notification carries the feed as the CDN serves it',
+    );
     assert.equal(notes[0]!.headers['content-type'], 'application/atom+xml; charset=utf-8');
     assert.equal(notes[0]!.headers.link, `<${links.hub}>; rel="hub", <${links.atomFeed}>; rel="self"`);
     // The same deploy announced again changes nothing.

@@ -12,8 +12,11 @@ import { it } from 'node:test';
 import { ASTRO_BIN, BUILDS, buildEnv, NODE, ROOT } from '../helpers/builds.ts';
 import { startServer } from '../helpers/server.ts';
 
-it('a host build without SITE_URL or the host\'s URL fails, saying what to set', () => {
-  const env = { ...buildEnv(`${ROOT}/test/fixtures/content-small`, `${ROOT}/.test-builds/never-built`, { NETLIFY: 'true' }), DEPLOY_TARGET: '' };
+it("a host build without SITE_URL or the host's URL fails, saying what to set", () => {
+  const env = {
+    ...buildEnv(`${ROOT}/test/fixtures/content-small`, `${ROOT}/.test-builds/never-built`, { NETLIFY: 'true' }),
+    DEPLOY_TARGET: '',
+  };
   const result = spawnSync(NODE, [ASTRO_BIN, 'build'], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000 });
   assert.notEqual(result.status, 0);
   assert.match(result.stdout + result.stderr, /Set SITE_URL to the site's public URL/);
@@ -22,7 +25,10 @@ it('a host build without SITE_URL or the host\'s URL fails, saying what to set',
 it('the Node server warns at start, in one line, when SITE_URL differs from the site the build was made for', async () => {
   const other = await startServer('small', { SITE_URL: 'https://reviews.example' });
   try {
-    const lines = other.output().split('\n').filter((line) => line.startsWith('warning:'));
+    const lines = other
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('warning:'));
     assert.equal(lines.length, 1, other.output());
     assert.match(lines[0]!, /made for http:\/\/localhost:4321 but SITE_URL is https:\/\/reviews\.example/);
   } finally {

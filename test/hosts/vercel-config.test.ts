@@ -41,10 +41,17 @@ function checkConfig(config: VercelConfig, label: string): void {
   assert.ok(validateRoutes(routes), `${label}: ${JSON.stringify(validateRoutes.errors?.slice(0, 3))}`);
   const filesystem = routes.findIndex((route) => route.handle === 'filesystem');
   assert.ok(filesystem > 0, `${label}: a filesystem phase`);
-  for (const route of routes.slice(0, filesystem)) assert.ok(route.headers && route.continue === true && !route.dest, `${label}: ${route.src} only adds headers, then goes on`);
+  for (const route of routes.slice(0, filesystem))
+    assert.ok(
+      route.headers && route.continue === true && !route.dest,
+      `${label}: ${route.src} only adds headers, then goes on`,
+    );
   for (const route of routes.slice(filesystem + 1)) {
     if (!route.dest || route.dest.startsWith('/')) continue;
-    assert.ok(existsSync(join(output, 'functions', `${route.dest}.func`, '.vc-config.json')), `${label}: ${route.dest} is a function in the output`);
+    assert.ok(
+      existsSync(join(output, 'functions', `${route.dest}.func`, '.vc-config.json')),
+      `${label}: ${route.dest} is a function in the output`,
+    );
   }
   for (const cron of config.crons ?? []) {
     assert.match(cron.schedule, /^\S+( \S+){4}$/, `${label}: ${cron.schedule}`);
@@ -57,22 +64,32 @@ function checkConfig(config: VercelConfig, label: string): void {
 function adapterConfig(): VercelConfig {
   const routes = built.routes ?? [];
   const filesystem = routes.findIndex((route) => route.handle === 'filesystem');
-  return { ...built, routes: routes.filter((route, index) => index >= filesystem || route.src?.startsWith('^/_astro')), crons: [] };
+  return {
+    ...built,
+    routes: routes.filter((route, index) => index >= filesystem || route.src?.startsWith('^/_astro')),
+    crons: [],
+  };
 }
 
 function withRulesOf(manifest: StaticManifest): VercelConfig {
   const { dynamic, prerendered } = pageRoutes();
-  return withHeadersAndCrons(adapterConfig(), staticHeaderRules(manifest, dynamic, prerendered), [{ path: CRON_PATH, schedule: DEFAULT_CRON_SCHEDULE }]);
+  return withHeadersAndCrons(adapterConfig(), staticHeaderRules(manifest, dynamic, prerendered), [
+    { path: CRON_PATH, schedule: DEFAULT_CRON_SCHEDULE },
+  ]);
 }
 
-const manifestOf = (outDir: string) => JSON.parse(readFileSync(join(outDir, 'client', MANIFEST_FILE), 'utf8')) as StaticManifest;
+const manifestOf = (outDir: string) =>
+  JSON.parse(readFileSync(join(outDir, 'client', MANIFEST_FILE), 'utf8')) as StaticManifest;
 
 /** The 10k manifest grown to 100k reviews' shape: 4,000 list pages in their three spellings, three sitemap parts. */
 function hundredThousandShaped(): StaticManifest {
   const manifest = manifestOf(BUILDS.large.outDir);
   const page = manifest['/reviews/page/2/']!;
-  for (let n = 1; n <= 4_000; n++) for (const path of [`/reviews/page/${n}/`, `/reviews/page/${n}`, `/reviews/page/${n}/index.html`]) manifest[path] = { ...page, file: `reviews/page/${n}/index.html` };
-  for (let n = 1; n <= 3; n++) manifest[`/sitemaps/${n}.xml`] = { ...manifest['/sitemap.xml']!, file: `sitemaps/${n}.xml` };
+  for (let n = 1; n <= 4_000; n++)
+    for (const path of [`/reviews/page/${n}/`, `/reviews/page/${n}`, `/reviews/page/${n}/index.html`])
+      manifest[path] = { ...page, file: `reviews/page/${n}/index.html` };
+  for (let n = 1; n <= 3; n++)
+    manifest[`/sitemaps/${n}.xml`] = { ...manifest['/sitemap.xml']!, file: `sitemaps/${n}.xml` };
   return manifest;
 }
 
@@ -92,6 +109,12 @@ it('with the rules of 165, 10k and 100k reviews the config stays valid and under
     checkConfig(config, label);
     counts[label] = config.routes!.length;
   }
-  assert.ok(Object.values(counts).every((count) => count <= 100), JSON.stringify(counts));
-  assert.ok(counts['100k-shaped']! - counts['165 reviews']! <= 3, `only the sitemap parts are added: ${JSON.stringify(counts)}`);
+  assert.ok(
+    Object.values(counts).every((count) => count <= 100),
+    JSON.stringify(counts),
+  );
+  assert.ok(
+    counts['100k-shaped']! - counts['165 reviews']! <= 3,
+    `only the sitemap parts are added: ${JSON.stringify(counts)}`,
+  );
 });

@@ -13,7 +13,8 @@ import { loadVercel } from './helpers.ts';
 
 const CRON_SECRET = 'test-cron-secret';
 const site = HOST_BUILDS.vercel.site;
-const cron = (authorization?: string) => new Request(`${site}/api/cron/sweep`, { headers: authorization ? { authorization } : {} });
+const cron = (authorization?: string) =>
+  new Request(`${site}/api/cron/sweep`, { headers: authorization ? { authorization } : {} });
 let deployments = 0;
 
 hostScenarios({
@@ -21,7 +22,11 @@ hostScenarios({
   load: loadVercel,
   staticDir: join(HOST_BUILDS.vercel.dir, 'output/static'),
   env: { CRON_SECRET },
-  preview: { variable: 'VERCEL_URL', value: 'cedar-reviews-git-x-team.vercel.app', host: 'cedar-reviews-git-x-team.vercel.app' },
+  preview: {
+    variable: 'VERCEL_URL',
+    value: 'cedar-reviews-git-x-team.vercel.app',
+    host: 'cedar-reviews-git-x-team.vercel.app',
+  },
   runSchedule: async () => {
     const fn = await loadVercel();
     const response = await fn.fetch(cron(`Bearer ${CRON_SECRET}`));
@@ -49,7 +54,7 @@ it('the cron route refuses a request without the secret (401) and is declared in
   assert.deepEqual(config.crons, [{ path: '/api/cron/sweep', schedule: '0 5 * * *' }]);
 });
 
-it('a preview deployment\'s first request publishes nothing', async () => {
+it("a preview deployment's first request publishes nothing", async () => {
   process.env.VERCEL_ENV = 'preview';
   try {
     const fn = await loadVercel();

@@ -32,27 +32,50 @@ let imported: Promise<string>;
 
 const GOOGLE_ID = 'ChdDSUhNMG9nS0VJQ0FnSUR1X2VpQmpRRRAB';
 const TRUSTPILOT_ID = '6650f1a2b3c4d5e6f7a8b9c0';
-const IDS = { google: '2026-11-21-priya-raman', anonymous: '2026-11-22-a-google-user', trustpilot: '2026-11-23-emilie-d' };
+const IDS = {
+  google: '2026-11-21-priya-raman',
+  anonymous: '2026-11-22-a-google-user',
+  trustpilot: '2026-11-23-emilie-d',
+};
 
 const build = buildSite;
 
 function writeExports(root: string, edited = false): string {
-  writeTakeout(root, {
-    '101': [
-      googleReview('2201', '101', GOOGLE_ID, {
-        reviewer: { displayName: 'Priya Raman' },
-        comment: edited
-          ? 'Maria Santos found the leak in our skylight flashing that two other roofers missed. Fixed in a day, and it held through a week of rain.'
-          : 'Maria Santos found the leak in our skylight flashing that two other roofers missed. Fixed in a day.',
-        createTime: '2026-11-21T18:04:05.120Z',
-        updateTime: edited ? '2026-11-30T08:00:00Z' : '2026-11-21T18:04:05.120Z',
-        reviewReply: { comment: 'Thank you, Priya!', updateTime: '2026-11-22T09:00:00Z' },
+  writeTakeout(
+    root,
+    {
+      '101': [
+        googleReview('2201', '101', GOOGLE_ID, {
+          reviewer: { displayName: 'Priya Raman' },
+          comment: edited
+            ? 'Maria Santos found the leak in our skylight flashing that two other roofers missed. Fixed in a day, and it held through a week of rain.'
+            : 'Maria Santos found the leak in our skylight flashing that two other roofers missed. Fixed in a day.',
+          createTime: '2026-11-21T18:04:05.120Z',
+          updateTime: edited ? '2026-11-30T08:00:00Z' : '2026-11-21T18:04:05.120Z',
+          reviewReply: { comment: 'Thank you, Priya!', updateTime: '2026-11-22T09:00:00Z' },
+        }),
+      ],
+      '102': [
+        googleReview('2201', '102', 'AnonReview2', {
+          reviewer: { isAnonymous: true },
+          stars: 4,
+          comment: 'Quick gutter repair in Hillsboro, fair price.',
+          createTime: '2026-11-22T12:00:00Z',
+          updateTime: '2026-11-22T12:00:00Z',
+        }),
+      ],
+    },
+    '2201',
+  );
+  writeJson(join(root, 'trustpilot.json'), {
+    reviews: [
+      trustpilotReview(TRUSTPILOT_ID, {
+        title: 'Straight answers',
+        text: 'Sarah Lindqvist did our roof inspection and told us we did not need a new roof yet. Honest people.',
+        consumer: { displayName: 'Émilie D.' },
+        createdAt: '2026-11-23T10:00:00Z',
       }),
     ],
-    '102': [googleReview('2201', '102', 'AnonReview2', { reviewer: { isAnonymous: true }, stars: 4, comment: 'Quick gutter repair in Hillsboro, fair price.', createTime: '2026-11-22T12:00:00Z', updateTime: '2026-11-22T12:00:00Z' })],
-  }, '2201');
-  writeJson(join(root, 'trustpilot.json'), {
-    reviews: [trustpilotReview(TRUSTPILOT_ID, { title: 'Straight answers', text: 'Sarah Lindqvist did our roof inspection and told us we did not need a new roof yet. Honest people.', consumer: { displayName: 'Émilie D.' }, createdAt: '2026-11-23T10:00:00Z' })],
   });
   return root;
 }
@@ -111,7 +134,8 @@ it('imported reviews are published once, with provenance, everywhere; one notifi
   server = await startServer({ outDir: join(work, 'imported') }, env);
   await sub.waitFor(() => sub.notifications('/partner').length === 3, 10_000, 'one notification per topic');
   await logged(server, STARTUP_DONE, 'the start-up publish after the deploy');
-  for (const topic of ALL_TOPICS) assert.equal(sub.notifications('/partner').filter((n) => n.query.get('topic') === topic.id).length, 1, topic.id);
+  for (const topic of ALL_TOPICS)
+    assert.equal(sub.notifications('/partner').filter((n) => n.query.get('topic') === topic.id).length, 1, topic.id);
 
   const dataset = await json(`${server.url}/reviews.json`);
   assert.equal(dataset.reviews.length, before.reviews.length + 3);
@@ -131,13 +155,23 @@ it('imported reviews are published once, with provenance, everywhere; one notifi
     verified: true,
     response: { date: '2026-11-22', text: 'Thank you, Priya!' },
   });
-  assert.equal((byId.get(IDS.trustpilot) as { source_url: string }).source_url, `https://www.trustpilot.com/reviews/${TRUSTPILOT_ID}`);
-  for (const id of Object.values(IDS)) assert.equal(dataset.reviews.filter((r: { id: string }) => r.id === id).length, 1, `${id} once`);
+  assert.equal(
+    (byId.get(IDS.trustpilot) as { source_url: string }).source_url,
+    `https://www.trustpilot.com/reviews/${TRUSTPILOT_ID}`,
+  );
+  for (const id of Object.values(IDS))
+    assert.equal(dataset.reviews.filter((r: { id: string }) => r.id === id).length, 1, `${id} once`);
 
   const search = await json(`${server.url}/api/reviews/search?query=skylight%20flashing`);
-  assert.deepEqual(search.reviews.map((r: { id: string; source_id: string }) => [r.id, r.source_id]), [[IDS.google, GOOGLE_ID]]);
+  assert.deepEqual(
+    search.reviews.map((r: { id: string; source_id: string }) => [r.id, r.source_id]),
+    [[IDS.google, GOOGLE_ID]],
+  );
   const since = await json(`${server.url}/api/reviews/since/2026-11-21`);
-  assert.deepEqual(since.reviews.filter((r: { source_id?: string }) => r.source_id).map((r: { id: string }) => r.id), [IDS.google, IDS.anonymous, IDS.trustpilot]);
+  assert.deepEqual(
+    since.reviews.filter((r: { source_id?: string }) => r.source_id).map((r: { id: string }) => r.id),
+    [IDS.google, IDS.anonymous, IDS.trustpilot],
+  );
 
   const feed = await json(`${server.url}/api/feed.json`);
   const item = feed.items.find((i: { _review: { id: string } }) => i._review.id === IDS.trustpilot);
@@ -147,17 +181,33 @@ it('imported reviews are published once, with provenance, everywhere; one notifi
   assert.ok(atom.includes(`/reviews/${IDS.google}`));
   // The entry's HTML content (escaped once more inside the XML) names the platform, linked where it has a page.
   assert.ok(atom.includes('Originally posted on Google'), 'Atom: the Google review names its platform');
-  assert.ok(atom.includes(`&lt;a href=&quot;https://www.trustpilot.com/reviews/${TRUSTPILOT_ID}&quot;&gt;Trustpilot&lt;/a&gt;`) || atom.includes(`<a href="https://www.trustpilot.com/reviews/${TRUSTPILOT_ID}">Trustpilot</a>`), 'Atom: the Trustpilot review links its original');
+  assert.ok(
+    atom.includes(
+      `&lt;a href=&quot;https://www.trustpilot.com/reviews/${TRUSTPILOT_ID}&quot;&gt;Trustpilot&lt;/a&gt;`,
+    ) || atom.includes(`<a href="https://www.trustpilot.com/reviews/${TRUSTPILOT_ID}">Trustpilot</a>`),
+    'Atom: the Trustpilot review links its original',
+  );
 
   const { sessionId } = await initialize(`${server.url}/mcp`);
-  const reply = await post(`${server.url}/mcp`, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_review', arguments: { id: IDS.trustpilot } } }, { 'mcp-session-id': sessionId!, 'mcp-protocol-version': '2025-06-18' });
-  const result = (reply.json as { result: { isError?: boolean; structuredContent: { review: Record<string, unknown> } } }).result;
+  const reply = await post(
+    `${server.url}/mcp`,
+    { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_review', arguments: { id: IDS.trustpilot } } },
+    { 'mcp-session-id': sessionId!, 'mcp-protocol-version': '2025-06-18' },
+  );
+  const result = (
+    reply.json as { result: { isError?: boolean; structuredContent: { review: Record<string, unknown> } } }
+  ).result;
   assert.notEqual(result.isError, true);
   assert.equal(result.structuredContent.review.source_id, TRUSTPILOT_ID);
   assert.equal(result.structuredContent.review.source_url, `https://www.trustpilot.com/reviews/${TRUSTPILOT_ID}`);
 
   const trustpilotPage = await (await fetch(`${server.url}/reviews/${IDS.trustpilot}`)).text();
-  assert.match(trustpilotPage, new RegExp(`Originally posted on <a href="https://www\\.trustpilot\\.com/reviews/${TRUSTPILOT_ID}" rel="nofollow noopener">Trustpilot</a>`));
+  assert.match(
+    trustpilotPage,
+    new RegExp(
+      `Originally posted on <a href="https://www\\.trustpilot\\.com/reviews/${TRUSTPILOT_ID}" rel="nofollow noopener">Trustpilot</a>`,
+    ),
+  );
   const googlePage = await (await fetch(`${server.url}/reviews/${IDS.google}`)).text();
   assert.match(googlePage, /Originally posted on Google/);
   // A review typed here keeps its line.
@@ -188,7 +238,10 @@ it('one review edited on Google: one file changes, one notification per topic wi
   const report = importReviews([edited], { contentDir: content });
   assert.deepEqual(totals(report), { added: 0, updated: 1, unchanged: 2, skipped: 0, rejected: 0 });
   const afterFiles = files(reviews);
-  assert.deepEqual([...afterFiles].filter(([name, bytes]) => !bytes.equals(beforeFiles.get(name)!)).map(([name]) => name), [`${IDS.google}.md`]);
+  assert.deepEqual(
+    [...afterFiles].filter(([name, bytes]) => !bytes.equals(beforeFiles.get(name)!)).map(([name]) => name),
+    [`${IDS.google}.md`],
+  );
   await build(content, join(work, 'edited'));
 
   await server!.stop();

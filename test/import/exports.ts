@@ -19,12 +19,21 @@ export interface GoogleReview {
 
 const STARS = ['ONE', 'TWO', 'THREE', 'FOUR', 'FIVE'];
 
-export function googleReview(account: string, location: string, id: string, fields: Partial<GoogleReview> & { stars?: number } = {}): GoogleReview {
+export function googleReview(
+  account: string,
+  location: string,
+  id: string,
+  fields: Partial<GoogleReview> & { stars?: number } = {},
+): GoogleReview {
   const { stars = 5, ...rest } = fields;
   return {
     name: `accounts/${account}/locations/${location}/reviews/${id}`,
     reviewId: id,
-    reviewer: { displayName: 'Customer', profilePhotoUrl: 'https://lh3.googleusercontent.com/a/photo', isAnonymous: false },
+    reviewer: {
+      displayName: 'Customer',
+      profilePhotoUrl: 'https://lh3.googleusercontent.com/a/photo',
+      isAnonymous: false,
+    },
     starRating: STARS[stars - 1]!,
     comment: 'Good work.',
     createTime: '2025-06-01T16:04:05.123456Z',
@@ -45,7 +54,12 @@ export function writeTakeout(root: string, locations: Record<string, GoogleRevie
 /** One page of accounts.locations.reviews.list. */
 export function googleListPage(reviews: GoogleReview[], extra: Record<string, unknown> = {}) {
   const rated = reviews.map((r) => STARS.indexOf(r.starRating) + 1).filter((n) => n > 0);
-  return { reviews, averageRating: rated.reduce((a, b) => a + b, 0) / Math.max(1, rated.length), totalReviewCount: reviews.length, ...extra };
+  return {
+    reviews,
+    averageRating: rated.reduce((a, b) => a + b, 0) / Math.max(1, rated.length),
+    totalReviewCount: reviews.length,
+    ...extra,
+  };
 }
 
 export function trustpilotReview(id: string, fields: Record<string, unknown> = {}) {
@@ -68,7 +82,8 @@ export function trustpilotReview(id: string, fields: Record<string, unknown> = {
 
 /** A CSV file from rows of cells, quoted where RFC 4180 needs it. */
 export function writeCsv(file: string, header: string[], rows: Array<Array<string | number>>): string {
-  const cell = (value: string | number) => (/[",\r\n]/.test(String(value)) ? `"${String(value).replace(/"/g, '""')}"` : String(value));
+  const cell = (value: string | number) =>
+    /[",\r\n]/.test(String(value)) ? `"${String(value).replace(/"/g, '""')}"` : String(value);
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, [header, ...rows].map((row) => row.map(cell).join(',')).join('\r\n') + '\r\n');
   return file;
@@ -98,7 +113,9 @@ export function manyGoogleReviews(count: number, location = '1'): GoogleReview[]
       comment: `${texts[i % texts.length]} (#${i})`,
       createTime: `${day}T15:00:00Z`,
       updateTime: `${day}T15:00:00Z`,
-      ...(i % 3 === 0 ? { reviewReply: { comment: `Thank you, ${firsts[i % 10]}!`, updateTime: `${day}T18:30:00Z` } } : {}),
+      ...(i % 3 === 0
+        ? { reviewReply: { comment: `Thank you, ${firsts[i % 10]}!`, updateTime: `${day}T18:30:00Z` } }
+        : {}),
     });
   });
 }

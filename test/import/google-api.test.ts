@@ -16,32 +16,55 @@ import { NODE, ROOT } from '../helpers/builds.ts';
 import { googleListPage, manyGoogleReviews } from './exports.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'import-google-'));
-const reviews = { 'accounts/1045/locations/11': manyGoogleReviews(120, '11'), 'accounts/1045/locations/12': manyGoogleReviews(7, '12') };
+const reviews = {
+  'accounts/1045/locations/11': manyGoogleReviews(120, '11'),
+  'accounts/1045/locations/12': manyGoogleReviews(7, '12'),
+};
 const requests: Array<{ path: string; auth?: string; body?: string }> = [];
 let base: string;
 const server = createServer(async (req: IncomingMessage, res) => {
   let body = '';
   for await (const chunk of req) body += chunk;
   const url = new URL(req.url!, 'http://localhost');
-  requests.push({ path: url.pathname + url.search, ...(req.headers.authorization ? { auth: req.headers.authorization } : {}), ...(body ? { body } : {}) });
+  requests.push({
+    path: url.pathname + url.search,
+    ...(req.headers.authorization ? { auth: req.headers.authorization } : {}),
+    ...(body ? { body } : {}),
+  });
   const send = (status: number, value: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8' });
     res.end(JSON.stringify(value));
   };
   if (url.pathname === '/token') {
     const form = new URLSearchParams(body);
-    if (form.get('grant_type') === 'refresh_token' && form.get('refresh_token') === 'good-refresh') return send(200, { access_token: 'ya29.fresh', expires_in: 3599, scope: 'https://www.googleapis.com/auth/business.manage', token_type: 'Bearer' });
+    if (form.get('grant_type') === 'refresh_token' && form.get('refresh_token') === 'good-refresh')
+      return send(200, {
+        access_token: 'ya29.fresh',
+        expires_in: 3599,
+        scope: 'https://www.googleapis.com/auth/business.manage',
+        token_type: 'Bearer',
+      });
     return send(400, { error: 'invalid_grant', error_description: 'Token has been expired or revoked.' });
   }
   const match = /^\/v4\/(accounts\/\d+\/locations\/\d+)\/reviews$/.exec(url.pathname);
-  if (!match) return send(404, { error: { code: 404, message: 'Requested entity was not found.', status: 'NOT_FOUND' } });
-  if (req.headers.authorization !== 'Bearer ya29.fresh') return send(401, { error: { code: 401, message: 'Request had invalid authentication credentials.', status: 'UNAUTHENTICATED' } });
+  if (!match)
+    return send(404, { error: { code: 404, message: 'Requested entity was not found.', status: 'NOT_FOUND' } });
+  if (req.headers.authorization !== 'Bearer ya29.fresh')
+    return send(401, {
+      error: { code: 401, message: 'Request had invalid authentication credentials.', status: 'UNAUTHENTICATED' },
+    });
   const all = reviews[match[1] as keyof typeof reviews];
   if (!all) return send(404, { error: { code: 404, message: 'Requested entity was not found.', status: 'NOT_FOUND' } });
   const size = Math.min(50, Number(url.searchParams.get('pageSize') ?? 50));
   const from = Number(url.searchParams.get('pageToken') ?? '0');
   const page = all.slice(from, from + size);
-  return send(200, googleListPage(page, { totalReviewCount: all.length, ...(from + size < all.length ? { nextPageToken: String(from + size) } : {}) }));
+  return send(
+    200,
+    googleListPage(page, {
+      totalReviewCount: all.length,
+      ...(from + size < all.length ? { nextPageToken: String(from + size) } : {}),
+    }),
+  );
 });
 
 before(async () => {
@@ -53,7 +76,10 @@ after(() => {
   rmSync(work, { recursive: true, force: true });
 });
 
-function importGoogle(content: string, env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function importGoogle(
+  content: string,
+  env: Record<string, string>,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(NODE, [join(ROOT, 'scripts/import.ts'), '--google', '--content-dir', content], {
       env: { PATH: process.env.PATH!, GOOGLE_API_BASE: base, GOOGLE_TOKEN_URL: `${base}/token`, ...env },
@@ -67,7 +93,11 @@ function importGoogle(content: string, env: Record<string, string>): Promise<{ s
 }
 
 const LOCATIONS = 'accounts/1045/locations/11, accounts/1045/locations/12';
-const REFRESH = { GOOGLE_CLIENT_ID: 'id.apps.googleusercontent.com', GOOGLE_CLIENT_SECRET: 'secret', GOOGLE_REFRESH_TOKEN: 'good-refresh' };
+const REFRESH = {
+  GOOGLE_CLIENT_ID: 'id.apps.googleusercontent.com',
+  GOOGLE_CLIENT_SECRET: 'secret',
+  GOOGLE_REFRESH_TOKEN: 'good-refresh',
+};
 
 it('fetches every page of every location with a token from the refresh token, and imports them', async () => {
   const content = mkdtempSync(join(work, 'content-'));
@@ -78,13 +108,16 @@ it('fetches every page of every location with a token from the refresh token, an
   assert.match(result.stdout, /^Google API accounts\/1045\/locations\/11 \(google\): 120 new/m);
   assert.match(result.stdout, /^Google API accounts\/1045\/locations\/12 \(google\): 7 new/m);
   assert.equal(readdirSync(join(content, 'reviews')).length, before + 127);
-  assert.deepEqual(requests.map((r) => r.path), [
-    '/token',
-    '/v4/accounts/1045/locations/11/reviews?pageSize=50',
-    '/v4/accounts/1045/locations/11/reviews?pageSize=50&pageToken=50',
-    '/v4/accounts/1045/locations/11/reviews?pageSize=50&pageToken=100',
-    '/v4/accounts/1045/locations/12/reviews?pageSize=50',
-  ]);
+  assert.deepEqual(
+    requests.map((r) => r.path),
+    [
+      '/token',
+      '/v4/accounts/1045/locations/11/reviews?pageSize=50',
+      '/v4/accounts/1045/locations/11/reviews?pageSize=50&pageToken=50',
+      '/v4/accounts/1045/locations/11/reviews?pageSize=50&pageToken=100',
+      '/v4/accounts/1045/locations/12/reviews?pageSize=50',
+    ],
+  );
   assert.match(requests[0]!.body!, /grant_type=refresh_token/);
   assert.ok(requests.slice(1).every((r) => r.auth === 'Bearer ya29.fresh'));
 
@@ -98,13 +131,23 @@ it('a refused token, an expired access token, a missing setting: exit status 1 a
   const content = mkdtempSync(join(work, 'content-'));
   cpSync(join(ROOT, 'content'), content, { recursive: true });
   const files = readdirSync(join(content, 'reviews')).length;
-  const refused = await importGoogle(content, { GOOGLE_LOCATIONS: LOCATIONS, ...REFRESH, GOOGLE_REFRESH_TOKEN: 'revoked' });
+  const refused = await importGoogle(content, {
+    GOOGLE_LOCATIONS: LOCATIONS,
+    ...REFRESH,
+    GOOGLE_REFRESH_TOKEN: 'revoked',
+  });
   assert.equal(refused.status, 1);
   assert.match(refused.stderr, /the refresh token was refused \(invalid_grant: Token has been expired or revoked\.\)/);
   const expired = await importGoogle(content, { GOOGLE_LOCATIONS: LOCATIONS, GOOGLE_ACCESS_TOKEN: 'ya29.old' });
   assert.equal(expired.status, 1);
-  assert.match(expired.stderr, /accounts\/1045\/locations\/11: page 1: HTTP 401, the access token was refused: Request had invalid authentication credentials\./);
-  const unknown = await importGoogle(content, { GOOGLE_LOCATIONS: 'accounts/1045/locations/99', GOOGLE_ACCESS_TOKEN: 'ya29.fresh' });
+  assert.match(
+    expired.stderr,
+    /accounts\/1045\/locations\/11: page 1: HTTP 401, the access token was refused: Request had invalid authentication credentials\./,
+  );
+  const unknown = await importGoogle(content, {
+    GOOGLE_LOCATIONS: 'accounts/1045/locations/99',
+    GOOGLE_ACCESS_TOKEN: 'ya29.fresh',
+  });
   assert.match(unknown.stderr, /HTTP 404, no such location/);
   const unset = await importGoogle(content, { GOOGLE_ACCESS_TOKEN: 'ya29.fresh' });
   assert.match(unset.stderr, /GOOGLE_LOCATIONS is not set/);

@@ -17,7 +17,15 @@ import { parseMarkdown } from '../../src/lib/content/frontmatter.ts';
 import { importReviews, type ImportOptions } from '../../src/lib/import/run.ts';
 import { totals } from '../../src/lib/import/report.ts';
 import { NODE, ROOT } from '../helpers/builds.ts';
-import { googleListPage, googleReview, manyGoogleReviews, trustpilotReview, writeCsv, writeJson, writeTakeout } from './exports.ts';
+import {
+  googleListPage,
+  googleReview,
+  manyGoogleReviews,
+  trustpilotReview,
+  writeCsv,
+  writeJson,
+  writeTakeout,
+} from './exports.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'import-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -31,12 +39,20 @@ function contentCopy(): string {
 
 function snapshot(dir: string): Map<string, string> {
   const out = new Map<string, string>();
-  for (const name of readdirSync(join(dir, 'reviews'))) out.set(name, createHash('sha256').update(readFileSync(join(dir, 'reviews', name))).digest('hex'));
+  for (const name of readdirSync(join(dir, 'reviews')))
+    out.set(
+      name,
+      createHash('sha256')
+        .update(readFileSync(join(dir, 'reviews', name)))
+        .digest('hex'),
+    );
   return out;
 }
 
 function changedFiles(before: Map<string, string>, after: Map<string, string>): string[] {
-  return [...new Set([...before.keys(), ...after.keys()])].filter((name) => before.get(name) !== after.get(name)).sort();
+  return [...new Set([...before.keys(), ...after.keys()])]
+    .filter((name) => before.get(name) !== after.get(name))
+    .sort();
 }
 
 const run = (paths: string[], options: ImportOptions) => importReviews(paths, { cwd: work, ...options });
@@ -61,10 +77,24 @@ function takeout(root: string): string {
         updateTime: '2025-05-02T23:30:00.5Z',
         reviewReply: { comment: 'Thank you, Zoë!\n\nKevin', updateTime: '2025-05-04T08:00:00Z' },
       }),
-      googleReview('1045', '11', 'AbCdEf2', { reviewer: { isAnonymous: true }, stars: 2, comment: 'Late twice, but the gutters work.', createTime: '2025-05-10T10:00:00Z', updateTime: '2025-05-10T10:00:00Z' }),
+      googleReview('1045', '11', 'AbCdEf2', {
+        reviewer: { isAnonymous: true },
+        stars: 2,
+        comment: 'Late twice, but the gutters work.',
+        createTime: '2025-05-10T10:00:00Z',
+        updateTime: '2025-05-10T10:00:00Z',
+      }),
       googleReview('1045', '11', 'AbCdEf3', { reviewer: { displayName: 'Stars Only' }, stars: 4, comment: undefined }),
     ],
-    '12': [googleReview('1045', '12', 'XyZ9', { reviewer: { displayName: '李娜' }, stars: 5, comment: '屋顶修得很好。Maria Santos was great with the skylight.', createTime: '2025-05-20T02:00:00Z', updateTime: '2025-05-21T02:00:00Z' })],
+    '12': [
+      googleReview('1045', '12', 'XyZ9', {
+        reviewer: { displayName: '李娜' },
+        stars: 5,
+        comment: '屋顶修得很好。Maria Santos was great with the skylight.',
+        createTime: '2025-05-20T02:00:00Z',
+        updateTime: '2025-05-21T02:00:00Z',
+      }),
+    ],
   });
   return join(root, 'Google Business Profile');
 }
@@ -77,7 +107,11 @@ describe('a Google Takeout folder (two locations)', () => {
 
   it('writes one file per review with text, with provenance, and skips a rating without text with its reason', () => {
     assert.deepEqual(totals(report), { added: 3, updated: 0, unchanged: 0, skipped: 1, rejected: 0 });
-    assert.deepEqual(changedFiles(before, snapshot(content)), ['2025-05-02-zoe-angstrom-nguyen.md', '2025-05-10-a-google-user.md', '2025-05-20-google-review.md']);
+    assert.deepEqual(changedFiles(before, snapshot(content)), [
+      '2025-05-02-zoe-angstrom-nguyen.md',
+      '2025-05-10-a-google-user.md',
+      '2025-05-20-google-review.md',
+    ]);
     assert.match(report.files[0]!.skipped[0]!.reason, /without text/);
     const zoe = frontmatter(content, '2025-05-02-zoe-angstrom-nguyen');
     assert.deepEqual(zoe.data, {
@@ -94,9 +128,20 @@ describe('a Google Takeout folder (two locations)', () => {
       response: { date: '2025-05-04', text: 'Thank you, Zoë!\n\nKevin' },
     });
     // Text stays text: markup and emoji as the customer wrote them.
-    assert.equal(zoe.body, 'Dave Kowalski and his crew did the roof replacement in Tigard. Spotless 👍 <script>alert(1)</script>');
+    assert.equal(
+      zoe.body,
+      'Dave Kowalski and his crew did the roof replacement in Tigard. Spotless 👍 <script>alert(1)</script>',
+    );
     assert.deepEqual(frontmatter(content, '2025-05-10-a-google-user').data, {
-      date: '2025-05-10', updated: '2025-05-10T10:00:00Z', rating: 2, author: 'A Google user', technicians: [], services: ['gutters'], source: 'google', source_id: 'AbCdEf2', verified: true,
+      date: '2025-05-10',
+      updated: '2025-05-10T10:00:00Z',
+      rating: 2,
+      author: 'A Google user',
+      technicians: [],
+      services: ['gutters'],
+      source: 'google',
+      source_id: 'AbCdEf2',
+      verified: true,
     });
     assert.equal(frontmatter(content, '2025-05-20-google-review').data.author, '李娜');
   });
@@ -120,11 +165,14 @@ describe('a Google Takeout folder (two locations)', () => {
     const id = '2025-05-10-a-google-user';
     const path = join(content, 'reviews', `${id}.md`);
     // The editor names the technician, the service and the area, adds a title, publishes under a short name.
-    writeFileSync(path, readFileSync(path, 'utf8')
-      .replace('technicians: []', 'technicians:\n  - Tommy Nguyen')
-      .replace('services:\n  - gutters', 'services:\n  - gutters\n  - roof-repair')
-      .replace('author: A Google user', 'title: Late but fine\nauthor: Anonymous')
-      .replace('source: google', 'service_area: beaverton\nsource: google'));
+    writeFileSync(
+      path,
+      readFileSync(path, 'utf8')
+        .replace('technicians: []', 'technicians:\n  - Tommy Nguyen')
+        .replace('services:\n  - gutters', 'services:\n  - gutters\n  - roof-repair')
+        .replace('author: A Google user', 'title: Late but fine\nauthor: Anonymous')
+        .replace('source: google', 'service_area: beaverton\nsource: google'),
+    );
     const edited = snapshot(content);
     const root = mkdtempSync(join(work, 'takeout-edited-'));
     const folder = takeout(root);
@@ -163,7 +211,10 @@ describe('a Google Takeout folder (two locations)', () => {
     const current = snapshot(content);
     const older = run([exports], { contentDir: content });
     assert.deepEqual(totals(older), { added: 0, updated: 0, unchanged: 2, skipped: 2, rejected: 0 });
-    assert.match(older.files[0]!.skipped.map((s) => s.reason).join('\n'), /older than reviews\/2025-05-10-a-google-user\.md \(updated 2025-06-02T10:00:00Z\)/);
+    assert.match(
+      older.files[0]!.skipped.map((s) => s.reason).join('\n'),
+      /older than reviews\/2025-05-10-a-google-user\.md \(updated 2025-06-02T10:00:00Z\)/,
+    );
     const fresh = contentCopy();
     const before = snapshot(fresh);
     const dry = run([exports], { contentDir: fresh, dryRun: true });
@@ -173,13 +224,29 @@ describe('a Google Takeout folder (two locations)', () => {
   });
 
   it('a review missing from the export is reported and kept; --delete-missing deletes it', () => {
-    const one = writeJson(join(work, 'one-location.json'), googleListPage([googleReview('1045', '12', 'XyZ9', { reviewer: { displayName: '李娜' }, comment: '屋顶修得很好。Maria Santos was great with the skylight.', createTime: '2025-05-20T02:00:00Z', updateTime: '2025-05-21T02:00:00Z' })]));
+    const one = writeJson(
+      join(work, 'one-location.json'),
+      googleListPage([
+        googleReview('1045', '12', 'XyZ9', {
+          reviewer: { displayName: '李娜' },
+          comment: '屋顶修得很好。Maria Santos was great with the skylight.',
+          createTime: '2025-05-20T02:00:00Z',
+          updateTime: '2025-05-21T02:00:00Z',
+        }),
+      ]),
+    );
     const kept = run([one], { contentDir: content });
-    assert.deepEqual(kept.missing.map((m) => m.file).sort(), ['reviews/2025-05-02-zoe-angstrom-nguyen.md', 'reviews/2025-05-10-a-google-user.md']);
+    assert.deepEqual(kept.missing.map((m) => m.file).sort(), [
+      'reviews/2025-05-02-zoe-angstrom-nguyen.md',
+      'reviews/2025-05-10-a-google-user.md',
+    ]);
     assert.deepEqual(kept.deleted, []);
     assert.ok(snapshot(content).has('2025-05-02-zoe-angstrom-nguyen.md'));
     const deleted = run([one], { contentDir: content, deleteMissing: true });
-    assert.deepEqual(deleted.deleted.sort(), ['reviews/2025-05-02-zoe-angstrom-nguyen.md', 'reviews/2025-05-10-a-google-user.md']);
+    assert.deepEqual(deleted.deleted.sort(), [
+      'reviews/2025-05-02-zoe-angstrom-nguyen.md',
+      'reviews/2025-05-10-a-google-user.md',
+    ]);
     assert.ok(!snapshot(content).has('2025-05-02-zoe-angstrom-nguyen.md'));
     // Hand-typed reviews (source google, no source_id) are never "missing".
     assert.ok(snapshot(content).has('2023-09-26-frank-z-mid-century-flat-roof.md'));
@@ -191,9 +258,17 @@ describe('a review typed by hand before the export came in', () => {
     const content = contentCopy();
     const before = snapshot(content);
     const typed = frontmatter(content, '2023-09-26-frank-z-mid-century-flat-roof');
-    const page = writeJson(join(work, 'hand.json'), googleListPage([
-      googleReview('1045', '11', 'HandTyped1', { reviewer: { displayName: 'Frank Zimmerman' }, comment: `${typed.body}\n`, createTime: '2023-09-26T21:15:00Z', updateTime: '2023-09-26T21:15:00Z' }),
-    ]));
+    const page = writeJson(
+      join(work, 'hand.json'),
+      googleListPage([
+        googleReview('1045', '11', 'HandTyped1', {
+          reviewer: { displayName: 'Frank Zimmerman' },
+          comment: `${typed.body}\n`,
+          createTime: '2023-09-26T21:15:00Z',
+          updateTime: '2023-09-26T21:15:00Z',
+        }),
+      ]),
+    );
     const report = run([page], { contentDir: content });
     assert.deepEqual(totals(report), { added: 0, updated: 1, unchanged: 0, skipped: 0, rejected: 0 });
     assert.equal(report.files[0]!.updated[0]!.by, 'text');
@@ -203,7 +278,13 @@ describe('a review typed by hand before the export came in', () => {
     assert.equal(after.data.author, 'Frank Z.', "the editor's name for the customer stays");
     assert.deepEqual(after.data.technicians, ['Rick Olsen']);
     assert.equal(after.body, typed.body);
-    assert.deepEqual(totals(run([page], { contentDir: content })), { added: 0, updated: 0, unchanged: 1, skipped: 0, rejected: 0 });
+    assert.deepEqual(totals(run([page], { contentDir: content })), {
+      added: 0,
+      updated: 0,
+      unchanged: 1,
+      skipped: 0,
+      rejected: 0,
+    });
   });
 });
 
@@ -212,7 +293,12 @@ describe('Trustpilot and generic CSV exports', () => {
     const content = contentCopy();
     const file = writeJson(join(work, 'trustpilot.json'), {
       reviews: [
-        trustpilotReview('6650f1a2b3c4d5e6f7a8b9c0', { title: 'Chimney <b>flashing</b>', text: 'Jamal fixed the flashing.\r\nNo more drips!', consumer: { displayName: 'Émilie D.' }, companyReply: { text: 'Merci!', createdAt: '2025-06-03T12:00:00Z', updatedAt: null } }),
+        trustpilotReview('6650f1a2b3c4d5e6f7a8b9c0', {
+          title: 'Chimney <b>flashing</b>',
+          text: 'Jamal fixed the flashing.\r\nNo more drips!',
+          consumer: { displayName: 'Émilie D.' },
+          companyReply: { text: 'Merci!', createdAt: '2025-06-03T12:00:00Z', updatedAt: null },
+        }),
         trustpilotReview('6650f1a2b3c4d5e6f7a8b9c1', { status: 'pending' }),
       ],
     });
@@ -230,9 +316,31 @@ describe('Trustpilot and generic CSV exports', () => {
 
   it("Trustpilot's CSV export, detected from its header", () => {
     const content = contentCopy();
-    const file = writeCsv(join(work, 'trustpilot.csv'), ['Review ID', 'Review Created (UTC)', 'Review Stars', 'Review Title', 'Review Content', 'Reviewer Name', 'Reply', 'Reply Date (UTC)'], [
-      ['66aa00000000000000000001', '2025-03-04 10:11:12', 4, 'Good', 'Sarah did a thorough roof inspection, with photos, "as promised".', 'Jo B.', '', ''],
-    ]);
+    const file = writeCsv(
+      join(work, 'trustpilot.csv'),
+      [
+        'Review ID',
+        'Review Created (UTC)',
+        'Review Stars',
+        'Review Title',
+        'Review Content',
+        'Reviewer Name',
+        'Reply',
+        'Reply Date (UTC)',
+      ],
+      [
+        [
+          '66aa00000000000000000001',
+          '2025-03-04 10:11:12',
+          4,
+          'Good',
+          'Sarah did a thorough roof inspection, with photos, "as promised".',
+          'Jo B.',
+          '',
+          '',
+        ],
+      ],
+    );
     const report = run([file], { contentDir: content });
     assert.equal(report.files[0]!.format, 'trustpilot-csv');
     const { data } = frontmatter(content, '2025-03-04-jo-b');
@@ -243,10 +351,24 @@ describe('Trustpilot and generic CSV exports', () => {
 
   it('a generic CSV: default columns, --map for others, --source; rows without an id are matched again on the next import', () => {
     const content = contentCopy();
-    const file = writeCsv(join(work, 'yelp.csv'), ['Date', 'Stars', 'Name', 'Review', 'response', 'response_date'], [
-      ['2025-02-01', '5', 'Ann "Annie" Lee', 'Tommy cleaned our gutters.\nSecond line, with a comma.', 'Thanks Ann', '2025-02-03'],
-    ]);
-    const options: ImportOptions = { contentDir: content, csv: { source: 'yelp', map: { date: 'Date', rating: 'Stars', author: 'Name', text: 'Review' } } };
+    const file = writeCsv(
+      join(work, 'yelp.csv'),
+      ['Date', 'Stars', 'Name', 'Review', 'response', 'response_date'],
+      [
+        [
+          '2025-02-01',
+          '5',
+          'Ann "Annie" Lee',
+          'Tommy cleaned our gutters.\nSecond line, with a comma.',
+          'Thanks Ann',
+          '2025-02-03',
+        ],
+      ],
+    );
+    const options: ImportOptions = {
+      contentDir: content,
+      csv: { source: 'yelp', map: { date: 'Date', rating: 'Stars', author: 'Name', text: 'Review' } },
+    };
     assert.deepEqual(totals(run([file], options)), { added: 1, updated: 0, unchanged: 0, skipped: 0, rejected: 0 });
     const { data, body } = frontmatter(content, '2025-02-01-ann-annie-lee');
     assert.equal(data.source, 'yelp');
@@ -263,15 +385,48 @@ describe('a bad export writes nothing and says where it is wrong', () => {
   const content = contentCopy();
   const before = snapshot(content);
   const cases: Array<[string, string, RegExp]> = [
-    ['unspecified.json', JSON.stringify(googleListPage([googleReview('1', '2', 'ok1'), { ...googleReview('1', '2', 'bad1'), starRating: 'STAR_RATING_UNSPECIFIED' }])), /record 2, starRating: no star rating/],
-    ['six-stars.json', JSON.stringify({ reviews: [trustpilotReview('t1'), trustpilotReview('t2', { stars: 6 })] }), /record 2, stars: 6 is not a star rating from 1 to 5/],
-    ['control.json', JSON.stringify(googleListPage([googleReview('1', '2', 'c1', { comment: 'Fine work\u0007 done' })])), /record 1, comment: the review text contains an invisible control character \(U\+0007\)/],
-    ['too-long.json', JSON.stringify(googleListPage([googleReview('1', '2', 'l1', { comment: 'x'.repeat(10_001) })])), /record 1, comment: the review text is too long/],
-    ['bad-date.csv', 'date,rating,author,text,source\n2025-02-30,5,Ann,Fine,yelp\n', /row 2, date: "2025-02-30" is not a real calendar date/],
-    ['ragged.csv', 'date,rating,author,text,source\n2025-02-01,5,Ann\n', /\(file\), \(csv\): not a readable CSV file \(line 2\)/],
+    [
+      'unspecified.json',
+      JSON.stringify(
+        googleListPage([
+          googleReview('1', '2', 'ok1'),
+          { ...googleReview('1', '2', 'bad1'), starRating: 'STAR_RATING_UNSPECIFIED' },
+        ]),
+      ),
+      /record 2, starRating: no star rating/,
+    ],
+    [
+      'six-stars.json',
+      JSON.stringify({ reviews: [trustpilotReview('t1'), trustpilotReview('t2', { stars: 6 })] }),
+      /record 2, stars: 6 is not a star rating from 1 to 5/,
+    ],
+    [
+      'control.json',
+      JSON.stringify(googleListPage([googleReview('1', '2', 'c1', { comment: 'Fine work\u0007 done' })])),
+      /record 1, comment: the review text contains an invisible control character \(U\+0007\)/,
+    ],
+    [
+      'too-long.json',
+      JSON.stringify(googleListPage([googleReview('1', '2', 'l1', { comment: 'x'.repeat(10_001) })])),
+      /record 1, comment: the review text is too long/,
+    ],
+    [
+      'bad-date.csv',
+      'date,rating,author,text,source\n2025-02-30,5,Ann,Fine,yelp\n',
+      /row 2, date: "2025-02-30" is not a real calendar date/,
+    ],
+    [
+      'ragged.csv',
+      'date,rating,author,text,source\n2025-02-01,5,Ann\n',
+      /\(file\), \(csv\): not a readable CSV file \(line 2\)/,
+    ],
     ['broken.json', '{"reviews": [', /\(file\), \(file\): not valid JSON/],
     ['unknown.json', '{"items": []}', /\(file\), \(file\): unknown format/],
-    ['facebook.csv', 'date,recommendation,author,text,source\n2025-02-01,positive,Ann,Fine,facebook\n', /\(header\), rating: no rating column/],
+    [
+      'facebook.csv',
+      'date,recommendation,author,text,source\n2025-02-01,positive,Ann,Fine,facebook\n',
+      /\(header\), rating: no rating column/,
+    ],
   ];
   for (const [name, text, message] of cases) {
     it(`${name}: exit status 1, the file, the record or row and the field named, the folder untouched`, () => {
@@ -281,7 +436,11 @@ describe('a bad export writes nothing and says where it is wrong', () => {
       assert.match(result.stdout, new RegExp(`^${name.replace('.', '\\.')}: not imported, nothing written`, 'm'));
       assert.match(result.stdout, message);
       assert.deepEqual(changedFiles(before, snapshot(content)), []);
-      assert.deepEqual(readdirSync(join(content, 'reviews')).filter((n) => n.startsWith('.')), [], 'no temporary file left');
+      assert.deepEqual(
+        readdirSync(join(content, 'reviews')).filter((n) => n.startsWith('.')),
+        [],
+        'no temporary file left',
+      );
     });
   }
 
@@ -294,15 +453,33 @@ describe('a bad export writes nothing and says where it is wrong', () => {
 
   it('--skip-invalid also leaves out a record only the loader refuses (a reply dated before its review)', () => {
     const early = { comment: 'Thank you!', updateTime: '2025-05-01T09:00:00Z' };
-    writeFileSync(join(work, 'early-reply.json'), JSON.stringify(googleListPage([googleReview('1', '2', 'reply-ok'), googleReview('1', '2', 'reply-early', { reviewReply: early })])));
+    writeFileSync(
+      join(work, 'early-reply.json'),
+      JSON.stringify(
+        googleListPage([
+          googleReview('1', '2', 'reply-ok'),
+          googleReview('1', '2', 'reply-early', { reviewReply: early }),
+        ]),
+      ),
+    );
     const refused = cli(['--content-dir', content, 'early-reply.json']);
     assert.equal(refused.status, 1, refused.stdout + refused.stderr);
-    assert.match(refused.stdout, /record 2, reviewReply\.updateTime: the reply \(2025-05-01\) is dated before the review \(2025-06-01\)/);
+    assert.match(
+      refused.stdout,
+      /record 2, reviewReply\.updateTime: the reply \(2025-05-01\) is dated before the review \(2025-06-01\)/,
+    );
     const skipped = cli(['--content-dir', content, '--skip-invalid', 'early-reply.json']);
     assert.equal(skipped.status, 0, skipped.stdout + skipped.stderr);
     assert.match(skipped.stdout, /1 new, 0 updated, 0 unchanged, 1 skipped/);
-    assert.match(skipped.stdout, /skipped {3}record 2: reviewReply\.updateTime: the reply \(2025-05-01\) is dated before the review/);
-    assert.deepEqual(readdirSync(join(content, 'reviews')).filter((n) => n.startsWith('.')), [], 'no temporary file left');
+    assert.match(
+      skipped.stdout,
+      /skipped {3}record 2: reviewReply\.updateTime: the reply \(2025-05-01\) is dated before the review/,
+    );
+    assert.deepEqual(
+      readdirSync(join(content, 'reviews')).filter((n) => n.startsWith('.')),
+      [],
+      'no temporary file left',
+    );
   });
 
   it('the command line: usage mistakes are status 2', () => {
@@ -331,6 +508,9 @@ describe('scale', () => {
     process.stdout.write(`# 10k import: ${Math.round(firstMs)} ms, again ${Math.round(secondMs)} ms\n`);
     // Generous for a loaded machine; a quiet one takes a few seconds.
     assert.ok(firstMs < 60_000, `${firstMs} ms`);
-    assert.equal(loadContent(content).reviews.length, 10_000 + readdirSync(join(ROOT, 'test/fixtures/content-small/reviews')).length);
+    assert.equal(
+      loadContent(content).reviews.length,
+      10_000 + readdirSync(join(ROOT, 'test/fixtures/content-small/reviews')).length,
+    );
   });
 });

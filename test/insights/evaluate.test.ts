@@ -48,8 +48,14 @@ describe('accuracy of the insights pipeline', () => {
   it(`held-out half: aspect F1 ≥ ${HELD_OUT_FLOORS.aspectF1}, aspect polarity ≥ ${HELD_OUT_FLOORS.aspectPolarity}, sentence polarity ≥ ${HELD_OUT_FLOORS.sentencePolarity}`, () => {
     assert.ok(heldout.sentences >= 140, String(heldout.sentences));
     assert.ok(heldout.aspect.f1 >= HELD_OUT_FLOORS.aspectF1, JSON.stringify(heldout.aspect));
-    assert.ok(heldout.aspectPolarity.accuracy >= HELD_OUT_FLOORS.aspectPolarity, JSON.stringify(heldout.aspectPolarity));
-    assert.ok(heldout.sentencePolarity.accuracy >= HELD_OUT_FLOORS.sentencePolarity, JSON.stringify(heldout.sentencePolarity));
+    assert.ok(
+      heldout.aspectPolarity.accuracy >= HELD_OUT_FLOORS.aspectPolarity,
+      JSON.stringify(heldout.aspectPolarity),
+    );
+    assert.ok(
+      heldout.sentencePolarity.accuracy >= HELD_OUT_FLOORS.sentencePolarity,
+      JSON.stringify(heldout.sentencePolarity),
+    );
   });
   it('beats both libraries used alone on our sentences and on Yelp', () => {
     for (const other of [report.wink, report.afinn]) {

@@ -10,7 +10,13 @@ import { loadContent } from '../../src/lib/content/load.ts';
 import { ContentError } from '../../src/lib/content/problems.ts';
 import { analyseText } from '../../src/lib/insights/aspects.ts';
 import { createLinker } from '../../src/lib/insights/entities.ts';
-import { analyseInsights, buildInsights, EMPTY_EDITORIAL, insightsDataset, loadEditorial } from '../../src/lib/insights/index.ts';
+import {
+  analyseInsights,
+  buildInsights,
+  EMPTY_EDITORIAL,
+  insightsDataset,
+  loadEditorial,
+} from '../../src/lib/insights/index.ts';
 import { PhraseTrie } from '../../src/lib/insights/phrases.ts';
 import { fillPlaceholders } from '../../src/lib/insights/figures.ts';
 import { splitSentences } from '../../src/lib/insights/sentences.ts';
@@ -36,7 +42,10 @@ describe('polarity and aspects on tricky sentences', () => {
   const cases: Array<[string, Record<string, string>]> = [
     ["They didn't clean up the yard.", { cleanup: 'negative' }],
     ['Not a single nail was left in the driveway.', { cleanup: 'positive' }],
-    ['The crew showed up three days late, but the roof itself is excellent.', { timeliness: 'negative', workmanship: 'positive' }],
+    [
+      'The crew showed up three days late, but the roof itself is excellent.',
+      { timeliness: 'negative', workmanship: 'positive' },
+    ],
     ['Great roof, terrible communication.', { communication: 'negative', workmanship: 'positive' }],
     ['The leak over the kitchen is finally gone.', { workmanship: 'positive' }],
     ['The leak was never fixed.', { workmanship: 'negative' }],
@@ -54,24 +63,29 @@ describe('polarity and aspects on tricky sentences', () => {
   for (const [text, expected] of cases) {
     it(text, () => {
       const got = aspectsOf(text);
-      for (const [aspect, polarity] of Object.entries(expected)) assert.equal(got[aspect], polarity, `${aspect} in ${JSON.stringify(got)}`);
+      for (const [aspect, polarity] of Object.entries(expected))
+        assert.equal(got[aspect], polarity, `${aspect} in ${JSON.stringify(got)}`);
     });
   }
 
   // Negations that intensify: "can't … enough", "couldn't be happier", "nothing but".
   const idioms: Array<[string, Record<string, string>]> = [
-    ['We can\'t thank Rick enough for the quick tarp job.', { timeliness: 'positive' }],
-    ['I can\'t recommend this crew enough.', { professionalism: 'positive' }],
-    ['Honestly, I can\'t say enough good things about the office staff.', { communication: 'positive' }],
-    ['We couldn\'t be happier with the new gutters.', { workmanship: 'positive' }],
-    ['Couldn\'t have asked for a better foreman.', { professionalism: 'positive' }],
+    ["We can't thank Rick enough for the quick tarp job.", { timeliness: 'positive' }],
+    ["I can't recommend this crew enough.", { professionalism: 'positive' }],
+    ["Honestly, I can't say enough good things about the office staff.", { communication: 'positive' }],
+    ["We couldn't be happier with the new gutters.", { workmanship: 'positive' }],
+    ["Couldn't have asked for a better foreman.", { professionalism: 'positive' }],
     ['The cleanup could not have been worse.', { cleanup: 'negative' }],
-    ['Our neighbors have nothing but praise for the crew, but the office never called back.', { professionalism: 'positive', communication: 'negative' }],
+    [
+      'Our neighbors have nothing but praise for the crew, but the office never called back.',
+      { professionalism: 'positive', communication: 'negative' },
+    ],
   ];
   for (const [text, expected] of idioms) {
     it(`intensifying negation: ${text}`, () => {
       const got = aspectsOf(text);
-      for (const [aspect, polarity] of Object.entries(expected)) assert.equal(got[aspect], polarity, `${aspect} in ${JSON.stringify(got)}`);
+      for (const [aspect, polarity] of Object.entries(expected))
+        assert.equal(got[aspect], polarity, `${aspect} in ${JSON.stringify(got)}`);
     });
   }
 
@@ -89,11 +103,12 @@ describe('polarity and aspects on tricky sentences', () => {
   for (const [text, expected] of repairs) {
     it(`repair clause: ${text}`, () => {
       const got = aspectsOf(text);
-      for (const [aspect, polarity] of Object.entries(expected)) assert.equal(got[aspect], polarity, `${aspect} in ${JSON.stringify(got)}`);
+      for (const [aspect, polarity] of Object.entries(expected))
+        assert.equal(got[aspect], polarity, `${aspect} in ${JSON.stringify(got)}`);
     });
   }
 
-  it('takes an aspect\'s polarity from its own clause when the sentence has a contrast', () => {
+  it("takes an aspect's polarity from its own clause when the sentence has a contrast", () => {
     const got = aspectsOf('Scheduling was slower than we had hoped, but the cleanup was spotless.');
     assert.equal(got.timeliness, 'negative');
     assert.equal(got.cleanup, 'positive');
@@ -134,7 +149,9 @@ describe('topics', () => {
   it('ranks keyphrases above single words, drops generic and contained single words, deterministically', () => {
     const input = Array.from({ length: 10 }, (_, i) =>
       review(`r${i}`, i < 5 ? '2024' : '2025', [
-        'gutter', 'photo', 'water',
+        'gutter',
+        'photo',
+        'water',
         ...(i < 3 ? ['gutter guard', 'ice and water shield'] : []),
         ...(i < 6 ? ['adjuster'] : []),
       ]),
@@ -167,23 +184,34 @@ describe('entity linker', () => {
   });
   it('does not take ordinary words for names, and reports unknown first names', () => {
     assert.deepEqual(techs('The rick of firewood was in the way.'), []);
-    const unknown = splitSentences('Kevin was great. We live in Hillsdale. Solid roof.').flatMap((s) => linker.unknownNames(s));
+    const unknown = splitSentences('Kevin was great. We live in Hillsdale. Solid roof.').flatMap((s) =>
+      linker.unknownNames(s),
+    );
     assert.ok(unknown.includes('Kevin'));
     assert.ok(!unknown.includes('Hillsdale'));
     assert.ok(!unknown.includes('Solid'));
   });
   it('warns about an unknown name at build time without failing', () => {
     const dataset = datasetOf(fixture('content-small'));
-    const edited = { ...dataset, reviews: dataset.reviews.map((r, i) => (i === 0 ? { ...r, text: `${r.text} Kevin was a big help too.` } : r)) };
+    const edited = {
+      ...dataset,
+      reviews: dataset.reviews.map((r, i) => (i === 0 ? { ...r, text: `${r.text} Kevin was a big help too.` } : r)),
+    };
     const { warnings } = analyseInsights(edited, EMPTY_EDITORIAL);
-    assert.ok(warnings.some((w) => w.name === 'Kevin' && w.review_id === edited.reviews[0].id), JSON.stringify(warnings));
+    assert.ok(
+      warnings.some((w) => w.name === 'Kevin' && w.review_id === edited.reviews[0].id),
+      JSON.stringify(warnings),
+    );
     const logged: string[] = [];
     buildInsights(edited, EMPTY_EDITORIAL, (m) => logged.push(m));
     assert.match(logged.join('\n'), /Kevin/);
   });
   it('quotes at most three mentions of one unknown name and counts the rest', () => {
     const dataset = datasetOf(fixture('content-small'));
-    const edited = { ...dataset, reviews: dataset.reviews.map((r) => ({ ...r, text: `${r.text} Kevin was a big help too.` })) };
+    const edited = {
+      ...dataset,
+      reviews: dataset.reviews.map((r) => ({ ...r, text: `${r.text} Kevin was a big help too.` })),
+    };
     assert.ok(edited.reviews.length >= 5);
     const logged: string[] = [];
     buildInsights(edited, EMPTY_EDITORIAL, (m) => logged.push(m));
@@ -220,7 +248,7 @@ describe('insights document', () => {
     assert.ok(jamal.aspects.some((a) => a.id === 'estimate_insurance'));
   });
 
-  it('prefers examples whose polarity agrees with the review\'s stars among candidates of similar strength', () => {
+  it("prefers examples whose polarity agrees with the review's stars among candidates of similar strength", () => {
     const dataset = datasetOf(fixture('content-small'));
     const [template] = dataset.reviews;
     const review = (id: string, rating: number, text: string) => ({ ...template, id, rating, title: undefined, text });
@@ -264,7 +292,13 @@ describe('editorial content', () => {
       `${dataset.reviews.length} customers have reviewed us, with an average rating of ${Math.round(mean * 100) / 100} (${Math.round(mean * 10) / 10} rounded) out of 5; ${percent(fives)}% give five stars. We have served {roughly 1,000} homes.`,
     );
     assert.deepEqual(doc.summary.highlights, [`${percent(low)}% give one or two stars.`]);
-    assert.deepEqual(Object.keys(doc.summary.figures), ['review_count', 'average_rating', 'average_rating:1', 'percent_five_star', 'percent_one_or_two_star']);
+    assert.deepEqual(Object.keys(doc.summary.figures), [
+      'review_count',
+      'average_rating',
+      'average_rating:1',
+      'percent_five_star',
+      'percent_one_or_two_star',
+    ]);
     assert.equal(doc.summary.figures['average_rating:1'], Math.round(mean * 10) / 10);
     assert.equal(doc.summary.figures.review_count, dataset.reviews.length);
     assert.equal(doc.faq[0].question, 'Do you tarp roofs after storms?');
@@ -284,11 +318,14 @@ describe('editorial content', () => {
   });
 
   it('groups thousands and writes whole figures without decimals', () => {
-    const filled = fillPlaceholders('{review_count} reviews, {average_rating} / {average_rating:0} / {percent_five_star:1}%', {
-      review_count: 12045,
-      average_rating: 4.1,
-      percent_five_star: 61.2345,
-    });
+    const filled = fillPlaceholders(
+      '{review_count} reviews, {average_rating} / {average_rating:0} / {percent_five_star:1}%',
+      {
+        review_count: 12045,
+        average_rating: 4.1,
+        percent_five_star: 61.2345,
+      },
+    );
     assert.equal(filled.text, '12,045 reviews, 4.1 / 4 / 61.2%');
   });
 
@@ -308,14 +345,19 @@ describe('editorial content', () => {
         ]) {
           assert.ok(found.includes(expected), `${expected} in\n${error.message}`);
         }
-        const messages = error.problems.filter((p) => p.file === 'insights/summary.md').map((p) => `${p.field}: ${p.message}`);
+        const messages = error.problems
+          .filter((p) => p.file === 'insights/summary.md')
+          .map((p) => `${p.field}: ${p.message}`);
         for (const expected of [
           /^\(file\): unknown fields "figures", "colour": figures are no longer declared; write each number in the text as a placeholder/,
           /^\(body\): unknown placeholder "\{review_cuont\}" \(known: review_count, average_rating/,
           /^\(body\): "\{average_rating:x\}" is not a placeholder/,
           /^highlights\[0\]: unknown placeholder "\{happiness_index\}"/,
         ]) {
-          assert.ok(messages.some((m) => expected.test(m)), `${expected} in\n${messages.join('\n')}`);
+          assert.ok(
+            messages.some((m) => expected.test(m)),
+            `${expected} in\n${messages.join('\n')}`,
+          );
         }
         return true;
       },
@@ -327,22 +369,46 @@ describe('example order and phrase tries', () => {
   it('among examples of equal strength, shows the newest reviews first, then by review id', () => {
     const dataset = datasetOf(fixture('content-small'));
     const [template] = dataset.reviews;
-    const review = (id: string, date: string) => ({ ...template, id, date, rating: 5, title: undefined, text: 'The price was fair.' });
+    const review = (id: string, date: string) => ({
+      ...template,
+      id,
+      date,
+      rating: 5,
+      title: undefined,
+      text: 'The price was fair.',
+    });
     const doc = buildInsights(
-      { ...dataset, reviews: [review('c', '2024-01-01'), review('b', '2024-03-01'), review('d', '2023-05-01'), review('a', '2024-03-01')] },
+      {
+        ...dataset,
+        reviews: [
+          review('c', '2024-01-01'),
+          review('b', '2024-03-01'),
+          review('d', '2023-05-01'),
+          review('a', '2024-03-01'),
+        ],
+      },
       EMPTY_EDITORIAL,
       () => {},
     );
     const price = doc.aspects.find((a) => a.id === 'price')!;
-    assert.deepEqual(price.examples.map((e) => e.review_id), ['a', 'b']);
+    assert.deepEqual(
+      price.examples.map((e) => e.review_id),
+      ['a', 'b'],
+    );
   });
 
   it('a phrase trie finds a phrase added after the tokens were first scanned', () => {
     const trie = new PhraseTrie<string>();
     trie.add('gutter guard', 'a');
     const [sentence] = splitSentences('The flashing and the gutter guard look great.');
-    assert.deepEqual(trie.scan(sentence.tokens).map((m) => m.value), ['a']);
+    assert.deepEqual(
+      trie.scan(sentence.tokens).map((m) => m.value),
+      ['a'],
+    );
     trie.add('flashing', 'b');
-    assert.deepEqual(trie.scan(sentence.tokens).map((m) => m.value), ['b', 'a']);
+    assert.deepEqual(
+      trie.scan(sentence.tokens).map((m) => m.value),
+      ['b', 'a'],
+    );
   });
 });

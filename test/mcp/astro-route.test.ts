@@ -14,11 +14,20 @@ import { astroAndDirectServers, initialize, initializeRequest, JSON_HEADERS, pos
 function postWithHost(port: number, host: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const payload = JSON.stringify(initializeRequest());
-    const req = httpRequest({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: { ...JSON_HEADERS, host, 'content-length': Buffer.byteLength(payload) } }, (res) => {
-      let text = '';
-      res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/mcp',
+        method: 'POST',
+        headers: { ...JSON_HEADERS, host, 'content-length': Buffer.byteLength(payload) },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
     req.on('error', reject);
     req.end(payload);
   });
@@ -49,7 +58,10 @@ describe('/mcp through the Astro route', () => {
       const viaDirect = (await directClient.callTool({ name, arguments: args })) as ToolResult;
       assert.deepEqual(viaAstro, viaDirect, `${name} ${JSON.stringify(args)}`);
     }
-    const search = (await client.callTool({ name: 'search_reviews', arguments: { min_rating: 4, limit: 5 } })) as ToolResult;
+    const search = (await client.callTool({
+      name: 'search_reviews',
+      arguments: { min_rating: 4, limit: 5 },
+    })) as ToolResult;
     assert.equal(search.structuredContent.count, 5);
     await client.close();
     await directClient.close();
@@ -70,17 +82,32 @@ describe('/mcp through the Astro route', () => {
     assert.equal((await post(`${servers.direct.url}/mcp`, listTools, { 'mcp-session-id': sessionId })).status, 404);
   });
   it('an oversized body gets the same 413 on both paths', async () => {
-    const big = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: { pad: 'x'.repeat(2 * 1024 * 1024) } } });
-    const [viaAstro, viaDirect] = await Promise.all([post(`${servers.astro.url}/mcp`, big), post(`${servers.direct.url}/mcp`, big)]);
+    const big = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/list',
+      params: { _meta: { pad: 'x'.repeat(2 * 1024 * 1024) } },
+    });
+    const [viaAstro, viaDirect] = await Promise.all([
+      post(`${servers.astro.url}/mcp`, big),
+      post(`${servers.direct.url}/mcp`, big),
+    ]);
     assert.equal(viaAstro.status, 413);
     assert.equal(viaAstro.json.error.code, -32000);
-    assert.deepEqual([viaDirect.status, viaDirect.headers.get('content-type'), viaDirect.text], [viaAstro.status, viaAstro.headers.get('content-type'), viaAstro.text]);
+    assert.deepEqual(
+      [viaDirect.status, viaDirect.headers.get('content-type'), viaDirect.text],
+      [viaAstro.status, viaAstro.headers.get('content-type'), viaAstro.text],
+    );
   });
 
   it('inside the Node server (bound to loopback) the Astro route accepts the loopback Host names, as the direct path does', async () => {
     for (const server of [servers.astro, servers.direct]) {
       for (const host of [`localhost:${server.port}`, `127.0.0.1:${server.port}`, '[::1]']) {
-        assert.equal((await postWithHost(server.port, host)).status, 200, `${server === servers.astro ? 'astro' : 'direct'} Host ${host}`);
+        assert.equal(
+          (await postWithHost(server.port, host)).status,
+          200,
+          `${server === servers.astro ? 'astro' : 'direct'} Host ${host}`,
+        );
       }
       assert.equal((await postWithHost(server.port, 'evil.example')).status, 403);
     }

@@ -31,8 +31,10 @@ after(async () => {
   store.remove();
 });
 
-const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.process.pid}/status`, 'utf8'))![1]) / 1024;
-const batch = (method: string, params: unknown) => Array.from({ length: 100 }, (_, id) => ({ jsonrpc: '2.0', id, method, params }));
+const rssMb = () =>
+  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.process.pid}/status`, 'utf8'))![1]) / 1024;
+const batch = (method: string, params: unknown) =>
+  Array.from({ length: 100 }, (_, id) => ({ jsonrpc: '2.0', id, method, params }));
 
 describe('the answer budget of POST /mcp at 10k reviews', () => {
   it('a batch of 100 reads of reviews.json answers promptly and small, memory stays, a search meanwhile stays fast', async () => {
@@ -85,7 +87,10 @@ describe('the answer budget of POST /mcp at 10k reviews', () => {
   });
 
   it('a single read of reviews.json is refused with its URL at 2026-07-28 too; one reviews_since page answers', async () => {
-    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
     const read = await post(
       url,
       { jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri: DATASET, _meta: meta } },
@@ -95,7 +100,16 @@ describe('the answer budget of POST /mcp at 10k reviews', () => {
     assert.equal(read.json.error.data.url, DATASET);
     assert.ok(read.status < 500);
 
-    const since = await post(url, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'reviews_since', arguments: { date: '2000-01-01' } } }, session);
+    const since = await post(
+      url,
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'reviews_since', arguments: { date: '2000-01-01' } },
+      },
+      session,
+    );
     assert.equal(since.json.result.structuredContent.count, since.json.result.structuredContent.reviews.length);
     assert.ok(since.json.result.structuredContent.count > 0);
   });

@@ -27,7 +27,8 @@ after(async () => {
 });
 
 type ToolResult = { isError?: boolean; structuredContent?: any; content: Array<{ type: string; text?: string }> };
-const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }) as Promise<ToolResult>;
+const call = (name: string, args: Record<string, unknown>) =>
+  client.callTool({ name, arguments: args }) as Promise<ToolResult>;
 
 describe('MCP over streamable HTTP', () => {
   it('initializes with a session id and lists read-only tools with schemas', async () => {
@@ -36,7 +37,13 @@ describe('MCP over streamable HTTP', () => {
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name).sort();
     const hasInsights = (await fetch(`${server.url}/insights.json`)).status === 200;
-    const expected = ['get_business', 'get_review', 'reviews_since', 'search_reviews', ...(hasInsights ? ['get_insights'] : [])].sort();
+    const expected = [
+      'get_business',
+      'get_review',
+      'reviews_since',
+      'search_reviews',
+      ...(hasInsights ? ['get_insights'] : []),
+    ].sort();
     assert.deepEqual(names, expected, 'get_insights exists exactly when /insights.json does');
     for (const tool of tools) {
       assert.ok(tool.title, `${tool.name} has a title`);
@@ -48,7 +55,16 @@ describe('MCP over streamable HTTP', () => {
     }
     const search = tools.find((t) => t.name === 'search_reviews');
     const properties = Object.keys(search?.inputSchema.properties ?? {}).sort();
-    assert.deepEqual(properties, ['limit', 'mentions_service', 'mentions_technician', 'min_rating', 'query', 'rating', 'since', 'until']);
+    assert.deepEqual(properties, [
+      'limit',
+      'mentions_service',
+      'mentions_technician',
+      'min_rating',
+      'query',
+      'rating',
+      'since',
+      'until',
+    ]);
   });
 
   it('get_business returns the business as structured content and the same JSON as text', async () => {
@@ -100,7 +116,9 @@ describe('MCP over streamable HTTP', () => {
       const body = JSON.parse(result.content[0]?.text ?? '');
       assert.equal(body.error, 'invalid_request');
       assert.ok(
-        body.issues.some((issue: { path: string[]; message: string }) => issue.path[0] === mention && issue.message.includes(mention)),
+        body.issues.some(
+          (issue: { path: string[]; message: string }) => issue.path[0] === mention && issue.message.includes(mention),
+        ),
         `${name} ${JSON.stringify(args)}: ${result.content[0]?.text}`,
       );
     }
@@ -149,7 +167,10 @@ describe('MCP over streamable HTTP', () => {
     const uri = template.uriTemplate.replace('{id}', body.reviews[0].id);
     const one = await client.readResource({ uri });
     assert.deepEqual(JSON.parse((one.contents[0] as { text: string }).text), body.reviews[0]);
-    await assert.rejects(client.readResource({ uri: template.uriTemplate.replace('{id}', 'no-such-review') }), /no-such-review/);
+    await assert.rejects(
+      client.readResource({ uri: template.uriTemplate.replace('{id}', 'no-such-review') }),
+      /no-such-review/,
+    );
 
     const insights = await fetch(`${server.url}/insights.json`);
     const listed = resources.find((r) => r.name === 'insights.json');

@@ -22,7 +22,16 @@ import { tempDir } from './helpers.ts';
 const CLI = resolve(ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
 
 const SCENARIOS: Record<string, string[]> = {
-  '2025-11-25': ['server-initialize', 'ping', 'tools-list', 'resources-list', 'prompts-list', 'completion-complete', 'dns-rebinding-protection', 'server-session-lifecycle'],
+  '2025-11-25': [
+    'server-initialize',
+    'ping',
+    'tools-list',
+    'resources-list',
+    'prompts-list',
+    'completion-complete',
+    'dns-rebinding-protection',
+    'server-session-lifecycle',
+  ],
   '2026-07-28': [
     'server-stateless',
     'tools-list',
@@ -40,17 +49,22 @@ const SCENARIOS: Record<string, string[]> = {
 const KNOWN: Record<string, Record<string, string>> = {
   '2025-11-25': {},
   '2026-07-28': {
-    'server-stateless:sep-2575-server-rejects-undeclared-capability': "needs the suite's diagnostic tool test_missing_capability",
-    'server-stateless:sep-2575-missing-capability-http-400': "needs the suite's diagnostic tool test_missing_capability",
-    'server-stateless:sep-2575-http-server-no-independent-requests-on-stream': "needs the suite's diagnostic tool test_streaming_elicitation",
+    'server-stateless:sep-2575-server-rejects-undeclared-capability':
+      "needs the suite's diagnostic tool test_missing_capability",
+    'server-stateless:sep-2575-missing-capability-http-400':
+      "needs the suite's diagnostic tool test_missing_capability",
+    'server-stateless:sep-2575-http-server-no-independent-requests-on-stream':
+      "needs the suite's diagnostic tool test_streaming_elicitation",
     'server-stateless:sep-2575-server-no-log-without-loglevel': "needs the suite's diagnostic tool test_logging_tool",
   },
 };
 
 /** Checks the suite skips here by its own rules: they apply to servers that declare what we do not. */
 const SKIPPED: Record<string, string> = {
-  'server-stateless:sep-2575-server-sends-prompts-list-changed-on-subscription': 'no listChanged: the prompt list changes only with a deploy',
-  'server-stateless:sep-2575-server-sends-tools-list-changed-on-subscription': 'no listChanged: the tool list changes only with a deploy',
+  'server-stateless:sep-2575-server-sends-prompts-list-changed-on-subscription':
+    'no listChanged: the prompt list changes only with a deploy',
+  'server-stateless:sep-2575-server-sends-tools-list-changed-on-subscription':
+    'no listChanged: the tool list changes only with a deploy',
 };
 
 interface Check {
@@ -75,7 +89,18 @@ after(async () => {
 /** Runs one scenario at one revision; the checks it recorded. */
 function run(revision: string, scenario: string): Promise<Check[]> {
   const dir = join(output.path, `${revision}-${scenario}`);
-  const args = [CLI, 'server', '--url', `${server.url}/mcp`, '--scenario', scenario, '--spec-version', revision, '-o', dir];
+  const args = [
+    CLI,
+    'server',
+    '--url',
+    `${server.url}/mcp`,
+    '--scenario',
+    scenario,
+    '--spec-version',
+    revision,
+    '-o',
+    dir,
+  ];
   return new Promise((resolveRun, reject) => {
     execFile(NODE, args, { cwd: ROOT, timeout: 120_000 }, (error, stdout, stderr) => {
       // A failing check exits 1: the checks decide, so only a missing result is an error here.
@@ -83,7 +108,11 @@ function run(revision: string, scenario: string): Promise<Check[]> {
         const [folder] = readdirSync(dir);
         resolveRun(JSON.parse(readFileSync(join(dir, folder!, 'checks.json'), 'utf8')) as Check[]);
       } catch {
-        reject(new Error(`conformance ${scenario} at ${revision} left no checks.json (${error?.message}):\n${stdout}\n${stderr}`));
+        reject(
+          new Error(
+            `conformance ${scenario} at ${revision} left no checks.json (${error?.message}):\n${stdout}\n${stderr}`,
+          ),
+        );
       }
     });
   });
@@ -101,10 +130,12 @@ for (const [revision, scenarios] of Object.entries(SCENARIOS)) {
           const known = KNOWN[revision]![key];
           if (known && check.status === 'SUCCESS') unexpected.push(`${key} passes now: remove it from KNOWN`);
           if (check.status === 'SKIPPED' && SKIPPED[key]) continue;
-          if (!known && check.status !== 'SUCCESS') unexpected.push(`${key}: ${check.status} ${check.errorMessage ?? ''}`);
+          if (!known && check.status !== 'SUCCESS')
+            unexpected.push(`${key}: ${check.status} ${check.errorMessage ?? ''}`);
         }
         for (const key of Object.keys(KNOWN[revision]!).filter((key) => key.startsWith(`${scenario}:`))) {
-          if (!checks.some((check) => `${scenario}:${check.id}` === key)) unexpected.push(`${key} was not run: remove it from KNOWN`);
+          if (!checks.some((check) => `${scenario}:${check.id}` === key))
+            unexpected.push(`${key} was not run: remove it from KNOWN`);
         }
         assert.deepEqual(unexpected, []);
       });

@@ -18,7 +18,11 @@ export interface RpcReply {
 }
 
 export async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<RpcReply> {
-  const response = await fetch(url, { method: 'POST', headers: { ...JSON_HEADERS, ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { ...JSON_HEADERS, ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
   const text = await response.text();
   let json: any;
   try {
@@ -30,7 +34,12 @@ export async function post(url: string, body: unknown, headers: Record<string, s
 }
 
 export function initializeRequest(protocolVersion = '2025-06-18', id: number | string = 1) {
-  return { jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw-test', version: '1.0.0' } } };
+  return {
+    jsonrpc: '2.0',
+    id,
+    method: 'initialize',
+    params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw-test', version: '1.0.0' } },
+  };
 }
 
 /** Initializes and returns the session id (and the reply). */
@@ -62,9 +71,13 @@ export function freePort(): Promise<number> {
 /** `redis-server` on a free port with no persistence; `stop()` kills exactly that process. */
 export async function startRedis(): Promise<{ url: string; stop: () => Promise<void> }> {
   const port = await freePort();
-  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));

@@ -40,7 +40,13 @@ function postWithHeaders(headers: Record<string, string>, body: unknown): Promis
   return new Promise((resolve, reject) => {
     const payload = JSON.stringify(body);
     const req = httpRequest(
-      { host: '127.0.0.1', port: server.port, path: '/mcp', method: 'POST', headers: { ...JSON_HEADERS, ...headers, 'content-length': Buffer.byteLength(payload) } },
+      {
+        host: '127.0.0.1',
+        port: server.port,
+        path: '/mcp',
+        method: 'POST',
+        headers: { ...JSON_HEADERS, ...headers, 'content-length': Buffer.byteLength(payload) },
+      },
       (res) => {
         let text = '';
         res.on('data', (chunk) => (text += chunk));
@@ -86,7 +92,11 @@ describe('POST /mcp over raw HTTP', () => {
 
   it('notifications are answered 202 with no body', async () => {
     const { sessionId } = await initialize(url);
-    const reply = await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' });
+    const reply = await post(
+      url,
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' },
+    );
     assert.equal(reply.status, 202);
     assert.equal(reply.text, '');
   });
@@ -102,7 +112,13 @@ describe('POST /mcp over raw HTTP', () => {
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
     const longer = Buffer.from(JSON.stringify({ ...claims, exp: claims.exp + 10_000_000 })).toString('base64url');
     const flipped = signature.slice(0, -2) + (signature.at(-2) === 'A' ? 'B' : 'A') + signature.at(-1);
-    for (const forged of ['not-a-session', `${longer}.${signature}`, `${payload}.${flipped}`, `${payload}.`, 'a'.repeat(600)]) {
+    for (const forged of [
+      'not-a-session',
+      `${longer}.${signature}`,
+      `${payload}.${flipped}`,
+      `${payload}.`,
+      'a'.repeat(600),
+    ]) {
       const reply = await post(url, listTools, { 'mcp-session-id': forged });
       assert.equal(reply.status, 404, forged);
       assert.equal(reply.json.error.code, -32001);
@@ -129,11 +145,20 @@ describe('POST /mcp over raw HTTP', () => {
     assert.equal(noAccept.status, 406);
     const text = await post(url, listTools, { 'content-type': 'text/plain', 'mcp-session-id': sessionId });
     assert.equal(text.status, 415);
-    const form = await post(url, 'a=b', { 'content-type': 'application/x-www-form-urlencoded', 'mcp-session-id': sessionId });
+    const form = await post(url, 'a=b', {
+      'content-type': 'application/x-www-form-urlencoded',
+      'mcp-session-id': sessionId,
+    });
     assert.equal(form.status, 415);
-    const sneaky = await post(url, listTools, { 'content-type': 'text/plain; a=application/json', 'mcp-session-id': sessionId });
+    const sneaky = await post(url, listTools, {
+      'content-type': 'text/plain; a=application/json',
+      'mcp-session-id': sessionId,
+    });
     assert.equal(sneaky.status, 415);
-    const withCharset = await post(url, listTools, { 'content-type': 'application/json; charset=utf-8', 'mcp-session-id': sessionId });
+    const withCharset = await post(url, listTools, {
+      'content-type': 'application/json; charset=utf-8',
+      'mcp-session-id': sessionId,
+    });
     assert.equal(withCharset.status, 200);
   });
 
@@ -160,7 +185,10 @@ describe('POST /mcp over raw HTTP', () => {
   it('batches are 400 from 2025-06-18 on, and served for 2025-03-26', async () => {
     const batch = [listTools, { jsonrpc: '2.0', id: 3, method: 'ping' }];
     const modern = await initialize(url, '2025-06-18');
-    const refused = await post(url, batch, { 'mcp-session-id': modern.sessionId, 'mcp-protocol-version': '2025-06-18' });
+    const refused = await post(url, batch, {
+      'mcp-session-id': modern.sessionId,
+      'mcp-protocol-version': '2025-06-18',
+    });
     assert.equal(refused.status, 400);
     assert.equal(refused.json.error.code, -32600);
     // Without the header, the version negotiated in the session decides.
@@ -188,7 +216,11 @@ describe('POST /mcp over raw HTTP', () => {
     const unknownMethod = await post(url, { jsonrpc: '2.0', id: 9, method: 'reviews/delete' }, headers);
     assert.equal(unknownMethod.status, 200);
     assert.equal(unknownMethod.json.error.code, -32601);
-    const unknownTool = await post(url, { jsonrpc: '2.0', id: 10, method: 'tools/call', params: { name: 'delete_review', arguments: {} } }, headers);
+    const unknownTool = await post(
+      url,
+      { jsonrpc: '2.0', id: 10, method: 'tools/call', params: { name: 'delete_review', arguments: {} } },
+      headers,
+    );
     assert.equal(unknownTool.json.error.code, -32602);
     assert.match(unknownTool.json.error.message, /search_reviews/);
   });
@@ -197,13 +229,26 @@ describe('POST /mcp over raw HTTP', () => {
     const { sessionId } = await initialize(url);
     const headers = { 'mcp-session-id': sessionId };
     const cases: Array<[unknown, Record<string, string>, RegExp]> = [
-      [{ jsonrpc: '2.0', id: 21, method: 'tools/call', params: { name: 'get_business', arguments: null } }, headers, /tools\/call: params\.arguments: /],
+      [
+        { jsonrpc: '2.0', id: 21, method: 'tools/call', params: { name: 'get_business', arguments: null } },
+        headers,
+        /tools\/call: params\.arguments: /,
+      ],
       [{ jsonrpc: '2.0', id: 22, method: 'tools/call' }, headers, /tools\/call: params: missing/],
       [{ jsonrpc: '2.0', id: 23, method: 'tools/call', params: { arguments: {} } }, headers, /params\.name/],
       [{ jsonrpc: '2.0', id: 24, method: 'resources/read', params: { uri: 5 } }, headers, /params\.uri/],
       [{ jsonrpc: '2.0', id: 25, method: 'tools/list', params: { cursor: 5 } }, headers, /params\.cursor/],
       [{ jsonrpc: '2.0', id: 26, method: 'initialize' }, {}, /initialize: params: missing/],
-      [{ jsonrpc: '2.0', id: 27, method: 'initialize', params: { capabilities: {}, clientInfo: { name: 'x', version: '1' } } }, {}, /params\.protocolVersion/],
+      [
+        {
+          jsonrpc: '2.0',
+          id: 27,
+          method: 'initialize',
+          params: { capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+        },
+        {},
+        /params\.protocolVersion/,
+      ],
     ];
     for (const [body, extra, message] of cases) {
       const reply = await post(url, body, extra);
@@ -219,29 +264,55 @@ describe('POST /mcp over raw HTTP', () => {
     // An unknown method stays -32601 whatever its params; valid params still pass.
     const unknown = await post(url, { jsonrpc: '2.0', id: 28, method: 'logging/setLevel', params: {} }, headers);
     assert.equal(unknown.json.error.code, -32601);
-    const fine = await post(url, { jsonrpc: '2.0', id: 29, method: 'tools/call', params: { name: 'get_business' } }, headers);
+    const fine = await post(
+      url,
+      { jsonrpc: '2.0', id: 29, method: 'tools/call', params: { name: 'get_business' } },
+      headers,
+    );
     assert.equal(fine.status, 200);
     assert.ok(fine.json.result.structuredContent.business);
   });
 
-  it('in a batch (2025-03-26), a request with invalid params gets its -32602 beside the others\' results', async () => {
+  it("in a batch (2025-03-26), a request with invalid params gets its -32602 beside the others' results", async () => {
     const { sessionId } = await initialize(url, '2025-03-26');
     const headers = { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-03-26' };
-    const mixed = await post(url, [{ jsonrpc: '2.0', id: 31, method: 'tools/call' }, { jsonrpc: '2.0', id: 32, method: 'ping' }], headers);
+    const mixed = await post(
+      url,
+      [
+        { jsonrpc: '2.0', id: 31, method: 'tools/call' },
+        { jsonrpc: '2.0', id: 32, method: 'ping' },
+      ],
+      headers,
+    );
     assert.equal(mixed.status, 200, mixed.text);
     const byId = new Map(mixed.json.map((r: any) => [r.id, r]));
     assert.equal((byId.get(31) as any).error.code, -32602);
     assert.deepEqual((byId.get(32) as any).result, {});
-    const alone = await post(url, [{ jsonrpc: '2.0', id: 33, method: 'tools/call' }, { jsonrpc: '2.0', method: 'notifications/initialized' }], headers);
+    const alone = await post(
+      url,
+      [
+        { jsonrpc: '2.0', id: 33, method: 'tools/call' },
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+      ],
+      headers,
+    );
     assert.equal(alone.status, 200, alone.text);
-    assert.deepEqual(alone.json.map((r: any) => [r.id, r.error.code]), [[33, -32602]]);
+    assert.deepEqual(
+      alone.json.map((r: any) => [r.id, r.error.code]),
+      [[33, -32602]],
+    );
   });
 
   it('bad tool arguments are a result with isError and the REST API issues', async () => {
     const { sessionId } = await initialize(url);
     const reply = await post(
       url,
-      { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'search_reviews', arguments: { rating: 9, colour: 'red' } } },
+      {
+        jsonrpc: '2.0',
+        id: 4,
+        method: 'tools/call',
+        params: { name: 'search_reviews', arguments: { rating: 9, colour: 'red' } },
+      },
       { 'mcp-session-id': sessionId },
     );
     assert.equal(reply.status, 200);
@@ -250,10 +321,7 @@ describe('POST /mcp over raw HTTP', () => {
     const rest = await (await fetch(`${server.url}/api/reviews/search?rating=9&colour=red`)).json();
     assert.equal(body.error, 'invalid_request');
     assert.deepEqual(body.issues.map((i: any) => i.path[0]).sort(), ['colour', 'rating']);
-    assert.deepEqual(
-      body.issues.map((i: any) => i.path[0]).sort(),
-      rest.issues.map((i: any) => i.path[0]).sort(),
-    );
+    assert.deepEqual(body.issues.map((i: any) => i.path[0]).sort(), rest.issues.map((i: any) => i.path[0]).sort());
   });
 
   it('Host must be a configured site host, a loopback name (bound to loopback) or in MCP_ALLOWED_HOSTS', async () => {
@@ -261,7 +329,13 @@ describe('POST /mcp over raw HTTP', () => {
       const reply = await postWithHost(host, initializeRequest());
       assert.equal(reply.status, 403, `Host ${host}: ${reply.body}`);
     }
-    for (const host of [`127.0.0.1:${server.port}`, `localhost:${server.port}`, 'LOCALHOST', 'mcp.example.org', 'mcp.example.org:8443']) {
+    for (const host of [
+      `127.0.0.1:${server.port}`,
+      `localhost:${server.port}`,
+      'LOCALHOST',
+      'mcp.example.org',
+      'mcp.example.org:8443',
+    ]) {
       const reply = await postWithHost(host, initializeRequest());
       assert.equal(reply.status, 200, `Host ${host}: ${reply.body}`);
     }
@@ -281,18 +355,28 @@ describe('POST /mcp over raw HTTP', () => {
     }
     const preflight = await fetch(url, {
       method: 'OPTIONS',
-      headers: { origin: 'https://app.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, mcp-session-id' },
+      headers: {
+        origin: 'https://app.example.com',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type, mcp-session-id',
+      },
     });
     assert.equal(preflight.status, 204);
     assert.equal(preflight.headers.get('access-control-allow-origin'), 'https://app.example.com');
     assert.match(preflight.headers.get('access-control-allow-headers') ?? '', /Mcp-Session-Id/i);
-    const badPreflight = await fetch(url, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+    const badPreflight = await fetch(url, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
     assert.equal(badPreflight.status, 403);
   });
 
   it('bound to loopback, a page of this server on a loopback name and its own port may call it; other ports and names are 403', async () => {
     for (const name of ['127.0.0.1', 'localhost']) {
-      const own = await postWithHeaders({ host: `${name}:${server.port}`, origin: `http://${name}:${server.port}` }, initializeRequest());
+      const own = await postWithHeaders(
+        { host: `${name}:${server.port}`, origin: `http://${name}:${server.port}` },
+        initializeRequest(),
+      );
       assert.equal(own.status, 200, `${name}: ${own.body}`);
     }
     for (const [host, origin] of [

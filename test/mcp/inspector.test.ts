@@ -34,7 +34,14 @@ function inspector(args: string[]): Promise<any> {
     execFile(
       BIN,
       ['--cli', `${server.url}/mcp`, '--transport', 'http', ...args],
-      { cwd: CWD, timeout: 30_000, env: { ...process.env, PATH: `${dirname(process.execPath)}:${resolve(ROOT, 'node_modules/.bin')}:${process.env.PATH}` } },
+      {
+        cwd: CWD,
+        timeout: 30_000,
+        env: {
+          ...process.env,
+          PATH: `${dirname(process.execPath)}:${resolve(ROOT, 'node_modules/.bin')}:${process.env.PATH}`,
+        },
+      },
       (error, stdout, stderr) => {
         if (error) return reject(new Error(`inspector failed: ${error.message}\n${stdout}\n${stderr}`));
         try {
@@ -51,11 +58,25 @@ describe('MCP Inspector CLI', () => {
   it('tools/list shows the read-only tools; tools/call answers like the REST API', async () => {
     const { tools } = await inspector(['--method', 'tools/list']);
     const hasInsights = (await fetch(`${server.url}/insights.json`)).status === 200;
-    const expected = ['get_business', 'get_review', 'reviews_since', 'search_reviews', ...(hasInsights ? ['get_insights'] : [])].sort();
+    const expected = [
+      'get_business',
+      'get_review',
+      'reviews_since',
+      'search_reviews',
+      ...(hasInsights ? ['get_insights'] : []),
+    ].sort();
     assert.deepEqual(tools.map((t: { name: string }) => t.name).sort(), expected);
     for (const tool of tools) assert.equal(tool.annotations.readOnlyHint, true);
 
-    const result = await inspector(['--method', 'tools/call', '--tool-name', 'search_reviews', '--tool-arg', 'rating=5', 'limit=3']);
+    const result = await inspector([
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'search_reviews',
+      '--tool-arg',
+      'rating=5',
+      'limit=3',
+    ]);
     const rest = await (await fetch(`${server.url}/api/reviews/search?rating=5&limit=3`)).json();
     assert.deepEqual(result.structuredContent, rest);
   });

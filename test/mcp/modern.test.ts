@@ -47,7 +47,11 @@ function modern(method: string, params: Record<string, unknown> = {}, id: number
     },
   };
   const name = typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : undefined;
-  const headers: Record<string, string> = { 'mcp-protocol-version': VERSION, 'mcp-method': method, ...(name ? { 'mcp-name': name } : {}) };
+  const headers: Record<string, string> = {
+    'mcp-protocol-version': VERSION,
+    'mcp-method': method,
+    ...(name ? { 'mcp-name': name } : {}),
+  };
   return { body, headers };
 }
 
@@ -73,8 +77,22 @@ describe('MCP 2026-07-28 through the SDK v2 client', () => {
     try {
       const [modernTools, legacyTools] = await Promise.all([client.listTools(), legacy.listTools()]);
       assert.deepEqual(
-        modernTools.tools.map(({ name, title, description, inputSchema, outputSchema, annotations }) => ({ name, title, description, inputSchema, outputSchema, annotations })),
-        legacyTools.tools.map(({ name, title, description, inputSchema, outputSchema, annotations }) => ({ name, title, description, inputSchema, outputSchema, annotations })),
+        modernTools.tools.map(({ name, title, description, inputSchema, outputSchema, annotations }) => ({
+          name,
+          title,
+          description,
+          inputSchema,
+          outputSchema,
+          annotations,
+        })),
+        legacyTools.tools.map(({ name, title, description, inputSchema, outputSchema, annotations }) => ({
+          name,
+          title,
+          description,
+          inputSchema,
+          outputSchema,
+          annotations,
+        })),
       );
       assert.ok(modernTools.tools.some((tool) => tool.name === 'search_reviews'));
       const legacyAnswer = await legacy.callTool({ name: 'search_reviews', arguments: { min_rating: 4, limit: 5 } });
@@ -86,10 +104,17 @@ describe('MCP 2026-07-28 through the SDK v2 client', () => {
   });
 
   it('search_reviews with filters answers exactly what GET /api/reviews/search answers', async () => {
-    for (const args of [{ rating: 5, limit: 3 }, { min_rating: 4, mentions_service: 'gutters' }, { query: 'leak', since: '2024-01-01' }, {}] as Array<Record<string, unknown>>) {
+    for (const args of [
+      { rating: 5, limit: 3 },
+      { min_rating: 4, mentions_service: 'gutters' },
+      { query: 'leak', since: '2024-01-01' },
+      {},
+    ] as Array<Record<string, unknown>>) {
       const result = await client.callTool({ name: 'search_reviews', arguments: args });
       assert.equal(result.isError, undefined, JSON.stringify(result.content));
-      const http = await rest(`/api/reviews/search?${new URLSearchParams(Object.entries(args).map(([k, v]) => [k, String(v)]))}`);
+      const http = await rest(
+        `/api/reviews/search?${new URLSearchParams(Object.entries(args).map(([k, v]) => [k, String(v)]))}`,
+      );
       assert.deepEqual(result.structuredContent, http, JSON.stringify(args));
       assert.deepEqual(JSON.parse((result.content[0] as { text: string }).text), http);
     }
@@ -115,7 +140,10 @@ describe('MCP 2026-07-28 through the SDK v2 client', () => {
     assert.ok(template);
     const one = await client.readResource({ uri: template.uriTemplate.replace('{id}', body.reviews[0].id) });
     assert.deepEqual(JSON.parse((one.contents[0] as { text: string }).text), body.reviews[0]);
-    await assert.rejects(client.readResource({ uri: template.uriTemplate.replace('{id}', 'no-such-review') }), (error: { code?: number }) => error.code === -32602);
+    await assert.rejects(
+      client.readResource({ uri: template.uriTemplate.replace('{id}', 'no-such-review') }),
+      (error: { code?: number }) => error.code === -32602,
+    );
   });
 });
 
@@ -185,12 +213,17 @@ describe('MCP 2026-07-28 over raw HTTP', () => {
     assert.ok(reply.json.error.data.supported.includes(VERSION), reply.text);
 
     const { sessionId } = await initialize(url);
-    const old = await post(url, { jsonrpc: '2.0', id: 8, method: 'tools/list' }, { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2023-01-01' });
+    const old = await post(
+      url,
+      { jsonrpc: '2.0', id: 8, method: 'tools/list' },
+      { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2023-01-01' },
+    );
     assert.equal(old.status, 400, old.text);
     assert.equal(old.json.error.code, -32022);
     assert.equal(old.json.id, 8);
     assert.deepEqual(old.json.error.data.requested, '2023-01-01');
-    for (const version of [VERSION, '2025-11-25', '2025-06-18']) assert.ok(old.json.error.data.supported.includes(version), version);
+    for (const version of [VERSION, '2025-11-25', '2025-06-18'])
+      assert.ok(old.json.error.data.supported.includes(version), version);
   });
 
   it('one message per POST: a batch with a 2026-07-28 request is 400; GET and DELETE are 405/400 as before', async () => {
@@ -243,15 +276,35 @@ describe('MCP 2026-07-28 needs no store and no session secret', () => {
       },
       env: {},
       bindHost: undefined,
-      sessionsUnavailable: () => Response.json({ error: 'not_configured', settings: ['REDIS_URL', 'MCP_SESSION_SECRET'] }, { status: 503 }),
+      sessionsUnavailable: () =>
+        Response.json({ error: 'not_configured', settings: ['REDIS_URL', 'MCP_SESSION_SECRET'] }, { status: 503 }),
     });
     const request = (body: unknown, headers: Record<string, string>) =>
-      new Request('https://reviews.example.com/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', host: 'reviews.example.com', ...headers }, body: JSON.stringify(body) });
+      new Request('https://reviews.example.com/mcp', {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          host: 'reviews.example.com',
+          ...headers,
+        },
+        body: JSON.stringify(body),
+      });
     const call = modern('tools/call', { name: 'search_reviews', arguments: { rating: 5, limit: 2 } });
     const answer = await handle(request(call.body, call.headers));
     assert.equal(answer.status, 200, await answer.clone().text());
     assert.equal(((await answer.json()) as any).result.structuredContent.count, 2);
-    const legacy = await handle(request({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }, {}));
+    const legacy = await handle(
+      request(
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+        },
+        {},
+      ),
+    );
     assert.equal(legacy.status, 503);
     assert.equal(storeAsked, 0, 'the store was never asked for');
   });

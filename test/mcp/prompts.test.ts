@@ -36,14 +36,21 @@ async function sessionClient() {
 }
 
 async function statelessClient() {
-  const client = new Client({ name: 'prompts-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  const client = new Client(
+    { name: 'prompts-test', version: '1.0.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
   await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
   clients.push(client);
   return client;
 }
 
 /** What both revisions must answer alike. */
-async function checkDraftReply(client: { listPrompts(): Promise<any>; getPrompt(p: any): Promise<any>; complete(p: any): Promise<any> }) {
+async function checkDraftReply(client: {
+  listPrompts(): Promise<any>;
+  getPrompt(p: any): Promise<any>;
+  complete(p: any): Promise<any>;
+}) {
   const { prompts } = await client.listPrompts();
   const prompt = prompts.find((p: { name: string }) => p.name === 'draft_reply');
   assert.ok(prompt, 'draft_reply is listed');
@@ -67,9 +74,15 @@ async function checkDraftReply(client: { listPrompts(): Promise<any>; getPrompt(
   const named = JSON.parse(facts.text.slice(facts.text.indexOf('{')));
   assert.deepEqual(named.technicians, review.technicians);
   const services = new Map(dataset.business.services.map((s: any) => [s.id, s.name]));
-  assert.deepEqual(named.services, review.services.map((id: string) => ({ id, name: services.get(id) })));
+  assert.deepEqual(
+    named.services,
+    review.services.map((id: string) => ({ id, name: services.get(id) })),
+  );
   assert.equal(named.service_area.id, review.service_area);
-  assert.equal(named.service_area.name, dataset.business.service_areas.find((a: any) => a.id === review.service_area).name);
+  assert.equal(
+    named.service_area.name,
+    dataset.business.service_areas.find((a: any) => a.id === review.service_area).name,
+  );
   const replies = JSON.parse(examples.text.slice(examples.text.indexOf('[')));
   assert.ok(replies.length > 0 && replies.length <= 3);
   for (const reply of replies) {
@@ -79,13 +92,22 @@ async function checkDraftReply(client: { listPrompts(): Promise<any>; getPrompt(
   }
 
   const prefix = review.id.slice(0, 7);
-  const { completion } = await client.complete({ ref: { type: 'ref/prompt', name: 'draft_reply' }, argument: { name: 'review_id', value: prefix } });
+  const { completion } = await client.complete({
+    ref: { type: 'ref/prompt', name: 'draft_reply' },
+    argument: { name: 'review_id', value: prefix },
+  });
   const expected = dataset.reviews.map((r: any) => r.id).filter((id: string) => id.startsWith(prefix));
   assert.equal(completion.total, expected.length);
   assert.deepEqual(completion.values, expected.sort().slice(0, 100));
 
-  await assert.rejects(client.getPrompt({ name: 'draft_reply', arguments: { review_id: 'no-such-review' } }), (error: { code?: number }) => error.code === -32602);
-  await assert.rejects(client.getPrompt({ name: 'draft_reply', arguments: {} }), (error: { code?: number }) => error.code === -32602);
+  await assert.rejects(
+    client.getPrompt({ name: 'draft_reply', arguments: { review_id: 'no-such-review' } }),
+    (error: { code?: number }) => error.code === -32602,
+  );
+  await assert.rejects(
+    client.getPrompt({ name: 'draft_reply', arguments: {} }),
+    (error: { code?: number }) => error.code === -32602,
+  );
 }
 
 describe('the draft_reply prompt', () => {
@@ -95,8 +117,15 @@ describe('the draft_reply prompt', () => {
 
   it('at 2026-07-28 (SDK v2 client), prompts/list with the caching hint of the other lists', async () => {
     await checkDraftReply(await statelessClient());
-    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
-    const reply = await post(`${server.url}/mcp`, { jsonrpc: '2.0', id: 1, method: 'prompts/list', params: { _meta: meta } }, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'prompts/list' });
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
+    const reply = await post(
+      `${server.url}/mcp`,
+      { jsonrpc: '2.0', id: 1, method: 'prompts/list', params: { _meta: meta } },
+      { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'prompts/list' },
+    );
     assert.equal(reply.status, 200, reply.text);
     assert.equal(reply.json.result.cacheScope, 'public');
     assert.equal(reply.json.result.ttlMs, 60_000);

@@ -40,7 +40,9 @@ interface Case {
 async function send(c: Case, id: number | string, stateless: boolean) {
   const params = stateless ? { ...c.params, _meta: META } : c.params;
   const reply = await post(url, { jsonrpc: '2.0', id, method: c.method, ...(params ? { params } : {}) }, c.headers);
-  const headers = [...reply.headers].filter(([name]) => !['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'].includes(name));
+  const headers = [...reply.headers].filter(
+    ([name]) => !['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'].includes(name),
+  );
   assert.equal(reply.json?.id, id, `${c.label}: answered to its own id`);
   const { id: _id, ...rest } = reply.json;
   return { status: reply.status, headers, body: rest };
@@ -57,14 +59,39 @@ describe('a retried /mcp request answers the same', () => {
     const { sessionId } = await initialize(url);
     const h = { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' };
     const cases: Case[] = [
-      { label: 'search', method: 'tools/call', params: { name: 'search_reviews', arguments: { min_rating: 4, limit: 20 } }, headers: h },
-      { label: 'search, arguments in another order', method: 'tools/call', params: { name: 'search_reviews', arguments: { limit: 20, min_rating: 4 } }, headers: h },
-      { label: 'invalid arguments', method: 'tools/call', params: { name: 'search_reviews', arguments: { min_rating: 9, color: 'red' } }, headers: h },
+      {
+        label: 'search',
+        method: 'tools/call',
+        params: { name: 'search_reviews', arguments: { min_rating: 4, limit: 20 } },
+        headers: h,
+      },
+      {
+        label: 'search, arguments in another order',
+        method: 'tools/call',
+        params: { name: 'search_reviews', arguments: { limit: 20, min_rating: 4 } },
+        headers: h,
+      },
+      {
+        label: 'invalid arguments',
+        method: 'tools/call',
+        params: { name: 'search_reviews', arguments: { min_rating: 9, color: 'red' } },
+        headers: h,
+      },
       { label: 'unknown tool', method: 'tools/call', params: { name: 'delete_everything', arguments: {} }, headers: h },
       { label: 'tools/list', method: 'tools/list', headers: h },
       { label: 'prompts/list', method: 'prompts/list', headers: h },
-      { label: 'resources/read', method: 'resources/read', params: { uri: 'http://localhost:4321/insights.json' }, headers: h },
-      { label: 'resources/read unknown', method: 'resources/read', params: { uri: 'http://localhost:4321/nothing.json' }, headers: h },
+      {
+        label: 'resources/read',
+        method: 'resources/read',
+        params: { uri: 'http://localhost:4321/insights.json' },
+        headers: h,
+      },
+      {
+        label: 'resources/read unknown',
+        method: 'resources/read',
+        params: { uri: 'http://localhost:4321/nothing.json' },
+        headers: h,
+      },
     ];
     for (const c of cases) await sameEachTime(c, false);
     // In the same order, whatever order the arguments came in.
@@ -72,14 +99,33 @@ describe('a retried /mcp request answers the same', () => {
   });
 
   it('at 2026-07-28: results and refusals of wrong headers', async () => {
-    const headers = (method: string, name?: string) => ({ 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...(name ? { 'mcp-name': name } : {}) });
+    const headers = (method: string, name?: string) => ({
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': method,
+      ...(name ? { 'mcp-name': name } : {}),
+    });
     const search = { name: 'search_reviews', arguments: { min_rating: 4, limit: 20 } };
     const cases: Case[] = [
       { label: 'search', method: 'tools/call', params: search, headers: headers('tools/call', 'search_reviews') },
       { label: 'tools/list', method: 'tools/list', headers: headers('tools/list') },
-      { label: 'resources/read', method: 'resources/read', params: { uri: 'http://localhost:4321/reviews.json' }, headers: headers('resources/read', 'http://localhost:4321/reviews.json') },
-      { label: 'Mcp-Name of another tool', method: 'tools/call', params: search, headers: headers('tools/call', 'get_business') },
-      { label: 'Mcp-Method missing', method: 'tools/call', params: search, headers: { 'mcp-protocol-version': '2026-07-28', 'mcp-name': 'search_reviews' } },
+      {
+        label: 'resources/read',
+        method: 'resources/read',
+        params: { uri: 'http://localhost:4321/reviews.json' },
+        headers: headers('resources/read', 'http://localhost:4321/reviews.json'),
+      },
+      {
+        label: 'Mcp-Name of another tool',
+        method: 'tools/call',
+        params: search,
+        headers: headers('tools/call', 'get_business'),
+      },
+      {
+        label: 'Mcp-Method missing',
+        method: 'tools/call',
+        params: search,
+        headers: { 'mcp-protocol-version': '2026-07-28', 'mcp-name': 'search_reviews' },
+      },
     ];
     const answers = [];
     for (const c of cases) answers.push(await sameEachTime(c, true));

@@ -37,9 +37,21 @@ const counting = new Proxy(store, {
   },
 }) as Store;
 
-const instance = () => createMcpService({ content: { site: 'http://localhost:4321', dataset }, store: () => counting, env: {}, bindHost: '127.0.0.1' });
+const instance = () =>
+  createMcpService({
+    content: { site: 'http://localhost:4321', dataset },
+    store: () => counting,
+    env: {},
+    bindHost: '127.0.0.1',
+  });
 const post = (handle: (request: Request) => Promise<Response>, body: unknown, headers: Record<string, string> = {}) =>
-  handle(new Request('http://localhost:4321/mcp', { method: 'POST', headers: { host: 'localhost:4321', 'content-type': 'application/json', accept: ACCEPT, ...headers }, body: JSON.stringify(body) }));
+  handle(
+    new Request('http://localhost:4321/mcp', {
+      method: 'POST',
+      headers: { host: 'localhost:4321', 'content-type': 'application/json', accept: ACCEPT, ...headers },
+      body: JSON.stringify(body),
+    }),
+  );
 const listTools = { jsonrpc: '2.0', id: 2, method: 'tools/list' };
 
 it('session checks reuse the key read a moment ago; an id of a key just stored elsewhere is still served', async () => {

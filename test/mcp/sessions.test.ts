@@ -53,7 +53,10 @@ async function sharedStoreScenario(env: Record<string, string>) {
   const onB = await resume(b, sessionId);
   const { tools } = await onB.client.listTools();
   assert.ok(tools.some((t) => t.name === 'search_reviews'));
-  const found = (await onB.client.callTool({ name: 'search_reviews', arguments: { rating: 5, limit: 2 } })) as ToolResult;
+  const found = (await onB.client.callTool({
+    name: 'search_reviews',
+    arguments: { rating: 5, limit: 2 },
+  })) as ToolResult;
   assert.equal(found.isError, undefined, JSON.stringify(found.content));
   assert.equal(found.structuredContent.count, 2);
   const business = (await onB.client.callTool({ name: 'get_business', arguments: {} })) as ToolResult;
@@ -63,7 +66,10 @@ async function sharedStoreScenario(env: Record<string, string>) {
   await stop(a);
   a = await start(env);
   const onRestarted = await resume(a, sessionId);
-  const review = (await onRestarted.client.callTool({ name: 'get_review', arguments: { id: found.structuredContent.reviews[0].id } })) as ToolResult;
+  const review = (await onRestarted.client.callTool({
+    name: 'get_review',
+    arguments: { id: found.structuredContent.reviews[0].id },
+  })) as ToolResult;
   assert.deepEqual(review.structuredContent.review, found.structuredContent.reviews[0]);
   await first.close();
 
@@ -118,6 +124,9 @@ describe('MCP sessions across processes', () => {
   it('a short MCP_SESSION_SECRET stops the server at start with a clear message', async () => {
     const dir = tempDir('mcp-short-secret-');
     cleanups.push(dir.remove);
-    await assert.rejects(startServer('content', { STORE_DIR: dir.path, MCP_SESSION_SECRET: 'short' }), /MCP_SESSION_SECRET must be at least 32 characters/);
+    await assert.rejects(
+      startServer('content', { STORE_DIR: dir.path, MCP_SESSION_SECRET: 'short' }),
+      /MCP_SESSION_SECRET must be at least 32 characters/,
+    );
   });
 });

@@ -57,7 +57,9 @@ describe('the session signing key in the store', () => {
   it('the same on Redis (SET NX): twenty clients, one key', async () => {
     const redis = await startRedis();
     try {
-      const stores = Array.from({ length: 20 }, () => createStore({ dir: '/nonexistent', redisUrl: redis.url, redisPrefix: 'race' }));
+      const stores = Array.from({ length: 20 }, () =>
+        createStore({ dir: '/nonexistent', redisUrl: redis.url, redisPrefix: 'race' }),
+      );
       const keys = await Promise.all(stores.map((store) => sessionSecret(store, undefined)));
       assert.equal(new Set(keys.map((key) => Buffer.from(key).toString('hex'))).size, 1);
       await Promise.all(stores.map((store) => store.close()));
@@ -66,7 +68,7 @@ describe('the session signing key in the store', () => {
     }
   });
 
-  it('a store whose setIfAbsent loses uses the winner\'s key, not its own', async () => {
+  it("a store whose setIfAbsent loses uses the winner's key, not its own", async () => {
     const dir = tempDir('mcp-key-loser-');
     cleanups.push(dir.remove);
     const store = createStore({ dir: dir.path, redisPrefix: 'test' });
@@ -110,7 +112,12 @@ describe('session ids', () => {
     const dir = tempDir('mcp-ended-');
     cleanups.push(dir.remove);
     const store = createStore({ dir: dir.path, redisPrefix: 'test' }, () => now * 1000);
-    const signer = new SessionSigner({ secret: new Uint8Array(32).fill(7), ttlSeconds: 3600, ended: storeEndedSessions(store), now: () => now });
+    const signer = new SessionSigner({
+      secret: new Uint8Array(32).fill(7),
+      ttlSeconds: 3600,
+      ended: storeEndedSessions(store),
+      now: () => now,
+    });
     const id = await signer.issue('2025-06-18');
     const check = await signer.check(id);
     assert.ok(check.ok);
@@ -145,23 +152,41 @@ describe('settings', () => {
     assert.deepEqual(mcpConfigFromEnv({}, site, '0.0.0.0').allowedHosts, ['reviews.example.com']);
     assert.deepEqual(mcpConfigFromEnv({}, site, undefined).allowedHosts, ['reviews.example.com']);
     for (const bind of ['localhost', '127.0.0.1', '::1', '[::1]']) {
-      assert.deepEqual(mcpConfigFromEnv({}, site, bind).allowedHosts.sort(), ['127.0.0.1', '[::1]', 'localhost', 'reviews.example.com'], bind);
+      assert.deepEqual(
+        mcpConfigFromEnv({}, site, bind).allowedHosts.sort(),
+        ['127.0.0.1', '[::1]', 'localhost', 'reviews.example.com'],
+        bind,
+      );
     }
-    const listed = mcpConfigFromEnv({ MCP_ALLOWED_HOSTS: 'MCP.Example.org:8443, ::1 ,10.0.0.5' }, site, '0.0.0.0').allowedHosts;
+    const listed = mcpConfigFromEnv(
+      { MCP_ALLOWED_HOSTS: 'MCP.Example.org:8443, ::1 ,10.0.0.5' },
+      site,
+      '0.0.0.0',
+    ).allowedHosts;
     assert.deepEqual(listed.sort(), ['10.0.0.5', '[::1]', 'mcp.example.org', 'reviews.example.com']);
   });
 
   it('Origins: the site by default, MCP_ALLOWED_ORIGINS added and normalised', () => {
     assert.deepEqual(mcpConfigFromEnv({}, site, 'localhost').allowedOrigins, [site]);
-    assert.deepEqual(mcpConfigFromEnv({ MCP_ALLOWED_ORIGINS: 'https://App.example.com/, *' }, site, 'localhost').allowedOrigins, [site, 'https://app.example.com', '*']);
-    assert.throws(() => mcpConfigFromEnv({ MCP_ALLOWED_ORIGINS: 'app.example.com' }, site, 'localhost'), /MCP_ALLOWED_ORIGINS/);
+    assert.deepEqual(
+      mcpConfigFromEnv({ MCP_ALLOWED_ORIGINS: 'https://App.example.com/, *' }, site, 'localhost').allowedOrigins,
+      [site, 'https://app.example.com', '*'],
+    );
+    assert.throws(
+      () => mcpConfigFromEnv({ MCP_ALLOWED_ORIGINS: 'app.example.com' }, site, 'localhost'),
+      /MCP_ALLOWED_ORIGINS/,
+    );
   });
 
   it('TTL and secret are checked', () => {
     assert.equal(mcpConfigFromEnv({}, site, 'localhost').sessionTtlSeconds, 30 * 24 * 3600);
     assert.equal(mcpConfigFromEnv({ MCP_SESSION_TTL_SECONDS: '3600' }, site, 'localhost').sessionTtlSeconds, 3600);
     for (const bad of ['0', '-5', '1.5', 'soon', '59']) {
-      assert.throws(() => mcpConfigFromEnv({ MCP_SESSION_TTL_SECONDS: bad }, site, 'localhost'), /MCP_SESSION_TTL_SECONDS/, bad);
+      assert.throws(
+        () => mcpConfigFromEnv({ MCP_SESSION_TTL_SECONDS: bad }, site, 'localhost'),
+        /MCP_SESSION_TTL_SECONDS/,
+        bad,
+      );
     }
     assert.throws(() => mcpConfigFromEnv({ MCP_SESSION_SECRET: 'too-short' }, site, 'localhost'), /at least 32/);
     assert.equal(mcpConfigFromEnv({ MCP_SESSION_SECRET: 's'.repeat(32) }, site, 'localhost').secret, 's'.repeat(32));
@@ -215,7 +240,11 @@ describe('get_insights', () => {
     assert.deepEqual(all.structuredContent, insights);
     assert.deepEqual(JSON.parse(all.content[0].text), insights);
     const faq = (await client.callTool({ name: 'get_insights', arguments: { section: 'faq' } })) as any;
-    assert.deepEqual(faq.structuredContent, { updated: insights.updated, review_count: insights.review_count, faq: insights.faq });
+    assert.deepEqual(faq.structuredContent, {
+      updated: insights.updated,
+      review_count: insights.review_count,
+      faq: insights.faq,
+    });
     const bad = (await client.callTool({ name: 'get_insights', arguments: { section: 'gossip' } })) as any;
     assert.equal(bad.isError, true);
     assert.deepEqual(JSON.parse(bad.content[0].text).issues[0].path, ['section']);

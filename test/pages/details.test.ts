@@ -39,11 +39,20 @@ describe('page details', () => {
   it('names where a review was collected as a reader does: via Google, via our website', async () => {
     const page = await context.newPage();
     await page.goto(`${server.url}/reviews/page/1`);
-    const expected: Record<string, string> = { google: 'Google', yelp: 'Yelp', nextdoor: 'Nextdoor', website: 'our website', email: 'email' };
+    const expected: Record<string, string> = {
+      google: 'Google',
+      yelp: 'Yelp',
+      nextdoor: 'Nextdoor',
+      website: 'our website',
+      email: 'email',
+    };
     const seen = new Set<string>();
     for (const review of dataset.reviews.slice(0, 25)) {
       const meta = await page.locator(`#review-${review.id} .meta`).innerText();
-      assert.ok(meta.endsWith(`via ${expected[review.source] ?? review.source}`), `${review.id} (${review.source}): ${meta}`);
+      assert.ok(
+        meta.endsWith(`via ${expected[review.source] ?? review.source}`),
+        `${review.id} (${review.source}): ${meta}`,
+      );
       seen.add(review.source);
     }
     assert.ok(seen.has('google'), 'the first page holds a Google review');
@@ -56,7 +65,8 @@ describe('page details', () => {
     const gaps = await page.locator('article.review').evaluateAll((cards) =>
       cards.map((card) => {
         const style = getComputedStyle(card);
-        const contentTop = card.getBoundingClientRect().top + parseFloat(style.borderTopWidth) + parseFloat(style.paddingTop);
+        const contentTop =
+          card.getBoundingClientRect().top + parseFloat(style.borderTopWidth) + parseFloat(style.paddingTop);
         return card.querySelector('h2')!.getBoundingClientRect().top - contentTop;
       }),
     );

@@ -28,13 +28,19 @@ describe('home page', () => {
     const response = await page.goto(`${content.url}/`);
     assert.equal(response?.status(), 200);
     assert.equal(await page.locator('h1').first().textContent(), dataset.business.name);
-    assert.equal(await page.getByTestId('rating-value').textContent(), dataset.aggregate_rating.rating_value.toFixed(2));
+    assert.equal(
+      await page.getByTestId('rating-value').textContent(),
+      dataset.aggregate_rating.rating_value.toFixed(2),
+    );
     const distribution = await page.getByRole('list', { name: 'Rating distribution' }).locator('li').allTextContents();
     assert.equal(distribution.length, 5);
     assert.match(distribution[0] ?? '', new RegExp(`5 stars\\s*${dataset.aggregate_rating.distribution['5']}`));
     const newest = await page.locator('article.review').count();
     assert.equal(newest, 10);
-    assert.equal(await page.locator('article.review h3').first().textContent(), dataset.reviews[0].title ?? `Review by ${dataset.reviews[0].author.name}`);
+    assert.equal(
+      await page.locator('article.review h3').first().textContent(),
+      dataset.reviews[0].title ?? `Review by ${dataset.reviews[0].author.name}`,
+    );
     await context.close();
   });
 
@@ -46,8 +52,14 @@ describe('home page', () => {
       assert.ok((await page.getByRole(role).count()) >= 1, `landmark ${role}`);
     }
     assert.equal(await page.locator('img:not([alt])').count(), 0, 'every image has alt text');
-    assert.equal(await page.getAttribute('link[rel="alternate"][type="application/atom+xml"]', 'href'), 'http://localhost:4321/feed.xml');
-    assert.equal(await page.getAttribute('link[rel="alternate"][type="application/feed+json"]', 'href'), 'http://localhost:4321/api/feed.json');
+    assert.equal(
+      await page.getAttribute('link[rel="alternate"][type="application/atom+xml"]', 'href'),
+      'http://localhost:4321/feed.xml',
+    );
+    assert.equal(
+      await page.getAttribute('link[rel="alternate"][type="application/feed+json"]', 'href'),
+      'http://localhost:4321/api/feed.json',
+    );
     assert.equal(await page.getAttribute('link[rel="hub"]', 'href'), 'http://localhost:4321/api/websub/hub');
     const jsonLd = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? '');
     assert.equal(jsonLd['@type'], 'RoofingContractor');
@@ -63,7 +75,10 @@ describe('home page', () => {
     const page = await context.newPage();
     await page.goto(`${content.url}/`);
     const summary = page.getByRole('region', { name: 'In short' });
-    assert.match((await summary.textContent()) ?? '', new RegExp(insights.summary.text.slice(0, 40).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+    assert.match(
+      (await summary.textContent()) ?? '',
+      new RegExp(insights.summary.text.slice(0, 40).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')),
+    );
     const aspects = page.getByRole('region', { name: 'What customers say about each part of the job' });
     const mentioned = insights.aspects.filter((a: { mentions: number }) => a.mentions > 0);
     assert.equal(await aspects.getByRole('heading', { level: 3 }).count(), mentioned.length);
@@ -74,7 +89,12 @@ describe('home page', () => {
     // "Why?" opens the sentences that carried the aspect, without JavaScript.
     await aspects.locator('details summary').first().click();
     const example = first.examples[0];
-    assert.ok(await aspects.locator('details[open] q').filter({ hasText: example.sentence.slice(0, 30) }).count());
+    assert.ok(
+      await aspects
+        .locator('details[open] q')
+        .filter({ hasText: example.sentence.slice(0, 30) })
+        .count(),
+    );
     const technicians = page.getByRole('table', { name: 'Technicians by number of reviews that name them' });
     const top = [...insights.entities.technicians].sort((a, b) => b.review_count - a.review_count)[0];
     assert.equal(await technicians.locator('tbody th').first().textContent(), top.name);
@@ -91,13 +111,22 @@ describe('home page', () => {
     const time = page.locator('article.review .meta time').first();
     assert.equal(await time.getAttribute('datetime'), dataset.reviews[0].date);
     const [year, month, day] = dataset.reviews[0].date.split('-').map(Number);
-    const expected = new Date(Date.UTC(year, month - 1, day)).toLocaleDateString('en-US', { timeZone: 'UTC', month: 'long', day: 'numeric', year: 'numeric' });
+    const expected = new Date(Date.UTC(year, month - 1, day)).toLocaleDateString('en-US', {
+      timeZone: 'UTC',
+      month: 'long',
+      day: 'numeric',
+      year: 'numeric',
+    });
     assert.equal(await time.textContent(), expected);
     await page.close();
   });
 
   it('fits a phone screen without sideways scrolling', async () => {
-    const context = await browser.newContext({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true });
+    const context = await browser.newContext({
+      viewport: { width: 360, height: 740 },
+      deviceScaleFactor: 2,
+      isMobile: true,
+    });
     const page = await context.newPage();
     await page.goto(`${content.url}/`);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
@@ -126,7 +155,10 @@ describe('home page', () => {
     assert.equal(scripts, 1, 'the only script element is the JSON-LD block');
     const jsonLd = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? '');
     const hostile = jsonLd.review.find((r: { reviewBody: string }) => r.reviewBody.includes('__pwned'));
-    assert.match(hostile.reviewBody, /^Dave fixed the flashing\. <\/script><script>window.__pwned = true<\/script> <!-- not a comment -->/);
+    assert.match(
+      hostile.reviewBody,
+      /^Dave fixed the flashing\. <\/script><script>window.__pwned = true<\/script> <!-- not a comment -->/,
+    );
     await page.close();
   });
 

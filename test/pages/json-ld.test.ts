@@ -19,7 +19,9 @@ after(() => Promise.all([content?.stop(), small?.stop()]));
 
 /** Each JSON-LD block's text as served: every `<` inside one is a \u escape, so the first `</script>` ends it. */
 function jsonLdTexts(html: string): string[] {
-  return [...html.matchAll(/<script type="application\/ld\+json">(.*?)<\/script>/gs)].map((match) => match[1] as string);
+  return [...html.matchAll(/<script type="application\/ld\+json">(.*?)<\/script>/gs)].map(
+    (match) => match[1] as string,
+  );
 }
 
 async function home(server: RunningServer) {
@@ -49,9 +51,18 @@ describe('home page JSON-LD', () => {
       postalCode: business.address.postal_code,
       addressCountry: business.address.country,
     });
-    assert.deepEqual(ld.geo, { '@type': 'GeoCoordinates', latitude: business.geo!.latitude, longitude: business.geo!.longitude });
+    assert.deepEqual(ld.geo, {
+      '@type': 'GeoCoordinates',
+      latitude: business.geo!.latitude,
+      longitude: business.geo!.longitude,
+    });
     assert.deepEqual(ld.openingHoursSpecification, [
-      { '@type': 'OpeningHoursSpecification', dayOfWeek: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'], opens: '07:00', closes: '17:00' },
+      {
+        '@type': 'OpeningHoursSpecification',
+        dayOfWeek: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'],
+        opens: '07:00',
+        closes: '17:00',
+      },
       { '@type': 'OpeningHoursSpecification', dayOfWeek: ['Saturday'], opens: '08:00', closes: '12:00' },
     ]);
     assert.deepEqual(ld.sameAs, business.profiles);

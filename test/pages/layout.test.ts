@@ -32,8 +32,17 @@ after(async () => {
   await server?.stop();
 });
 
-interface Box { top: number; bottom: number; left: number; right: number }
-interface TextBox { what: string; lines: number; boxes: Box[] }
+interface Box {
+  top: number;
+  bottom: number;
+  left: number;
+  right: number;
+}
+interface TextBox {
+  what: string;
+  lines: number;
+  boxes: Box[];
+}
 
 /**
  * For each element the selector finds: the boxes of its text as laid out, one
@@ -54,25 +63,40 @@ function textBoxes(page: Page, selector: string): Promise<TextBox[]> {
         }
       }
       const lines = new Set(boxes.map((b) => Math.round((b.top + b.bottom) / 2))).size;
-      return { what: `${selector} "${(element.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 30)}"`, lines, boxes };
+      return {
+        what: `${selector} "${(element.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 30)}"`,
+        lines,
+        boxes,
+      };
     });
   }, selector);
 }
 
 function box(page: Page, selector: string): Promise<Box> {
-  return page.locator(selector).first().evaluate((element) => {
-    const r = element.getBoundingClientRect();
-    return { top: r.top, bottom: r.bottom, left: r.left, right: r.right };
-  });
+  return page
+    .locator(selector)
+    .first()
+    .evaluate((element) => {
+      const r = element.getBoundingClientRect();
+      return { top: r.top, bottom: r.bottom, left: r.left, right: r.right };
+    });
 }
 
 /** Overlap by more than a rounding pixel. */
 function overlap(a: Box, b: Box): boolean {
-  return Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
+  return (
+    Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1 &&
+    Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1
+  );
 }
 
 function within(inner: Box, outer: Box): boolean {
-  return inner.top >= outer.top - 0.5 && inner.bottom <= outer.bottom + 0.5 && inner.left >= outer.left - 0.5 && inner.right <= outer.right + 0.5;
+  return (
+    inner.top >= outer.top - 0.5 &&
+    inner.bottom <= outer.bottom + 0.5 &&
+    inner.left >= outer.left - 0.5 &&
+    inner.right <= outer.right + 0.5
+  );
 }
 
 describe('home page layout', () => {
@@ -97,11 +121,17 @@ describe('home page layout', () => {
 
       // The h1 clear of the bar, inside the page's width.
       const h1 = await box(page, 'main h1');
-      assert.ok(h1.top - bar.bottom >= MIN_GAP_BELOW_HEADER, `the h1 is ${Math.round(h1.top - bar.bottom)}px below the header bar`);
+      assert.ok(
+        h1.top - bar.bottom >= MIN_GAP_BELOW_HEADER,
+        `the h1 is ${Math.round(h1.top - bar.bottom)}px below the header bar`,
+      );
       assert.ok(h1.left >= 0 && h1.right <= width, 'the h1 fits the window');
 
       // No two texts of the header, the headings and the distribution overlap.
-      const texts = [...headerTexts, ...(await textBoxes(page, 'main h1, main .lede, .facts h2, .distribution li > span:not(.bar)'))];
+      const texts = [
+        ...headerTexts,
+        ...(await textBoxes(page, 'main h1, main .lede, .facts h2, .distribution li > span:not(.bar)')),
+      ];
       for (let i = 0; i < texts.length; i++) {
         for (let j = i + 1; j < texts.length; j++) {
           for (const a of texts[i]!.boxes) {
@@ -118,7 +148,12 @@ describe('home page layout', () => {
             return { top: r.top, bottom: r.bottom, left: r.left, right: r.right };
           });
           const r = li.getBoundingClientRect();
-          return { row: { top: r.top, bottom: r.bottom, left: r.left, right: r.right }, label: label!, bar: bar!, count: count! };
+          return {
+            row: { top: r.top, bottom: r.bottom, left: r.left, right: r.right },
+            label: label!,
+            bar: bar!,
+            count: count!,
+          };
         }),
       );
       assert.equal(rows.length, 5);
@@ -127,10 +162,20 @@ describe('home page layout', () => {
       for (const [i, row] of rows.entries()) {
         assert.equal(labels[i]!.lines, 1, `${labels[i]!.what} takes ${labels[i]!.lines} lines`);
         assert.equal(counts[i]!.lines, 1, `${counts[i]!.what} takes ${counts[i]!.lines} lines`);
-        for (const cell of [row.label, row.bar, row.count]) assert.ok(within(cell, row.row), `row ${i + 1}: a cell leaves its row`);
-        assert.ok(row.label.right <= row.bar.left && row.bar.right <= row.count.left, `row ${i + 1}: label, bar and count not side by side`);
-        assert.ok(row.bar.right - row.bar.left >= 40, `row ${i + 1}: the bar is ${Math.round(row.bar.right - row.bar.left)}px wide`);
-        assert.ok(Math.abs(row.bar.left - rows[0]!.bar.left) < 1 && Math.abs(row.bar.right - rows[0]!.bar.right) < 1, `row ${i + 1}: its bar is out of the column`);
+        for (const cell of [row.label, row.bar, row.count])
+          assert.ok(within(cell, row.row), `row ${i + 1}: a cell leaves its row`);
+        assert.ok(
+          row.label.right <= row.bar.left && row.bar.right <= row.count.left,
+          `row ${i + 1}: label, bar and count not side by side`,
+        );
+        assert.ok(
+          row.bar.right - row.bar.left >= 40,
+          `row ${i + 1}: the bar is ${Math.round(row.bar.right - row.bar.left)}px wide`,
+        );
+        assert.ok(
+          Math.abs(row.bar.left - rows[0]!.bar.left) < 1 && Math.abs(row.bar.right - rows[0]!.bar.right) < 1,
+          `row ${i + 1}: its bar is out of the column`,
+        );
       }
       await context.close();
     });

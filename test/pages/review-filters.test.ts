@@ -32,18 +32,27 @@ async function apiSearch(query: string): Promise<{ total: number; ids: string[] 
 }
 
 async function cardIds(page: Page): Promise<string[]> {
-  return (await page.locator('article.review').evaluateAll((cards) => cards.map((card) => card.id))).map((id) => id.replace(/^review-/, ''));
+  return (await page.locator('article.review').evaluateAll((cards) => cards.map((card) => card.id))).map((id) =>
+    id.replace(/^review-/, ''),
+  );
 }
 
 /** The count shown next to a choice, by its label. */
 async function countOf(page: Page, facet: string, label: string): Promise<number> {
-  const item = page.getByRole('navigation', { name: 'Narrow the reviews' }).getByRole('region', { name: facet }).locator('li').filter({ hasText: label });
+  const item = page
+    .getByRole('navigation', { name: 'Narrow the reviews' })
+    .getByRole('region', { name: facet })
+    .locator('li')
+    .filter({ hasText: label });
   const text = (await item.locator('.count').textContent()) ?? '';
   return Number(/\((\d+)\)/.exec(text)?.[1]);
 }
 
 function facetLink(page: Page, facet: string, label: string) {
-  return page.getByRole('navigation', { name: 'Narrow the reviews' }).getByRole('region', { name: facet }).getByRole('link', { name: label });
+  return page
+    .getByRole('navigation', { name: 'Narrow the reviews' })
+    .getByRole('region', { name: facet })
+    .getByRole('link', { name: label });
 }
 
 describe('narrowing the review list', () => {
@@ -69,14 +78,20 @@ describe('narrowing the review list', () => {
     }
     for (const technician of ['dave-kowalski', 'maria-santos', 'tommy-nguyen']) {
       const { total } = await apiSearch(`mentions_service=gutters&mentions_technician=${technician}`);
-      const name = technician.split('-').map((w) => w[0]!.toUpperCase() + w.slice(1)).join(' ');
+      const name = technician
+        .split('-')
+        .map((w) => w[0]!.toUpperCase() + w.slice(1))
+        .join(' ');
       assert.equal(await countOf(page, 'Technician', name), total, technician);
     }
     await facetLink(page, 'Stars', '5 stars').click();
     assert.equal(new URL(page.url()).search, '?rating=5&service=gutters');
     assert.deepEqual(await cardIds(page), (await apiSearch('mentions_service=gutters&rating=5')).ids.slice(0, 25));
     // The active choice links to the list without it.
-    await page.getByRole('link', { name: /Gutter installation and repair/ }).and(page.locator('[aria-current="true"]')).click();
+    await page
+      .getByRole('link', { name: /Gutter installation and repair/ })
+      .and(page.locator('[aria-current="true"]'))
+      .click();
     assert.equal(new URL(page.url()).search, '?rating=5');
     await page.close();
   });
@@ -97,7 +112,10 @@ describe('narrowing the review list', () => {
     await page.getByRole('link', { name: 'Older reviews →' }).click();
     assert.equal(new URL(page.url()).search, '?rating=5&page=2');
     assert.deepEqual(await cardIds(page), all.ids.slice(25, 50));
-    assert.equal(await page.getAttribute('link[rel="canonical"]', 'href'), 'http://localhost:4321/reviews?rating=5&page=2');
+    assert.equal(
+      await page.getAttribute('link[rel="canonical"]', 'href'),
+      'http://localhost:4321/reviews?rating=5&page=2',
+    );
     await page.close();
     const last = Math.ceil(all.total / 25);
     assert.equal((await fetch(`${server.url}/reviews?rating=5&page=${last}`)).status, 200);
@@ -129,7 +147,11 @@ describe('narrowing the review list', () => {
       assert.equal(response.status, 400, query);
       assert.match(response.headers.get('content-type') ?? '', /^text\/html/);
       const html = await response.text();
-      assert.match(html, new RegExp(`<li>${parameter} `), `${query}: ${html.slice(html.indexOf('problems'), html.indexOf('problems') + 300)}`);
+      assert.match(
+        html,
+        new RegExp(`<li>${parameter} `),
+        `${query}: ${html.slice(html.indexOf('problems'), html.indexOf('problems') + 300)}`,
+      );
       assert.match(html, /<meta name="robots" content="noindex">/);
     }
     const post = await fetch(`${server.url}/reviews?rating=5`, { method: 'POST' });

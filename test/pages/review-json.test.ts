@@ -40,21 +40,29 @@ describe('/reviews/{id}.json', () => {
       const body = await bytesOf(response);
       assert.equal(body.toString('utf8'), `${JSON.stringify(review)}\n`, `${review.id} is the record of reviews.json`);
       assert.equal(response.headers.get('etag'), sha256Etag(body));
-      assert.equal(response.headers.get('last-modified'), new Date(review.updated).toUTCString(), 'its own updated, not the dataset’s');
+      assert.equal(
+        response.headers.get('last-modified'),
+        new Date(review.updated).toUTCString(),
+        'its own updated, not the dataset’s',
+      );
       assert.equal(response.headers.get('access-control-allow-origin'), '*');
     }
   });
 
   it('answers conditional requests with 304, precompressed variants and a CORS preflight', async () => {
     // Files of 1 KiB or more have precompressed variants (smaller ones are sent as they are).
-    const review = dataset.reviews.find((r) => r.updated !== dataset.updated && JSON.stringify(r).length >= 1024) as Review;
+    const review = dataset.reviews.find(
+      (r) => r.updated !== dataset.updated && JSON.stringify(r).length >= 1024,
+    ) as Review;
     const path = `/reviews/${review.id}.json`;
     const first = await fetch(server.url + path, { headers: IDENTITY });
     const etag = first.headers.get('etag') as string;
     const again = await fetch(server.url + path, { headers: conditional({ 'if-none-match': etag }) });
     assert.equal(again.status, 304);
     assert.equal((await again.arrayBuffer()).byteLength, 0);
-    const byDate = await fetch(server.url + path, { headers: conditional({ 'if-modified-since': new Date(review.updated).toUTCString() }) });
+    const byDate = await fetch(server.url + path, {
+      headers: conditional({ 'if-modified-since': new Date(review.updated).toUTCString() }),
+    });
     assert.equal(byDate.status, 304);
     const brotli = await rawGet(server.port, path, { 'accept-encoding': 'br' });
     assert.equal(brotli.headers['content-encoding'], 'br');
@@ -62,7 +70,10 @@ describe('/reviews/{id}.json', () => {
     const small = dataset.reviews.find((r) => JSON.stringify(r).length < 900) as Review;
     const plain = await rawGet(server.port, `/reviews/${small.id}.json`, { 'accept-encoding': 'br' });
     assert.equal(plain.headers['content-encoding'], undefined, 'a file under 1 KiB is sent as it is');
-    const preflight = await fetch(server.url + path, { method: 'OPTIONS', headers: { origin: 'https://elsewhere.example', 'access-control-request-method': 'GET' } });
+    const preflight = await fetch(server.url + path, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://elsewhere.example', 'access-control-request-method': 'GET' },
+    });
     assert.equal(preflight.status, 204);
     assert.equal(preflight.headers.get('access-control-allow-origin'), '*');
   });
@@ -78,7 +89,12 @@ describe('/reviews/{id}.json', () => {
   it('is what the review page links as its JSON alternate', async () => {
     const review = dataset.reviews[0] as Review;
     const html = await (await fetch(`${server.url}/reviews/${review.id}`)).text();
-    assert.ok(html.includes(`<link rel="alternate" type="application/json" href="http://localhost:4321/reviews/${review.id}.json">`), 'the page names its JSON');
+    assert.ok(
+      html.includes(
+        `<link rel="alternate" type="application/json" href="http://localhost:4321/reviews/${review.id}.json">`,
+      ),
+      'the page names its JSON',
+    );
   });
 });
 

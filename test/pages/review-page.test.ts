@@ -27,7 +27,9 @@ after(async () => {
 
 /** The JSON-LD blocks of a page as served (every `<` inside one is a \u escape, so the first `</script>` ends it). */
 function jsonLdBlocks(html: string): any[] {
-  return [...html.matchAll(/<script type="application\/ld\+json">(.*?)<\/script>/gs)].map((match) => JSON.parse(match[1] as string));
+  return [...html.matchAll(/<script type="application\/ld\+json">(.*?)<\/script>/gs)].map((match) =>
+    JSON.parse(match[1] as string),
+  );
 }
 
 const HOSTILE_ID = '2025-06-02-hostile-text';
@@ -51,7 +53,12 @@ describe('a review page', () => {
       assert.equal(ld.name, review.title);
       assert.equal(ld.reviewBody, review.text);
       assert.deepEqual(ld.author, { '@type': 'Person', name: review.author.name });
-      assert.deepEqual(ld.reviewRating, { '@type': 'Rating', ratingValue: review.rating, bestRating: 5, worstRating: 1 });
+      assert.deepEqual(ld.reviewRating, {
+        '@type': 'Rating',
+        ratingValue: review.rating,
+        bestRating: 5,
+        worstRating: 1,
+      });
       assert.equal(ld.itemReviewed['@type'], 'RoofingContractor');
       assert.equal(ld.itemReviewed['@id'], home['@id'], 'the same business node as the home page');
       assert.equal(ld.itemReviewed.name, dataset.business.name);
@@ -68,7 +75,10 @@ describe('a review page', () => {
     assert.equal(response?.status(), 200);
     assert.equal(await page.locator('h1').count(), 1);
     assert.equal(await page.locator('h1').textContent(), review.title ?? `Review by ${review.author.name}`);
-    assert.equal(await page.getAttribute('link[rel="canonical"]', 'href'), `http://localhost:4321/reviews/${review.id}`);
+    assert.equal(
+      await page.getAttribute('link[rel="canonical"]', 'href'),
+      `http://localhost:4321/reviews/${review.id}`,
+    );
     const ld = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? '');
     assert.equal(ld.reviewBody, review.text);
     await context.close();
@@ -101,7 +111,11 @@ describe('a review page', () => {
     assert.equal(ld.author.name, review.author.name);
     // The share tags hold the same text, as attribute values, whole.
     assert.equal(await page.getAttribute('meta[property="og:title"]', 'content'), `${review.title} (5 out of 5)`);
-    assert.ok((await page.getAttribute('meta[property="og:description"]', 'content'))?.startsWith(`${review.author.name} rated `));
+    assert.ok(
+      (await page.getAttribute('meta[property="og:description"]', 'content'))?.startsWith(
+        `${review.author.name} rated `,
+      ),
+    );
     assert.equal(await page.title(), `${review.title}: ${smallDataset.business.name}`);
     await page.close();
   });
@@ -136,7 +150,11 @@ describe('an unknown review id', () => {
       assert.ok((await bytesOf(response)).equals(page404), `${path} is the 404 page`);
     }
     const review404 = await fetch(`${content.url}/reviews/no-such-review`);
-    assert.equal(review404.headers.get('cache-control'), 'no-store', 'a review published later must not meet a cached 404');
+    assert.equal(
+      review404.headers.get('cache-control'),
+      'no-store',
+      'a review published later must not meet a cached 404',
+    );
     await review404.arrayBuffer();
   });
 

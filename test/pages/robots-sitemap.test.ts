@@ -21,7 +21,8 @@ before(async () => {
 });
 after(() => server?.stop());
 
-const children = (element: Element | undefined, name: string) => (element?.elements ?? []).filter((e) => e.name === name);
+const children = (element: Element | undefined, name: string) =>
+  (element?.elements ?? []).filter((e) => e.name === name);
 const text = (element: Element | undefined, name: string) => {
   const child = children(element, name)[0];
   return child ? String(child.elements?.[0]?.text ?? '') : undefined;
@@ -45,7 +46,15 @@ describe('robots.txt', () => {
     assert.equal(lines[0], 'User-agent: *');
     const disallowed = lines.filter((l) => l.startsWith('Disallow: ')).map((l) => l.slice('Disallow: '.length));
     assert.deepEqual(disallowed.sort(), ['/admin/', '/api/cron/', '/api/reviews/', '/api/websub/', '/mcp']);
-    for (const open of ['/', '/reviews/page/1', `/reviews/${dataset.reviews[0]!.id}`, '/reviews.json', '/api/feed.json', '/feed.xml', '/sitemap.xml']) {
+    for (const open of [
+      '/',
+      '/reviews/page/1',
+      `/reviews/${dataset.reviews[0]!.id}`,
+      '/reviews.json',
+      '/api/feed.json',
+      '/feed.xml',
+      '/sitemap.xml',
+    ]) {
       assert.ok(!disallowed.some((prefix) => open.startsWith(prefix)), `${open} is open to crawlers`);
     }
     assert.ok(lines.includes(`Sitemap: ${SITE}/sitemap.xml`));
@@ -68,7 +77,10 @@ describe('sitemap.xml', () => {
       ...Array.from({ length: pages }, (_, i) => `${SITE}/reviews/page/${i + 1}`),
       ...dataset.reviews.map((r) => `${SITE}/reviews/${r.id}`),
     ];
-    assert.deepEqual(urls.map((u) => u.loc), expected);
+    assert.deepEqual(
+      urls.map((u) => u.loc),
+      expected,
+    );
     const byLoc = new Map(urls.map((u) => [u.loc, u.lastmod]));
     for (const review of dataset.reviews) assert.equal(byLoc.get(`${SITE}/reviews/${review.id}`), review.updated);
     assert.equal(byLoc.get(`${SITE}/`), dataset.updated);
@@ -96,9 +108,16 @@ describe('sitemap.xml', () => {
   });
 
   it('becomes an index of numbered parts past the per-file limit', () => {
-    const urls: SitemapUrl[] = Array.from({ length: 7 }, (_, i) => ({ loc: `${SITE}/reviews/r-${i}?a=1&b=<2>`, lastmod: `2025-01-0${i + 1}T00:00:00Z` }));
+    const urls: SitemapUrl[] = Array.from({ length: 7 }, (_, i) => ({
+      loc: `${SITE}/reviews/r-${i}?a=1&b=<2>`,
+      lastmod: `2025-01-0${i + 1}T00:00:00Z`,
+    }));
     const whole = parseSitemap(sitemapXml(urls, SITE, 7), 'urlset', 'url');
-    assert.deepEqual(whole.map((u) => u.loc), urls.map((u) => u.loc), 'URLs are escaped and read back whole');
+    assert.deepEqual(
+      whole.map((u) => u.loc),
+      urls.map((u) => u.loc),
+      'URLs are escaped and read back whole',
+    );
     const index = parseSitemap(sitemapXml(urls, SITE, 3), 'sitemapindex', 'sitemap');
     assert.deepEqual(index, [
       { loc: `${SITE}/sitemaps/1.xml`, lastmod: '2025-01-03T00:00:00Z' },

@@ -70,7 +70,9 @@ describe('share cards', () => {
   it('a review page carries the review’s own rating and an excerpt of its text', async () => {
     const { business } = dataset;
     // A long one (its excerpt is cut), a short one, and one with a later change (article:modified_time).
-    const long = dataset.reviews.find((r) => r.text.length > 400 && r.rating <= 3) ?? dataset.reviews.find((r) => r.text.length > 400)!;
+    const long =
+      dataset.reviews.find((r) => r.text.length > 400 && r.rating <= 3) ??
+      dataset.reviews.find((r) => r.text.length > 400)!;
     const short = dataset.reviews.find((r) => r.text.length < 150)!;
     const changed = dataset.reviews.find((r) => r.updated !== `${r.date}T00:00:00Z`)!;
     for (const review of [long, short, changed]) {
@@ -82,18 +84,30 @@ describe('share cards', () => {
       assert.equal(tag['og:url'], canonical);
       assert.equal(canonical, `http://localhost:4321/reviews/${review.id}`);
       const description = tag['og:description'] ?? '';
-      assert.ok(description.startsWith(`${review.author.name} rated ${business.name} ${review.rating} out of 5 on `), description);
+      assert.ok(
+        description.startsWith(`${review.author.name} rated ${business.name} ${review.rating} out of 5 on `),
+        description,
+      );
       const flat = review.text.replace(/\s+/g, ' ').trim();
       if (review === long) {
         assert.ok(description.endsWith('…'), 'a long text is cut');
-        assert.ok(flat.startsWith(description.slice(description.indexOf(': ') + 2, -1)), 'the excerpt is the start of the text');
+        assert.ok(
+          flat.startsWith(description.slice(description.indexOf(': ') + 2, -1)),
+          'the excerpt is the start of the text',
+        );
         assert.ok([...description].length < 300);
       } else if (review === short) {
         assert.ok(description.endsWith(`: ${flat}`), 'a short text is whole');
       }
       assert.equal(tag['article:published_time'], review.date);
-      assert.equal(tag['article:modified_time'], review.updated === `${review.date}T00:00:00Z` ? undefined : review.updated);
-      assert.equal(tag['twitter:data1'], `${'★'.repeat(review.rating)}${'☆'.repeat(5 - review.rating)} ${review.rating} out of 5`);
+      assert.equal(
+        tag['article:modified_time'],
+        review.updated === `${review.date}T00:00:00Z` ? undefined : review.updated,
+      );
+      assert.equal(
+        tag['twitter:data1'],
+        `${'★'.repeat(review.rating)}${'☆'.repeat(5 - review.rating)} ${review.rating} out of 5`,
+      );
       assert.equal(tag['twitter:data2'], business.name);
     }
     assert.notEqual(changed, undefined, 'the sample content has a review changed after its day');

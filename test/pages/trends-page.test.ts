@@ -21,7 +21,12 @@ let small: RunningServer;
 let large: RunningServer;
 
 before(async () => {
-  [browser, content, small, large] = await Promise.all([launchChromium(), startServer('content'), startServer('small'), startServer('large')]);
+  [browser, content, small, large] = await Promise.all([
+    launchChromium(),
+    startServer('content'),
+    startServer('small'),
+    startServer('large'),
+  ]);
 });
 after(async () => {
   await browser?.close();
@@ -55,11 +60,17 @@ async function checkCharts(page: Page, insights: any) {
   assert.equal(rows.length, insights.trends.quarters.length);
   insights.trends.quarters.forEach((q: any, i: number) => {
     const [year, n] = q.quarter.split('-');
-    assert.equal(rows[i], `${n} ${year}${q.review_count}${q.average_rating === null ? '—' : q.average_rating.toFixed(2)}`);
+    assert.equal(
+      rows[i],
+      `${n} ${year}${q.review_count}${q.average_rating === null ? '—' : q.average_rating.toFixed(2)}`,
+    );
   });
   const r = insights.trends.recent;
   const reading = await page.getByTestId('trend-rating-reading').textContent();
-  assert.ok(reading?.includes(r.current.average_rating.toFixed(2)) && reading.includes(r.previous.average_rating.toFixed(2)), reading ?? '');
+  assert.ok(
+    reading?.includes(r.current.average_rating.toFixed(2)) && reading.includes(r.previous.average_rating.toFixed(2)),
+    reading ?? '',
+  );
   const direction = r.change.average_rating > 0 ? 'up' : r.change.average_rating < 0 ? 'down' : 'unchanged';
   assert.ok(reading?.startsWith(`Rating ${direction}`), reading ?? '');
   const volume = await page.getByTestId('trend-volume-reading').textContent();
@@ -72,25 +83,31 @@ async function checkCharts(page: Page, insights: any) {
 async function overlaps(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const found: string[] = [];
-    const name = (e: Element) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''} "${(e.textContent ?? '').trim().slice(0, 30)}"`;
+    const name = (e: Element) =>
+      `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''} "${(e.textContent ?? '').trim().slice(0, 30)}"`;
     const visible = (e: Element) => {
       const r = e.getBoundingClientRect();
       return r.width > 1 && r.height > 1 && getComputedStyle(e).visibility !== 'hidden';
     };
-    const intersect = (a: DOMRect, b: DOMRect) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
-    const blocks = [...document.querySelectorAll('main h1, main h2, main h3, main p, main svg, main li')].filter(visible);
+    const intersect = (a: DOMRect, b: DOMRect) =>
+      a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+    const blocks = [...document.querySelectorAll('main h1, main h2, main h3, main p, main svg, main li')].filter(
+      visible,
+    );
     for (let i = 0; i < blocks.length; i++) {
       for (let j = i + 1; j < blocks.length; j++) {
         const [a, b] = [blocks[i], blocks[j]];
         if (a.contains(b) || b.contains(a)) continue;
-        if (intersect(a.getBoundingClientRect(), b.getBoundingClientRect())) found.push(`${name(a)} overlaps ${name(b)}`);
+        if (intersect(a.getBoundingClientRect(), b.getBoundingClientRect()))
+          found.push(`${name(a)} overlaps ${name(b)}`);
       }
     }
     for (const svg of document.querySelectorAll('main svg')) {
       const texts = [...svg.querySelectorAll('text')].filter(visible);
       for (let i = 0; i < texts.length; i++) {
         for (let j = i + 1; j < texts.length; j++) {
-          if (intersect(texts[i].getBoundingClientRect(), texts[j].getBoundingClientRect())) found.push(`chart text ${name(texts[i])} overlaps ${name(texts[j])}`);
+          if (intersect(texts[i].getBoundingClientRect(), texts[j].getBoundingClientRect()))
+            found.push(`chart text ${name(texts[i])} overlaps ${name(texts[j])}`);
         }
       }
     }
@@ -124,7 +141,10 @@ describe('/trends', () => {
 
   for (const colorScheme of ['light', 'dark'] as const) {
     it(`axe-core finds no violations and no element overlaps another, ${colorScheme}, desktop and phone`, async () => {
-      for (const viewport of [{ width: 1280, height: 900 }, { width: 360, height: 740 }]) {
+      for (const viewport of [
+        { width: 1280, height: 900 },
+        { width: 360, height: 740 },
+      ]) {
         const context = await browser.newContext({ colorScheme, viewport });
         const page = await context.newPage();
         await page.goto(`${content.url}/trends`);
@@ -134,7 +154,10 @@ describe('/trends', () => {
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         assert.ok(overflow <= 0, `page is ${overflow}px wider than the screen`);
         // The charts follow the scheme: their text is the page's text colour.
-        const [body, axis] = await page.evaluate(() => [getComputedStyle(document.body).color, getComputedStyle(document.querySelector('main svg text')!).fill]);
+        const [body, axis] = await page.evaluate(() => [
+          getComputedStyle(document.body).color,
+          getComputedStyle(document.querySelector('main svg text')!).fill,
+        ]);
         assert.equal(axis, body);
         await context.close();
       }
@@ -147,7 +170,8 @@ describe('/trends', () => {
     await page.addInitScript(() => {
       (window as any).__shift = 0;
       new PerformanceObserver((list) => {
-        for (const entry of list.getEntries() as any[]) if (!entry.hadRecentInput) (window as any).__shift += entry.value;
+        for (const entry of list.getEntries() as any[])
+          if (!entry.hadRecentInput) (window as any).__shift += entry.value;
       }).observe({ type: 'layout-shift', buffered: true });
     });
     await page.goto(`${content.url}/trends`, { waitUntil: 'load' });
@@ -161,7 +185,10 @@ describe('/trends', () => {
   });
 
   it('keeps its weight budget', async () => {
-    for (const [server, budget] of [[content, GZIP_BUDGET_BYTES], [large, GZIP_BUDGET_LARGE_BYTES]] as const) {
+    for (const [server, budget] of [
+      [content, GZIP_BUDGET_BYTES],
+      [large, GZIP_BUDGET_LARGE_BYTES],
+    ] as const) {
       const html = Buffer.from(await (await fetch(`${server.url}/trends`)).arrayBuffer());
       const gzip = gzipSync(html, { level: 9 }).length;
       assert.ok(gzip <= budget, `${server.url}/trends: ${gzip} bytes gzip (${html.length} raw), budget ${budget}`);
@@ -176,7 +203,12 @@ describe('/trends', () => {
       void d.dismiss();
     });
     assert.equal((await page.goto(`${small.url}/trends`))?.status(), 200);
-    assert.equal(await page.evaluate(() => (window as any).__pwned ?? (window as any).__pwned_title ?? (window as any).__pwned_author), undefined);
+    assert.equal(
+      await page.evaluate(
+        () => (window as any).__pwned ?? (window as any).__pwned_title ?? (window as any).__pwned_author,
+      ),
+      undefined,
+    );
     assert.deepEqual(dialogs, []);
     assert.equal(await page.locator('main script, main img, main foreignObject').count(), 0);
     await page.close();

@@ -22,7 +22,11 @@ export interface OpenBody {
  * With `declared` the body has that Content-Length; without, it is chunked
  * (one chunk of `send` bytes, no last chunk).
  */
-export function openBody(port: number, path: string, { declared, send }: { declared?: number; send: number }): OpenBody {
+export function openBody(
+  port: number,
+  path: string,
+  { declared, send }: { declared?: number; send: number },
+): OpenBody {
   const socket = connect(port, '127.0.0.1');
   const framing = declared === undefined ? 'transfer-encoding: chunked' : `content-length: ${declared}`;
   const head = `POST ${path} HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\n${framing}\r\n\r\n`;
@@ -41,7 +45,10 @@ export function openBody(port: number, path: string, { declared, send }: { decla
     async closed(timeoutMs) {
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`the server kept the connection open past ${timeoutMs} ms`)), timeoutMs);
+        timer = setTimeout(
+          () => reject(new Error(`the server kept the connection open past ${timeoutMs} ms`)),
+          timeoutMs,
+        );
       });
       try {
         await Promise.race([ended, timeout]);

@@ -34,7 +34,8 @@ function truncate(path: string): string {
   return half;
 }
 
-const asideOf = (path: string) => readdirSync(dirname(path)).filter((name) => name.startsWith(`${path.split('/').pop()}.corrupt-`));
+const asideOf = (path: string) =>
+  readdirSync(dirname(path)).filter((name) => name.startsWith(`${path.split('/').pop()}.corrupt-`));
 
 it('a truncated value reads as missing only after one log line naming the key, and is kept aside', async () => {
   const { dir, store, lines } = newStore();
@@ -82,7 +83,11 @@ it('the sweep never deletes a corrupt file (it used to, taking it for expired)',
   assert.equal(aside.length, 1, `kept aside, not deleted: ${readdirSync(dirname(path)).join(', ')}`);
   assert.equal(readFileSync(join(dirname(path), aside[0]!), 'utf8'), half);
   assert.equal(lines.length, 1);
-  assert.deepEqual(readdirSync(join(dir, 'websub')).filter((name) => name === 'gone'), [], 'an expired value is still swept');
+  assert.deepEqual(
+    readdirSync(join(dir, 'websub')).filter((name) => name === 'gone'),
+    [],
+    'an expired value is still swept',
+  );
 });
 
 it('set-if-absent over a corrupt file keeps the bad one aside (logged) before storing', async () => {
@@ -105,7 +110,14 @@ it('a truncated MCP session key stops the server at start, naming the key, and i
   writeFileSync(keyFile, whole.slice(0, 20));
   const child = spawn(NODE, [resolve(ROOT, 'src/server.ts')], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, ASTRO_OUT_DIR: BUILDS.small.outDir, PORT: '0', HOST: '127.0.0.1', ASTRO_NODE_LOGGING: 'disabled', STORE_DIR: dir.path },
+    env: {
+      PATH: process.env.PATH,
+      ASTRO_OUT_DIR: BUILDS.small.outDir,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      ASTRO_NODE_LOGGING: 'disabled',
+      STORE_DIR: dir.path,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -12,8 +12,13 @@ export interface LocalRedis {
 
 /** `redis-server` on `port`, no persistence (a restart loses everything, as the issue's scenario). */
 export async function startRedisOn(port: number): Promise<LocalRedis> {
-  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  const cli = (...args: string[]) => spawnSync('redis-cli', ['-p', String(port), ...args], { encoding: 'utf8' }).stdout.trim();
+  const child: ChildProcess = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
+  const cli = (...args: string[]) =>
+    spawnSync('redis-cli', ['-p', String(port), ...args], { encoding: 'utf8' }).stdout.trim();
   for (let i = 0; ; i++) {
     if (cli('ping') === 'PONG') break;
     if (i > 200 || child.exitCode !== null) throw new Error(`redis-server did not start on ${port}`);
@@ -40,7 +45,11 @@ export async function timed<T>(step: () => Promise<T>): Promise<{ value: T; ms: 
 }
 
 /** Retries `step` until `ok` or `timeoutMs` pass; the last value either way. */
-export async function until<T>(step: () => Promise<T>, ok: (value: T) => boolean, timeoutMs: number): Promise<{ value: T; ms: number }> {
+export async function until<T>(
+  step: () => Promise<T>,
+  ok: (value: T) => boolean,
+  timeoutMs: number,
+): Promise<{ value: T; ms: number }> {
   const start = performance.now();
   for (;;) {
     const value = await step();

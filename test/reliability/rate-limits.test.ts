@@ -30,7 +30,11 @@ async function start(env: Record<string, string>): Promise<RunningServer> {
 
 /** A subscribe request the hub refuses (400) once it has counted it: cheap, and no callback is ever called. */
 const hubRequest = (server: RunningServer, forwardedFor?: string) =>
-  hubPost(server.url, { 'hub.mode': 'subscribe' }, forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor });
+  hubPost(
+    server.url,
+    { 'hub.mode': 'subscribe' },
+    forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor },
+  );
 
 /**
  * Every file and folder under `dir`, relative. The server works in the store meanwhile (its
@@ -55,7 +59,12 @@ describe('the client address, and MCP sessions', () => {
   it('behind a trusted proxy, clients named by X-Forwarded-For are counted apart; what a client wrote further left is not believed', async () => {
     const store = tempDir('limits-sessions-');
     cleanups.push(store.remove);
-    trusted = await start({ TRUST_PROXY: 'loopback', WEBSUB_SUBSCRIBE_RATE_LIMIT: '2', STORE_DIR: store.path, MCP_SESSION_RATE_LIMIT: '1000' });
+    trusted = await start({
+      TRUST_PROXY: 'loopback',
+      WEBSUB_SUBSCRIBE_RATE_LIMIT: '2',
+      STORE_DIR: store.path,
+      MCP_SESSION_RATE_LIMIT: '1000',
+    });
     trustedStore = store.path;
     assert.equal((await hubRequest(trusted, '203.0.113.1')).status, 400);
     // The proxy appended the real client after what the client sent itself.
@@ -77,15 +86,33 @@ describe('the client address, and MCP sessions', () => {
     const ids: string[] = [];
     // Ten clients at a time: the ends race each other into the same record, and none may be lost.
     for (let round = 0; round < 10; round++) {
-      const batch = await Promise.all(Array.from({ length: 10 }, () => initialize(mcp).then(({ sessionId }) => sessionId)));
-      const ends = await Promise.all(batch.map((id) => fetch(mcp, { method: 'DELETE', headers: { 'mcp-session-id': id } })));
-      assert.deepEqual(ends.map((r) => r.status), Array(10).fill(204));
+      const batch = await Promise.all(
+        Array.from({ length: 10 }, () => initialize(mcp).then(({ sessionId }) => sessionId)),
+      );
+      const ends = await Promise.all(
+        batch.map((id) => fetch(mcp, { method: 'DELETE', headers: { 'mcp-session-id': id } })),
+      );
+      assert.deepEqual(
+        ends.map((r) => r.status),
+        Array(10).fill(204),
+      );
       ids.push(...batch);
     }
-    const records = listTree(trustedStore).filter((path) => /^mcp\/ended\/[^/]+$/.test(path) && !path.endsWith('.lock'));
-    assert.ok(records.length >= 1 && records.length <= 2, `ended ids in ${records.length} record(s): ${records.join(', ')}`);
-    const answers = await Promise.all(ids.map((id) => post(mcp, { jsonrpc: '2.0', id: 3, method: 'tools/list' }, { 'mcp-session-id': id })));
-    assert.deepEqual(answers.map((a) => a.status), Array(100).fill(404), 'every ended session stays ended');
+    const records = listTree(trustedStore).filter(
+      (path) => /^mcp\/ended\/[^/]+$/.test(path) && !path.endsWith('.lock'),
+    );
+    assert.ok(
+      records.length >= 1 && records.length <= 2,
+      `ended ids in ${records.length} record(s): ${records.join(', ')}`,
+    );
+    const answers = await Promise.all(
+      ids.map((id) => post(mcp, { jsonrpc: '2.0', id: 3, method: 'tools/list' }, { 'mcp-session-id': id })),
+    );
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      Array(100).fill(404),
+      'every ended session stays ended',
+    );
   });
 
   it('without TRUST_PROXY, X-Forwarded-For is ignored (one bucket per connection peer), and no counter is written to STORE_DIR', async () => {
@@ -94,7 +121,11 @@ describe('the client address, and MCP sessions', () => {
     untrusted = await start({ STORE_DIR: store.path, WEBSUB_SUBSCRIBE_RATE_LIMIT: '2', MCP_SESSION_RATE_LIMIT: '3' });
     assert.equal((await hubRequest(untrusted, '203.0.113.1')).status, 400);
     assert.equal((await hubRequest(untrusted, '203.0.113.2')).status, 400);
-    assert.equal((await hubRequest(untrusted, '203.0.113.3')).status, 429, 'a client cannot name itself another client');
+    assert.equal(
+      (await hubRequest(untrusted, '203.0.113.3')).status,
+      429,
+      'a client cannot name itself another client',
+    );
     const leftovers = listTree(store.path).filter((path) => /rate|counter/.test(path));
     assert.deepEqual(leftovers, [], 'no per-window counter files, locks or folders');
   });
@@ -111,7 +142,10 @@ describe('the client address, and MCP sessions', () => {
     assert.match(limited.json.error.message, /Too Many Requests/);
     assert.equal(limited.headers.get('mcp-session-id'), null);
     // Sessions already open are served as before.
-    assert.equal((await post(mcp, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { 'mcp-session-id': ids[0]! })).status, 200);
+    assert.equal(
+      (await post(mcp, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { 'mcp-session-id': ids[0]! })).status,
+      200,
+    );
     const end = (id: string) => fetch(mcp, { method: 'DELETE', headers: { 'mcp-session-id': id } });
     for (const id of ids) assert.equal((await end(id)).status, 204);
     const endLimited = await end(ids[0]!);
@@ -124,16 +158,40 @@ describe('who the client is (src/lib/http/client-address.ts)', () => {
   const headers = (entries: Record<string, string>) => new Headers(entries);
   it('TRUST_PROXY=1 with Forwarded (RFC 7239): the hop the proxy appended; quoted, bracketed and with ports', () => {
     const trust = proxyTrustFromEnv({ TRUST_PROXY: '1', TRUST_PROXY_HEADER: 'forwarded' });
-    assert.equal(clientAddress('10.0.0.2', headers({ forwarded: 'for=198.51.100.1, for="[2001:db8:cafe::17]:4711";proto=https' }), trust), '2001:db8:cafe::17');
-    assert.equal(clientAddress('10.0.0.2', headers({ forwarded: 'for=192.0.2.60;proto=http;by=203.0.113.43' }), trust), '192.0.2.60');
-    assert.equal(clientAddress('10.0.0.2', headers({ 'x-forwarded-for': '192.0.2.60' }), trust), '10.0.0.2', 'the other header is not read');
+    assert.equal(
+      clientAddress(
+        '10.0.0.2',
+        headers({ forwarded: 'for=198.51.100.1, for="[2001:db8:cafe::17]:4711";proto=https' }),
+        trust,
+      ),
+      '2001:db8:cafe::17',
+    );
+    assert.equal(
+      clientAddress('10.0.0.2', headers({ forwarded: 'for=192.0.2.60;proto=http;by=203.0.113.43' }), trust),
+      '192.0.2.60',
+    );
+    assert.equal(
+      clientAddress('10.0.0.2', headers({ 'x-forwarded-for': '192.0.2.60' }), trust),
+      '10.0.0.2',
+      'the other header is not read',
+    );
     assert.equal(clientAddress('10.0.0.2', headers({}), trust), '10.0.0.2');
   });
   it('ranges: trusted hops are skipped from the right; the first untrusted one is the client', () => {
     const trust = proxyTrustFromEnv({ TRUST_PROXY: 'loopback, 10.0.0.0/8' });
-    assert.equal(clientAddress('127.0.0.1', headers({ 'x-forwarded-for': '6.6.6.6, 198.51.100.9, 10.1.2.3' }), trust), '198.51.100.9');
-    assert.equal(clientAddress('198.51.100.1', headers({ 'x-forwarded-for': '6.6.6.6' }), trust), '198.51.100.1', 'an untrusted peer is the client');
-    assert.equal(clientAddress('::ffff:127.0.0.1', headers({ 'x-forwarded-for': '203.0.113.5:8443' }), trust), '203.0.113.5');
+    assert.equal(
+      clientAddress('127.0.0.1', headers({ 'x-forwarded-for': '6.6.6.6, 198.51.100.9, 10.1.2.3' }), trust),
+      '198.51.100.9',
+    );
+    assert.equal(
+      clientAddress('198.51.100.1', headers({ 'x-forwarded-for': '6.6.6.6' }), trust),
+      '198.51.100.1',
+      'an untrusted peer is the client',
+    );
+    assert.equal(
+      clientAddress('::ffff:127.0.0.1', headers({ 'x-forwarded-for': '203.0.113.5:8443' }), trust),
+      '203.0.113.5',
+    );
   });
   it('bad settings are refused at start with what to write instead', () => {
     assert.equal(proxyTrustFromEnv({}).kind, 'none');

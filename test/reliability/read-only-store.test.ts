@@ -47,7 +47,8 @@ async function serve(storeDir: string, env: Record<string, string> = {}): Promis
 /** Makes `dir` and everything below it read-only (or writable again) for the server. */
 function setWritable(dir: string, writable: boolean) {
   chmodSync(dir, writable ? 0o700 : 0o500);
-  for (const entry of readdirSync(dir, { withFileTypes: true })) if (entry.isDirectory()) setWritable(join(dir, entry.name), writable);
+  for (const entry of readdirSync(dir, { withFileTypes: true }))
+    if (entry.isDirectory()) setWritable(join(dir, entry.name), writable);
 }
 
 /** A folder the server's user owns (it may write it until setWritable says otherwise). */
@@ -58,9 +59,17 @@ function ownedFolder(name: string): string {
 }
 
 const subscribe = (server: RunningServer) =>
-  hubPost(server.url, { 'hub.mode': 'subscribe', 'hub.callback': `https://127.0.0.1:${server.port}/nobody-listens`, 'hub.topic': TOPICS.atom.url });
+  hubPost(server.url, {
+    'hub.mode': 'subscribe',
+    'hub.callback': `https://127.0.0.1:${server.port}/nobody-listens`,
+    'hub.topic': TOPICS.atom.url,
+  });
 
-async function assertStoreUnavailable(response: { status: number; headers: Headers; text(): Promise<string> } | { status: number; headers: Headers; text: string }, what: string) {
+async function assertStoreUnavailable(
+  response:
+    { status: number; headers: Headers; text(): Promise<string> } | { status: number; headers: Headers; text: string },
+  what: string,
+) {
   const text = typeof response.text === 'string' ? response.text : await response.text();
   assert.equal(response.status, 503, `${what}: ${text}`);
   assert.ok(Number(response.headers.get('retry-after')) > 0, `${what}: Retry-After`);
@@ -78,16 +87,29 @@ async function assertStorelessRoutesWork(server: RunningServer) {
   const search = await fetch(`${server.url}/api/reviews/search?min_rating=1&limit=2`);
   assert.equal(search.status, 200, await search.clone().text());
   await search.arrayBuffer();
-  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'ro-test', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientInfo': { name: 'ro-test', version: '1' },
+    'io.modelcontextprotocol/clientCapabilities': {},
+  };
   const modern = await post(
     `${server.url}/mcp`,
-    { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'search_reviews', arguments: { min_rating: 5 }, _meta: meta } },
+    {
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { name: 'search_reviews', arguments: { min_rating: 5 }, _meta: meta },
+    },
     { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'search_reviews' },
   );
   assert.equal(modern.status, 200, modern.text);
 }
 
-const storeLines = (server: RunningServer) => server.output().split('\n').filter((line) => line.startsWith('store: STORE_DIR'));
+const storeLines = (server: RunningServer) =>
+  server
+    .output()
+    .split('\n')
+    .filter((line) => line.startsWith('store: STORE_DIR'));
 
 // Three servers at once: each mostly waits on its start.
 describe('a STORE_DIR the server cannot write', { concurrency: true }, () => {
@@ -104,7 +126,10 @@ describe('a STORE_DIR the server cannot write', { concurrency: true }, () => {
     const initialized = await post(`${server.url}/mcp`, initializeRequest('2025-06-18'));
     assert.equal(initialized.status, 200, initialized.text);
     const session = initialized.headers.get('mcp-session-id')!;
-    const ended = await fetch(`${server.url}/mcp`, { method: 'DELETE', headers: { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' } });
+    const ended = await fetch(`${server.url}/mcp`, {
+      method: 'DELETE',
+      headers: { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' },
+    });
     await assertStoreUnavailable(ended, 'MCP DELETE');
     await assertStorelessRoutesWork(server);
     assert.equal(storeLines(server).length, 1, `still one line after the failed writes:\n${server.output()}`);
@@ -120,7 +145,10 @@ describe('a STORE_DIR the server cannot write', { concurrency: true }, () => {
     assert.equal(lines.length, 1, server.output());
     assert.match(lines[0]!, new RegExp(`^store: STORE_DIR \\(${dir}\\) is not writable: EACCES.*mkdir`));
     await assertStoreUnavailable(await subscribe(server), 'hub subscribe');
-    await assertStoreUnavailable(await post(`${server.url}/mcp`, initializeRequest('2025-06-18')), 'MCP 2025 initialize');
+    await assertStoreUnavailable(
+      await post(`${server.url}/mcp`, initializeRequest('2025-06-18')),
+      'MCP 2025 initialize',
+    );
     await assertStorelessRoutesWork(server);
   });
 
@@ -137,7 +165,10 @@ describe('a STORE_DIR the server cannot write', { concurrency: true }, () => {
       (output) => output.includes('websub: start-up publish done') && output.includes('not verified'),
       10_000,
     );
-    assert.ok(settled.value.includes('websub: start-up publish done') && settled.value.includes('not verified'), server.output());
+    assert.ok(
+      settled.value.includes('websub: start-up publish done') && settled.value.includes('not verified'),
+      server.output(),
+    );
 
     setWritable(dir, false);
     await assertStoreUnavailable(await subscribe(server), 'hub subscribe, folder now read-only');
@@ -146,7 +177,11 @@ describe('a STORE_DIR the server cannot write', { concurrency: true }, () => {
     assert.match(storeLines(server)[0]!, /is not writable: EACCES/);
 
     setWritable(dir, true);
-    const back = await until(() => subscribe(server), (response) => response.status !== 503, 5000);
+    const back = await until(
+      () => subscribe(server),
+      (response) => response.status !== 503,
+      5000,
+    );
     assert.equal(back.value.status, 202, await back.value.text());
     assert.match(server.output(), new RegExp(`store: STORE_DIR \\(${dir}\\) is writable again`));
     assert.doesNotMatch(server.output(), /request failed|internal_error/);
@@ -159,8 +194,18 @@ it('a STORE_DIR under a file (ENOTDIR, as any user, root too): one line, and eve
   const lines: string[] = [];
   const store = fileStore(join(file, 'store'), Date.now, { log: (line) => lines.push(line) });
   await store.ready?.();
-  for (const operation of [() => store.set('k', 1), () => store.get('k'), () => store.increment('n', 60), () => store.setIfAbsent('k', 2), () => store.keys('')]) {
-    await assert.rejects(operation, (error) => isStoreUnavailable(error) && /STORE_DIR \(.*a-file\/store\), is not writable \(ENOTDIR\)/.test(error.message));
+  for (const operation of [
+    () => store.set('k', 1),
+    () => store.get('k'),
+    () => store.increment('n', 60),
+    () => store.setIfAbsent('k', 2),
+    () => store.keys(''),
+  ]) {
+    await assert.rejects(
+      operation,
+      (error) =>
+        isStoreUnavailable(error) && /STORE_DIR \(.*a-file\/store\), is not writable \(ENOTDIR\)/.test(error.message),
+    );
   }
   assert.equal(lines.length, 1, lines.join('\n'));
   assert.match(lines[0]!, /^store: STORE_DIR \(.*a-file\/store\) is not writable: ENOTDIR/);

@@ -31,11 +31,20 @@ after(async () => {
 });
 
 const subscribe = () =>
-  hubPost(server.url, { 'hub.mode': 'subscribe', 'hub.callback': `https://127.0.0.1:${port}/nobody-listens`, 'hub.topic': TOPICS.atom.url });
+  hubPost(server.url, {
+    'hub.mode': 'subscribe',
+    'hub.callback': `https://127.0.0.1:${port}/nobody-listens`,
+    'hub.topic': TOPICS.atom.url,
+  });
 const initialize = () => post(`${server.url}/mcp`, initializeRequest('2025-06-18'));
 
-async function assertStoreUnavailable(response: Response | { status: number; headers: Headers; text: string }, ms: number, what: string) {
-  const text = 'text' in response && typeof response.text === 'string' ? response.text : await (response as Response).text();
+async function assertStoreUnavailable(
+  response: Response | { status: number; headers: Headers; text: string },
+  ms: number,
+  what: string,
+) {
+  const text =
+    'text' in response && typeof response.text === 'string' ? response.text : await (response as Response).text();
   assert.equal(response.status, 503, `${what}: ${text}`);
   assert.ok(ms < PROMPT_MS, `${what} took ${ms} ms`);
   assert.ok(Number(response.headers.get('retry-after')) > 0, `${what}: Retry-After`);
@@ -73,7 +82,11 @@ it('Redis started later: the hub and sessions work without a restart', async () 
   console.log(`Redis back: hub answering again after ${hub.ms} ms`);
   assert.match(server.output(), /REDIS_URL \(redis:\/\/127\.0\.0\.1:\d+\) is reachable again/);
   // The start-up publish that found no store ran once it was back.
-  await until(async () => server.output(), (output) => /websub: start-up publish done/.test(output), 10_000);
+  await until(
+    async () => server.output(),
+    (output) => /websub: start-up publish done/.test(output),
+    10_000,
+  );
   assert.match(server.output(), /websub: start-up publish done/);
   assert.match(server.output(), /websub: the store is reachable again; start-up publish runs/);
 });
@@ -84,7 +97,12 @@ it('Redis killed mid-run: prompt 503s, the session still works once it is back, 
     assert.equal(reply.status, 200);
     return { sessionId: reply.headers.get('mcp-session-id')! };
   })();
-  const listTools = () => post(`${server.url}/mcp`, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' });
+  const listTools = () =>
+    post(
+      `${server.url}/mcp`,
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' },
+    );
   assert.equal((await listTools()).status, 200);
 
   await redis!.kill();

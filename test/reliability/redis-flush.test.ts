@@ -22,7 +22,13 @@ import { freePort, initializeRequest, post } from '../mcp/helpers.ts';
 import { TOPICS } from '../websub/helpers.ts';
 import { startRedisOn, type LocalRedis } from './helpers.ts';
 
-const config: HubConfig = { ...DEFAULT_HUB_CONFIG, allowLoopback: true, requestTimeoutMs: 1500, concurrency: 4, schedulerIntervalMs: 3_600_000 };
+const config: HubConfig = {
+  ...DEFAULT_HUB_CONFIG,
+  allowLoopback: true,
+  requestTimeoutMs: 1500,
+  concurrency: 4,
+  schedulerIntervalMs: 3_600_000,
+};
 let redis: LocalRedis;
 let certs: TestCerts;
 let sub: TestSubscriber;
@@ -45,7 +51,13 @@ it('WebSub: after FLUSHALL, the next real change reaches the subscribers (the lo
   const store = createStore({ dir: 'unused', redisUrl: redis.url, redisPrefix: 'flush-websub' });
   closers.push(() => store.close());
   let body = Buffer.from('<feed>v1</feed>');
-  const hub = createHub({ site: DEFAULT_SITE_URL, store, content: async () => ({ body, contentType: 'application/atom+xml' }), config, log: () => {} });
+  const hub = createHub({
+    site: DEFAULT_SITE_URL,
+    store,
+    content: async () => ({ body, contentType: 'application/atom+xml' }),
+    config,
+    log: () => {},
+  });
   closers.push(() => hub.close());
   const atom = async () => (await hub.publishChanged()).find((outcome) => outcome.topic === TOPICS.atom.url)!;
   const state = new HubState(store, Date.now);
@@ -61,7 +73,11 @@ it('WebSub: after FLUSHALL, the next real change reaches the subscribers (the lo
       failures: 0,
     });
 
-  assert.equal((await atom()).result, 'recorded', 'a fresh store with nobody subscribed: the first hash is only recorded');
+  assert.equal(
+    (await atom()).result,
+    'recorded',
+    'a fresh store with nobody subscribed: the first hash is only recorded',
+  );
   assert.equal(redis.cli('FLUSHALL'), 'OK');
   // The subscriber renews (its lease, or it notices the hub lost it) before the next change.
   await subscribeNow();
@@ -90,7 +106,13 @@ it('MCP: after FLUSHALL and a new instance, every instance agrees on one session
     return reply.headers.get('mcp-session-id')!;
   };
   const useOn = async (server: RunningServer, sessionId: string) =>
-    (await post(`${server.url}/mcp`, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' })).status;
+    (
+      await post(
+        `${server.url}/mcp`,
+        { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+        { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' },
+      )
+    ).status;
 
   const before = await initializeOn(a);
   assert.equal(await useOn(a, before), 200);

@@ -67,7 +67,10 @@ Promise.all(Array.from({ length: connections }, loop)).then(() => parentPort.pos
 `;
 
 function flood(url: string, durationMs: number): Promise<{ statuses: Record<string, number>; sent: number }> {
-  const worker = new Worker(FLOOD_WORKER, { eval: true, workerData: { url, address: FLOODER, connections: FLOOD_CONNECTIONS, durationMs } });
+  const worker = new Worker(FLOOD_WORKER, {
+    eval: true,
+    workerData: { url, address: FLOODER, connections: FLOOD_CONNECTIONS, durationMs },
+  });
   return new Promise((resolveFlood, reject) => {
     worker.once('message', (result) => {
       resolveFlood(result);
@@ -89,10 +92,20 @@ interface Sample {
 /** The other client: repeated searches, about five new ones a second (within its own limit) and the dataset, one at a time. */
 async function otherClient(url: string, seen: string[], untilMs: number): Promise<Sample[]> {
   const samples: Sample[] = [];
-  const cycle: Array<Sample['kind']> = ['seen search', 'new search', 'seen search', 'dataset', 'seen search', 'seen search'];
+  const cycle: Array<Sample['kind']> = [
+    'seen search',
+    'new search',
+    'seen search',
+    'dataset',
+    'seen search',
+    'seen search',
+  ];
   for (let i = 0; Date.now() < untilMs; i++) {
     const kind = cycle[i % cycle.length]!;
-    const path = kind === 'dataset' ? '/reviews.json' : `/api/reviews/search?${kind === 'seen search' ? seen[i % seen.length] : `query=crew&limit=${1 + (i % 100)}&since=2021-0${1 + (i % 9)}-01`}`;
+    const path =
+      kind === 'dataset'
+        ? '/reviews.json'
+        : `/api/reviews/search?${kind === 'seen search' ? seen[i % seen.length] : `query=crew&limit=${1 + (i % 100)}&since=2021-0${1 + (i % 9)}-01`}`;
     const started = performance.now();
     const response = await fetch(url + path, { headers: asClient(OTHER) });
     const ms = performance.now() - started;
@@ -110,11 +123,22 @@ const percentile = (values: number[], p: number) => {
 
 describe('a flood of never-seen searches from one client (10k reviews)', () => {
   let server: RunningServer;
-  const seen = ['query=roof', 'query=leak&limit=50', 'rating=5', 'query=gutter&min_rating=4', 'mentions_service=gutters&limit=100', 'query=estimate'];
+  const seen = [
+    'query=roof',
+    'query=leak&limit=50',
+    'rating=5',
+    'query=gutter&min_rating=4',
+    'mentions_service=gutters&limit=100',
+    'query=estimate',
+  ];
 
   before(async () => {
     server = await start('large', {});
-    for (const search of seen) assert.equal((await fetch(`${server.url}/api/reviews/search?${search}`, { headers: asClient(OTHER) })).status, 200);
+    for (const search of seen)
+      assert.equal(
+        (await fetch(`${server.url}/api/reviews/search?${search}`, { headers: asClient(OTHER) })).status,
+        200,
+      );
     await (await fetch(`${server.url}/reviews.json`)).arrayBuffer();
   });
 
@@ -129,19 +153,42 @@ describe('a flood of never-seen searches from one client (10k reviews)', () => {
       (['seen search', 'new search', 'dataset'] as const).map((kind) => {
         const ms = samples.filter((s) => s.kind === kind).map((s) => s.ms);
         const bodyMs = samples.filter((s) => s.kind === kind).map((s) => s.bodyMs);
-        return [kind, { n: ms.length, p50: Math.round(percentile(ms, 50)), p99: Math.round(percentile(ms, 99)), bodyP99: Math.round(percentile(bodyMs, 99)) }];
+        return [
+          kind,
+          {
+            n: ms.length,
+            p50: Math.round(percentile(ms, 50)),
+            p99: Math.round(percentile(ms, 99)),
+            bodyP99: Math.round(percentile(bodyMs, 99)),
+          },
+        ];
       }),
     );
     const all = samples.map((s) => s.ms);
-    console.log(`flood: ${sent} requests in ${FLOOD_MS} ms, statuses ${JSON.stringify(statuses)}; other client: ${JSON.stringify(figures)}, all p99 ${Math.round(percentile(all, 99))} ms`);
+    console.log(
+      `flood: ${sent} requests in ${FLOOD_MS} ms, statuses ${JSON.stringify(statuses)}; other client: ${JSON.stringify(figures)}, all p99 ${Math.round(percentile(all, 99))} ms`,
+    );
 
-    assert.deepEqual([...new Set(samples.map((s) => s.status))], [200], 'every request of the other client is answered 200');
-    assert.ok(percentile(all, 99) < P99_BOUND_MS, `the other client's p99 is ${Math.round(percentile(all, 99))} ms (bound ${P99_BOUND_MS} ms): ${JSON.stringify(figures)}`);
+    assert.deepEqual(
+      [...new Set(samples.map((s) => s.status))],
+      [200],
+      'every request of the other client is answered 200',
+    );
+    assert.ok(
+      percentile(all, 99) < P99_BOUND_MS,
+      `the other client's p99 is ${Math.round(percentile(all, 99))} ms (bound ${P99_BOUND_MS} ms): ${JSON.stringify(figures)}`,
+    );
     assert.ok(samples.length >= 30, `the other client made ${samples.length} requests`);
     assert.ok((statuses['429'] ?? 0) > 0, `the flooder is refused: ${JSON.stringify(statuses)}`);
-    assert.ok(Object.keys(statuses).every((status) => status === '200' || status === '429'), `only 200 and 429, never a 5xx: ${JSON.stringify(statuses)}`);
+    assert.ok(
+      Object.keys(statuses).every((status) => status === '200' || status === '429'),
+      `only 200 and 429, never a 5xx: ${JSON.stringify(statuses)}`,
+    );
     // Its burst (30) and ten a second, with a second's slack for the window's edges.
-    assert.ok((statuses['200'] ?? 0) <= 30 + 10 * (FLOOD_MS / 1000 + 1), `the flooder had ${statuses['200']} searches answered`);
+    assert.ok(
+      (statuses['200'] ?? 0) <= 30 + 10 * (FLOOD_MS / 1000 + 1),
+      `the flooder had ${statuses['200']} searches answered`,
+    );
   });
 
   it('limited, the flooder is told why and for how long, and its repeated searches still answer', async () => {
@@ -160,24 +207,45 @@ describe('a flood of never-seen searches from one client (10k reviews)', () => {
     assert.equal(body.error, 'rate_limited');
     assert.match(body.message, /try again in \d+ s/);
     assert.deepEqual(Object.keys(body).sort(), ['error', 'message'], 'the MessageError shape');
-    const documented = (await (await fetch(`${server.url}/openapi.json`)).json()).paths['/api/reviews/search'].get.responses['429'];
-    assert.deepEqual(documented.content['application/json'].schema, { $ref: '#/components/schemas/MessageError' }, 'the 429 is documented');
+    const documented = (await (await fetch(`${server.url}/openapi.json`)).json()).paths['/api/reviews/search'].get
+      .responses['429'];
+    assert.deepEqual(
+      documented.content['application/json'].schema,
+      { $ref: '#/components/schemas/MessageError' },
+      'the 429 is documented',
+    );
     assert.ok(documented.headers['Retry-After']);
-    for (const search of seen) assert.equal((await fetch(`${server.url}/api/reviews/search?${search}`, { headers: asClient(FLOODER) })).status, 200, `cached: ${search}`);
+    for (const search of seen)
+      assert.equal(
+        (await fetch(`${server.url}/api/reviews/search?${search}`, { headers: asClient(FLOODER) })).status,
+        200,
+        `cached: ${search}`,
+      );
     // Another spelling of a cached query is the same answer: not counted either.
-    assert.equal((await fetch(`${server.url}/api/reviews/search?limit=20&query=roof`, { headers: asClient(FLOODER) })).status, 200);
+    assert.equal(
+      (await fetch(`${server.url}/api/reviews/search?limit=20&query=roof`, { headers: asClient(FLOODER) })).status,
+      200,
+    );
     // A malformed query is the 400 it always was, not a 429.
     assert.equal((await fetch(`${server.url}/api/reviews/search?limit=0`, { headers: asClient(FLOODER) })).status, 400);
     // After Retry-After, new searches answer again.
     await new Promise((wait) => setTimeout(wait, Number(limited!.headers.get('retry-after')) * 1000));
-    assert.equal((await fetch(`${server.url}/api/reviews/search?query=later`, { headers: asClient(FLOODER) })).status, 200);
+    assert.equal(
+      (await fetch(`${server.url}/api/reviews/search?query=later`, { headers: asClient(FLOODER) })).status,
+      200,
+    );
   });
 });
 
 describe('the limit on the other paths and its settings', () => {
   it('through the Astro route (API_THROUGH_ASTRO), with the setting lowered: the same 429, per client', async () => {
-    const server = await start('small', { API_THROUGH_ASTRO: 'true', SEARCH_MISS_RATE_LIMIT: '0.1', SEARCH_MISS_BURST: '2' });
-    const search = (query: string, address: string) => fetch(`${server.url}/api/reviews/search?query=${query}`, { headers: asClient(address) });
+    const server = await start('small', {
+      API_THROUGH_ASTRO: 'true',
+      SEARCH_MISS_RATE_LIMIT: '0.1',
+      SEARCH_MISS_BURST: '2',
+    });
+    const search = (query: string, address: string) =>
+      fetch(`${server.url}/api/reviews/search?query=${query}`, { headers: asClient(address) });
     assert.equal((await search('a', FLOODER)).status, 200);
     assert.equal((await search('b', FLOODER)).status, 200);
     const limited = await search('c', FLOODER);
@@ -194,9 +262,17 @@ describe('the limit on the other paths and its settings', () => {
 
   it('SEARCH_MISS_RATE_LIMIT=off answers every search; a bad setting stops the start with what to write', async () => {
     const server = await start('small', { SEARCH_MISS_RATE_LIMIT: 'off' });
-    const statuses = await Promise.all(Array.from({ length: 60 }, (_, i) => fetch(`${server.url}/api/reviews/search?query=q${i}`).then((r) => r.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => fetch(`${server.url}/api/reviews/search?query=q${i}`).then((r) => r.status)),
+    );
     assert.deepEqual(new Set(statuses), new Set([200]));
-    await assert.rejects(startServer('small', { SEARCH_MISS_RATE_LIMIT: 'fast' }), /SEARCH_MISS_RATE_LIMIT must be a number of searches per second above 0, or "off"/);
-    await assert.rejects(startServer('small', { SEARCH_MISS_BURST: '0' }), /SEARCH_MISS_BURST must be a whole number, at least 1/);
+    await assert.rejects(
+      startServer('small', { SEARCH_MISS_RATE_LIMIT: 'fast' }),
+      /SEARCH_MISS_RATE_LIMIT must be a number of searches per second above 0, or "off"/,
+    );
+    await assert.rejects(
+      startServer('small', { SEARCH_MISS_BURST: '0' }),
+      /SEARCH_MISS_BURST must be a whole number, at least 1/,
+    );
   });
 });

@@ -55,14 +55,18 @@ it('a process killed with SIGKILL inside a locked step: the next increment of th
   assert.ok(ms < RECOVERY_BOUND_MS, `took ${ms} ms`);
   // And the lock works as a lock again.
   const counts = await Promise.all(Array.from({ length: 10 }, () => store.increment(key, 60)));
-  assert.deepEqual(counts.sort((a, b) => a - b), [2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+  assert.deepEqual(
+    counts.sort((a, b) => a - b),
+    [2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
+  );
   await store.close();
 });
 
 it('the sweep removes expired keys, the folders they leave empty, locks abandoned for a minute and temporary files abandoned for ten; live keys and their folders stay', async () => {
   const dir = join(work, 'sweep');
   const store = fileStore(dir, Date.now, { sweepIntervalMs: 150 });
-  for (let minute = 0; minute < 3; minute++) await store.increment(`websub:rate:2026-11-23T19:0${minute}:203.0.113.${minute}`, 0.1);
+  for (let minute = 0; minute < 3; minute++)
+    await store.increment(`websub:rate:2026-11-23T19:0${minute}:203.0.113.${minute}`, 0.1);
   await store.set('websub:sub:atom:kept', { ok: true });
   // A lock a killed process left on a key nobody has asked for since, last refreshed two minutes ago.
   const abandoned = `${keyToPath(dir, 'websub:rate:2026-11-23T18:00:198.51.100.1')}.lock`;
@@ -79,6 +83,10 @@ it('the sweep removes expired keys, the folders they leave empty, locks abandone
   await sleep(700);
   await store.close();
   assert.deepEqual(readdirSync(dir).sort(), ['websub']);
-  assert.deepEqual(readdirSync(join(dir, 'websub')), ['sub'], 'the rate folders are gone, empty or holding only an abandoned lock');
+  assert.deepEqual(
+    readdirSync(join(dir, 'websub')),
+    ['sub'],
+    'the rate folders are gone, empty or holding only an abandoned lock',
+  );
   assert.deepEqual(readdirSync(join(dir, 'websub', 'sub', 'atom')).sort(), ['kept', 'kept.ba9876543210.tmp']);
 });

@@ -18,12 +18,16 @@ const DEADLINE_MS = 1500;
 let server: RunningServer;
 
 before(async () => {
-  server = await startServer('small', { REQUEST_BODY_TIMEOUT_MS: String(DEADLINE_MS), REQUEST_BODY_BUDGET_BYTES: String(2 * MIB) });
+  server = await startServer('small', {
+    REQUEST_BODY_TIMEOUT_MS: String(DEADLINE_MS),
+    REQUEST_BODY_BUDGET_BYTES: String(2 * MIB),
+  });
 });
 after(() => server?.stop());
 
 /** The issue's body: /mcp's 1 MiB limit declared, all but the last 1 KB sent, then nothing. */
-const stalledMcp = (chunked = false) => openBody(server.port, '/mcp', { declared: chunked ? undefined : MIB, send: MIB - 1024 });
+const stalledMcp = (chunked = false) =>
+  openBody(server.port, '/mcp', { declared: chunked ? undefined : MIB, send: MIB - 1024 });
 
 /** An MCP initialize padded with whitespace to `size` bytes (still valid JSON). */
 function postInitialize(size = 0) {
@@ -37,7 +41,11 @@ function postInitialize(size = 0) {
 
 /** Waits until the unfinished bodies fill the budget: a 4 KB body is refused. */
 async function budgetFull() {
-  const { value: reply, ms } = await until(() => postInitialize(4096), (response) => response.status === 503, 5000);
+  const { value: reply, ms } = await until(
+    () => postInitialize(4096),
+    (response) => response.status === 503,
+    5000,
+  );
   assert.equal(reply.status, 503, `a 4 KB body still answered ${reply.status} after ${ms} ms of unfinished bodies`);
   return reply;
 }
@@ -68,7 +76,11 @@ it('while unfinished bodies hold the budget a further body gets a prompt 503, GE
     const { ms: refusedMs } = await timed(async () => assert.equal((await postInitialize(4096)).status, 503));
     assert.ok(refusedMs < 1000, `refused after ${refusedMs} ms`);
     // A hub body is refused as well: the budget is the process's, not the route's.
-    const hub = await fetch(`${server.url}/api/websub/hub`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'x'.repeat(4096) });
+    const hub = await fetch(`${server.url}/api/websub/hub`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'x'.repeat(4096),
+    });
     assert.equal(hub.status, 503);
     for (const path of ['/reviews.json', '/api/reviews/search?min_rating=4']) {
       assert.equal((await fetch(`${server.url}${path}`)).status, 200, path);
@@ -86,7 +98,11 @@ it('a client that hangs up mid-body gives its bytes back at once', async () => {
   const stalled = [stalledMcp(), stalledMcp(true)];
   await budgetFull();
   await closeAll(stalled);
-  const { value: reply, ms } = await until(() => postInitialize(4096), (response) => response.status === 200, 1000);
+  const { value: reply, ms } = await until(
+    () => postInitialize(4096),
+    (response) => response.status === 200,
+    1000,
+  );
   assert.equal(reply.status, 200, `still ${reply.status} ${ms} ms after the hang-up`);
   assert.ok(ms < DEADLINE_MS, `POSTs worked again after ${ms} ms, not before the deadline`);
 });

@@ -45,7 +45,12 @@ after(async () => {
 });
 
 const outbound = { allowLoopback: true, timeoutMs: TIMEOUT_MS, userAgent: 'reliability-test' };
-const intent = (path: string) => ({ mode: 'subscribe' as const, callback: `${base}${path}`, topic: 'https://reviews.example/feed.xml', leaseSeconds: 3600 });
+const intent = (path: string) => ({
+  mode: 'subscribe' as const,
+  callback: `${base}${path}`,
+  topic: 'https://reviews.example/feed.xml',
+  leaseSeconds: 3600,
+});
 
 it('a callback answering exactly the challenge is verified', async () => {
   const outcome = await verifyIntent(intent('/exact'), outbound);
@@ -57,5 +62,7 @@ it('a callback sending the challenge then an endless body is refused at once, no
   assert.equal(value.verified, false);
   assert.equal(value.detail, 'answered a body other than the challenge');
   assert.ok(ms < 1500, `refused after ${ms} ms (the deadline is ${TIMEOUT_MS} ms)`);
-  console.log(`endless callback refused in ${ms} ms; it had written ${(streamed / 1048576).toFixed(1)} MiB into the socket buffers`);
+  console.log(
+    `endless callback refused in ${ms} ms; it had written ${(streamed / 1048576).toFixed(1)} MiB into the socket buffers`,
+  );
 });

@@ -30,7 +30,10 @@ console.log(max);`;
   // The new space is two semi-spaces, plus a few pages V8 counts with it (35 MiB seen under a 32 MiB
   // cap): the bound is half-way to the next doubling, far below the 128 MiB reached without the cap.
   const reached = Number(result.stdout.trim().split('\n').at(-1));
-  assert.ok(reached > 0 && reached < 3 * cap * 2 ** 20, `new space reached ${reached / 2 ** 20} MiB (cap ${2 * cap} MiB); stdout: ${result.stdout.slice(0, 300)}`);
+  assert.ok(
+    reached > 0 && reached < 3 * cap * 2 ** 20,
+    `new space reached ${reached / 2 ** 20} MiB (cap ${2 * cap} MiB); stdout: ${result.stdout.slice(0, 300)}`,
+  );
 });
 
 test('a test server runs with the serve script’s Node flags', async (t) => {

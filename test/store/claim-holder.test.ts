@@ -19,7 +19,12 @@ test('two copies of the module in one process name one holder, and neither count
 
 test('a holder with this pid and another start time is an earlier, exited process', () => {
   const ours = JSON.parse(first.THIS_HOLDER) as { machine: string; start: string };
-  const earlier = JSON.stringify({ machine: ours.machine, pid: process.pid, start: String(Number(ours.start) - 1), id: 'an-earlier-process' });
+  const earlier = JSON.stringify({
+    machine: ours.machine,
+    pid: process.pid,
+    start: String(Number(ours.start) - 1),
+    id: 'an-earlier-process',
+  });
   assert.equal(first.holderIsGone(earlier), true);
 });
 
@@ -27,7 +32,10 @@ test('a worker thread of this process (another global scope, same pid) is alive,
   // The Netlify CLI runs function invocations in worker threads of one process: two concurrent
   // deploy functions must not take each other's publish claims.
   const url = new URL('../../src/lib/store/claim-holder.ts', import.meta.url).href;
-  const worker = new Worker(`import(${JSON.stringify(url)}).then((m) => require('node:worker_threads').parentPort.postMessage(m.THIS_HOLDER))`, { eval: true });
+  const worker = new Worker(
+    `import(${JSON.stringify(url)}).then((m) => require('node:worker_threads').parentPort.postMessage(m.THIS_HOLDER))`,
+    { eval: true },
+  );
   const holder = await new Promise<string>((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);

@@ -29,7 +29,9 @@ async function freePort(): Promise<number> {
 
 before(async () => {
   const port = await freePort();
-  redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: 'ignore',
+  });
   redisUrl = `redis://127.0.0.1:${port}`;
   for (let i = 0; i < 100; i++) {
     if (spawnSync('redis-cli', ['-p', String(port), 'ping'], { encoding: 'utf8' }).stdout.trim() === 'PONG') return;
@@ -61,7 +63,10 @@ function race(config: StoreConfig, op: string, count: number): Promise<string[]>
   const go = Date.now() + 600;
   return Promise.all(
     Array.from({ length: count }, () => {
-      const child = spawn(NODE, ['--input-type=module', '-e', script, String(go)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+      const child = spawn(NODE, ['--input-type=module', '-e', script, String(go)], {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
       let out = '';
       child.stdout.on('data', (chunk) => (out += chunk));
       return new Promise<string>((r) => child.once('exit', () => r(out.trim())));
@@ -115,7 +120,11 @@ for (const [name, config] of backends) {
 
     it('one winner among processes racing setIfAbsent, and everyone reads its value', async () => {
       const shared = config();
-      const results = await race(shared, `async (s) => { const mine = Math.random().toString(36); const won = await s.setIfAbsent('key', mine); return { won, mine, read: await s.get('key') }; }`, 6);
+      const results = await race(
+        shared,
+        `async (s) => { const mine = Math.random().toString(36); const won = await s.setIfAbsent('key', mine); return { won, mine, read: await s.get('key') }; }`,
+        6,
+      );
       const parsed = results.map((r) => JSON.parse(r));
       assert.equal(parsed.filter((r) => r.won).length, 1, results.join('\n'));
       const winner = parsed.find((r) => r.won);
@@ -130,9 +139,14 @@ for (const [name, config] of backends) {
       }
       await sleep(1100);
       // Every racer stays alive a while after its claims: the claim of a process that has exited is free again.
-      const results = await race(shared, `async (s) => { const won = []; for (let round = 0; round < 5; round++) won.push(await s.claim('c' + round, 30)); await new Promise((r) => setTimeout(r, 3000)); return won; }`, 4);
+      const results = await race(
+        shared,
+        `async (s) => { const won = []; for (let round = 0; round < 5; round++) won.push(await s.claim('c' + round, 30)); await new Promise((r) => setTimeout(r, 3000)); return won; }`,
+        4,
+      );
       const won = results.map((r) => JSON.parse(r) as boolean[]);
-      for (let round = 0; round < 5; round++) assert.equal(won.filter((w) => w[round]).length, 1, `round ${round}: ${results}`);
+      for (let round = 0; round < 5; round++)
+        assert.equal(won.filter((w) => w[round]).length, 1, `round ${round}: ${results}`);
       await store.close();
     });
 
@@ -140,11 +154,17 @@ for (const [name, config] of backends) {
       const shared = config();
       const holder = spawn(
         NODE,
-        ['--input-type=module', '-e', `import { createStore } from ${JSON.stringify(resolve(ROOT, 'src/lib/store/index.ts'))}; const s = createStore(${JSON.stringify(shared)}); console.log(await s.claim('held', 60)); setInterval(() => {}, 1000);`],
+        [
+          '--input-type=module',
+          '-e',
+          `import { createStore } from ${JSON.stringify(resolve(ROOT, 'src/lib/store/index.ts'))}; const s = createStore(${JSON.stringify(shared)}); console.log(await s.claim('held', 60)); setInterval(() => {}, 1000);`,
+        ],
         { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
       );
       const exited = new Promise((r) => holder.once('exit', r));
-      const said = await new Promise<string>((r) => holder.stdout!.once('data', (chunk: Buffer) => r(chunk.toString().trim())));
+      const said = await new Promise<string>((r) =>
+        holder.stdout!.once('data', (chunk: Buffer) => r(chunk.toString().trim())),
+      );
       assert.equal(said, 'true', 'the other process took the claim');
       const store = createStore(shared);
       assert.equal(await store.claim('held', 60), false, 'its holder is alive');
@@ -158,9 +178,17 @@ for (const [name, config] of backends) {
     it('counters count every increment across processes and expire with their window', async () => {
       const shared = config();
       // A window long enough that a slow machine's 40 racing increments all fall inside it.
-      const results = await race(shared, `async (s) => { const seen = []; for (let i = 0; i < 10; i++) seen.push(await s.increment('hits', 60)); return seen; }`, 4);
+      const results = await race(
+        shared,
+        `async (s) => { const seen = []; for (let i = 0; i < 10; i++) seen.push(await s.increment('hits', 60)); return seen; }`,
+        4,
+      );
       const all = results.flatMap((r) => JSON.parse(r) as number[]).sort((a, b) => a - b);
-      assert.deepEqual(all, Array.from({ length: 40 }, (_, i) => i + 1), 'every value exactly once');
+      assert.deepEqual(
+        all,
+        Array.from({ length: 40 }, (_, i) => i + 1),
+        'every value exactly once',
+      );
       const store = createStore(shared);
       assert.equal(await store.increment('short', 1), 1);
       await sleep(1100);
@@ -179,7 +207,9 @@ describe('file store on disk', () => {
     await store.claim('once', 0.2);
     assert.equal(statSync(join(dir, 'secret', 'key')).mode & 0o777, 0o600);
     await sleep(900);
-    const files = readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+    const files = readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => join(e.parentPath, e.name));
     assert.deepEqual(files, [join(dir, 'secret', 'key')], 'expired values and claims are gone, nothing .tmp is left');
     await store.close();
   });

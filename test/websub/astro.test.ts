@@ -9,7 +9,21 @@ import { after, before, it } from 'node:test';
 import type { RunningServer } from '../helpers/server.ts';
 import type { TestSubscriber } from '../helpers/subscriber.ts';
 import type { Store } from '../../src/lib/store/index.ts';
-import { forgetDistributedContent, freePort, hubFixture, hubPost, isSubscribed, publish, publishChange, settled, subscribe, TOPICS, unsubscribe, until, HUB_URL } from './helpers.ts';
+import {
+  forgetDistributedContent,
+  freePort,
+  hubFixture,
+  hubPost,
+  isSubscribed,
+  publish,
+  publishChange,
+  settled,
+  subscribe,
+  TOPICS,
+  unsubscribe,
+  until,
+  HUB_URL,
+} from './helpers.ts';
 
 const hub = hubFixture({
   build: 'content',
@@ -25,7 +39,10 @@ after(() => hub.close());
 
 it('subscribe → verify → notify with the content as served, signed; unsubscribe → none', async () => {
   const callback = sub.url('/astro', 'keep=me');
-  const response = await subscribe(server.url, callback, TOPICS.jsonFeed.url, { 'hub.secret': 's', 'hub.lease_seconds': '5' });
+  const response = await subscribe(server.url, callback, TOPICS.jsonFeed.url, {
+    'hub.secret': 's',
+    'hub.lease_seconds': '5',
+  });
   assert.equal(response.status, 202);
   await until(() => isSubscribed(store, 'json-feed', callback), 'active', 8000);
   const challenge = sub.verifications('/astro')[0]!;
@@ -56,7 +73,11 @@ it('rejections, 405 and 413 answer as on the direct path', async () => {
   assert.equal(body.error, 'invalid_request');
   assert.equal(body.issues[0].path[0], 'hub.callback');
   assert.equal((await fetch(`${server.url}/api/websub/hub`)).status, 405);
-  const big = await hubPost(server.url, { 'hub.mode': 'publish', 'hub.url': TOPICS.atom.url, pad: 'x'.repeat(70 * 1024) });
+  const big = await hubPost(server.url, {
+    'hub.mode': 'publish',
+    'hub.url': TOPICS.atom.url,
+    pad: 'x'.repeat(70 * 1024),
+  });
   assert.equal(big.status, 413);
   // Refused before anything was queued: nothing to wait for.
   assert.equal(sub.requests('/plain').length, 0);

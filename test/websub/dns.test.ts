@@ -45,7 +45,10 @@ function answer(query: Buffer): Buffer | undefined {
   header.writeUInt16BE(1, 4);
   header.writeUInt16BE(records.length, 6);
   const answers = records.map((address) => {
-    const rdata = type === 1 ? Buffer.from(address.split('.').map(Number)) : Buffer.from(v6ToBigInt(address).toString(16).padStart(32, '0'), 'hex');
+    const rdata =
+      type === 1
+        ? Buffer.from(address.split('.').map(Number))
+        : Buffer.from(v6ToBigInt(address).toString(16).padStart(32, '0'), 'hex');
     const rr = Buffer.alloc(12);
     rr.writeUInt16BE(0xc00c, 0);
     rr.writeUInt16BE(type, 2);
@@ -72,7 +75,10 @@ after(() => server.close());
 describe('c-ares resolver', () => {
   it('answers A and AAAA records; one family is enough; an unknown name fails', async () => {
     const resolve = createDnsResolver({ servers: [dnsServer] });
-    assert.deepEqual(await resolve('public.test', { timeoutMs: 2000 }), [{ address: '93.184.216.34', family: 4 }, { address: '2606:2800:220:1::1', family: 6 }]);
+    assert.deepEqual(await resolve('public.test', { timeoutMs: 2000 }), [
+      { address: '93.184.216.34', family: 4 },
+      { address: '2606:2800:220:1::1', family: 6 },
+    ]);
     assert.deepEqual(await resolve('v4only.test', { timeoutMs: 2000 }), [{ address: '93.184.216.35', family: 4 }]);
     assert.deepEqual(await resolve('nothing.test', { timeoutMs: 2000 }), []);
   });
@@ -97,7 +103,12 @@ describe('c-ares resolver', () => {
     const resolve = createDnsResolver({ servers: [dnsServer], maxConcurrent: 8 });
     const started = Date.now();
     // More hanging lookups than libuv's thread pool has threads (4): c-ares needs none.
-    const hanging = Array.from({ length: 8 }, (_, i) => resolve(`silent${i}.test`, { timeoutMs: 400 }).then(() => 'answered', (error: Error) => error.message));
+    const hanging = Array.from({ length: 8 }, (_, i) =>
+      resolve(`silent${i}.test`, { timeoutMs: 400 }).then(
+        () => 'answered',
+        (error: Error) => error.message,
+      ),
+    );
     const read = Date.now();
     await readFile(import.meta.filename);
     assert.ok(Date.now() - read < 300, 'file I/O is not queued behind the lookups');
@@ -110,11 +121,17 @@ describe('c-ares resolver', () => {
   it('at most maxConcurrent lookups run; maxWaiting more wait; past that a lookup is refused at once as busy', async () => {
     const resolve = createDnsResolver({ servers: [dnsServer], maxConcurrent: 2, maxWaiting: 1 });
     const before = queries;
-    const pending = [0, 1, 2].map((i) => resolve(`silent-cap${i}.test`, { timeoutMs: 300 }).catch((error: unknown) => error));
+    const pending = [0, 1, 2].map((i) =>
+      resolve(`silent-cap${i}.test`, { timeoutMs: 300 }).catch((error: unknown) => error),
+    );
     await new Promise((resolveWait) => setTimeout(resolveWait, 50));
     assert.deepEqual(resolve.stats(), { running: 2, waiting: 1 });
     await assert.rejects(resolve('public.test', { timeoutMs: 300 }), LookupBusyError);
-    const refused = await resolveTarget('https://public.test/', { allowLoopback: false, resolver: resolve, timeoutMs: 300 });
+    const refused = await resolveTarget('https://public.test/', {
+      allowLoopback: false,
+      resolver: resolve,
+      timeoutMs: 300,
+    });
     assert.equal(!refused.ok && refused.kind, 'busy');
     await Promise.all(pending);
     assert.ok(queries - before >= 4, 'the two running lookups asked (A and AAAA each)');
@@ -127,7 +144,10 @@ describe('c-ares resolver', () => {
     const before = queries;
     const allowed = await resolveTarget('https://localhost:8443/cb', { allowLoopback: true, resolver });
     assert.equal(allowed.ok, true);
-    assert.deepEqual(allowed.ok && allowed.target.addresses, [{ address: '127.0.0.1', family: 4 }, { address: '::1', family: 6 }]);
+    assert.deepEqual(allowed.ok && allowed.target.addresses, [
+      { address: '127.0.0.1', family: 4 },
+      { address: '::1', family: 6 },
+    ]);
     assert.equal((await resolveTarget('https://localhost/cb', { allowLoopback: false, resolver })).ok, false);
     assert.equal(queries, before);
   });

@@ -48,10 +48,12 @@ export type StoreWrite = 'set' | 'remove' | 'removeIf' | 'claim';
 export function killedStore(store: Store, dies: (operation: StoreWrite, key: string) => boolean): Store {
   let dead = false;
   const never = new Promise<never>(() => {});
-  const gate = <A extends unknown[], R>(operation: StoreWrite, write: (key: string, ...rest: A) => Promise<R>) => (key: string, ...rest: A): Promise<R> => {
-    if (!dead && dies(operation, key)) dead = true;
-    return dead ? never : write(key, ...rest);
-  };
+  const gate =
+    <A extends unknown[], R>(operation: StoreWrite, write: (key: string, ...rest: A) => Promise<R>) =>
+    (key: string, ...rest: A): Promise<R> => {
+      if (!dead && dies(operation, key)) dead = true;
+      return dead ? never : write(key, ...rest);
+    };
   return {
     ...store,
     set: gate('set', store.set.bind(store)),
@@ -76,7 +78,11 @@ export function hubEnv(certs: TestCerts, storeDir: string, extra: Record<string,
   };
 }
 
-export function hubPost(baseUrl: string, params: Record<string, string | string[]> | string, headers: Record<string, string> = {}) {
+export function hubPost(
+  baseUrl: string,
+  params: Record<string, string | string[]> | string,
+  headers: Record<string, string> = {},
+) {
   let body: string;
   if (typeof params === 'string') body = params;
   else {
@@ -84,7 +90,11 @@ export function hubPost(baseUrl: string, params: Record<string, string | string[
     for (const [name, value] of Object.entries(params)) for (const v of [value].flat()) form.append(name, v);
     body = form.toString();
   }
-  return fetch(`${baseUrl}/api/websub/hub`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body });
+  return fetch(`${baseUrl}/api/websub/hub`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body,
+  });
 }
 
 export const subscribe = (baseUrl: string, callback: string, topic: string, extra: Record<string, string> = {}) =>
@@ -93,7 +103,8 @@ export const subscribe = (baseUrl: string, callback: string, topic: string, extr
 export const unsubscribe = (baseUrl: string, callback: string, topic: string) =>
   hubPost(baseUrl, { 'hub.mode': 'unsubscribe', 'hub.callback': callback, 'hub.topic': topic });
 
-export const publish = (baseUrl: string, topic: string) => hubPost(baseUrl, { 'hub.mode': 'publish', 'hub.url': topic });
+export const publish = (baseUrl: string, topic: string) =>
+  hubPost(baseUrl, { 'hub.mode': 'publish', 'hub.url': topic });
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -123,7 +134,8 @@ export async function isSubscribed(store: Store, topicId: string, callback: stri
  */
 export async function forgetDistributedContent(store: Store): Promise<string> {
   const stale = `stale-${Date.now()}-${Math.random()}`;
-  for (const topic of ALL_TOPICS) await store.set(`websub:hash:${topic.id}`, { hash: stale, at: 0, generation: 0 } satisfies DistributedHash);
+  for (const topic of ALL_TOPICS)
+    await store.set(`websub:hash:${topic.id}`, { hash: stale, at: 0, generation: 0 } satisfies DistributedHash);
   return stale;
 }
 
@@ -136,7 +148,10 @@ export async function publishChange(store: Store, baseUrl: string, topic: { id: 
   const stale = await forgetDistributedContent(store);
   const response = await publish(baseUrl, topic.url);
   if (response.status !== 202) throw new Error(`publish answered ${response.status}`);
-  await until(async () => (await store.get<{ hash: string }>(`websub:hash:${topic.id}`))?.hash !== stale, `the publish of ${topic.id}`);
+  await until(
+    async () => (await store.get<{ hash: string }>(`websub:hash:${topic.id}`))?.hash !== stale,
+    `the publish of ${topic.id}`,
+  );
 }
 
 /**
@@ -145,16 +160,25 @@ export async function publishChange(store: Store, baseUrl: string, topic: { id: 
  * the subscriber: with no job and no subscription, nothing more can arrive.
  */
 export async function settled(store: Store, topicId: string, callback: string): Promise<void> {
-  await until(async () => (await store.get(`websub:job:${topicId}:${callbackKey(callback)}`)) === null, `no pending delivery to ${callback}`);
+  await until(
+    async () => (await store.get(`websub:job:${topicId}:${callbackKey(callback)}`)) === null,
+    `no pending delivery to ${callback}`,
+  );
 }
 
 /** Waits for a line of the server's output (the hub logs each outcome) to match. */
-export async function logged(server: { output: () => string }, pattern: RegExp, what: string, timeoutMs = 5000): Promise<void> {
+export async function logged(
+  server: { output: () => string },
+  pattern: RegExp,
+  what: string,
+  timeoutMs = 5000,
+): Promise<void> {
   await until(() => pattern.test(server.output()), what, timeoutMs);
 }
 
 /** The log line of a failed verification of `callback` (the hub logs a prefix of the callback key, never the URL). */
-export const notVerified = (mode: 'subscribe' | 'unsubscribe', callback: string) => new RegExp(`websub: ${mode} of ${callbackKey(callback).slice(0, 12)} to \\S+ not verified`);
+export const notVerified = (mode: 'subscribe' | 'unsubscribe', callback: string) =>
+  new RegExp(`websub: ${mode} of ${callbackKey(callback).slice(0, 12)} to \\S+ not verified`);
 
 export const STARTUP_DONE = /websub: start-up publish done/;
 
@@ -202,7 +226,10 @@ export interface HubFixture {
  * and `after(() => hub.close())`; `close` undoes whatever `open` got to, in the
  * reverse order: server, subscriber, store, certificates, store folder.
  */
-export function hubFixture(options: HubFixtureOptions): { open: () => Promise<HubFixture>; close: () => Promise<void> } {
+export function hubFixture(options: HubFixtureOptions): {
+  open: () => Promise<HubFixture>;
+  close: () => Promise<void>;
+} {
   const opened: Partial<HubFixture> = {};
   return {
     async open() {

@@ -13,7 +13,20 @@ import type { TestSubscriber } from '../helpers/subscriber.ts';
 import type { Store } from '../../src/lib/store/index.ts';
 import { callbackKey } from '../../src/lib/websub/subscriptions.ts';
 import {
-  hubFixture, hubPost, isSubscribed, logged, notVerified, publish, publishChange, settled, subscribe, TOPICS, unsubscribe, until, websubKeys, HUB_URL,
+  hubFixture,
+  hubPost,
+  isSubscribed,
+  logged,
+  notVerified,
+  publish,
+  publishChange,
+  settled,
+  subscribe,
+  TOPICS,
+  unsubscribe,
+  until,
+  websubKeys,
+  HUB_URL,
 } from './helpers.ts';
 
 const hub = hubFixture({ build: 'content', storeDir: 'websub-hub-', env: { WEBSUB_CONCURRENCY: '2' } });
@@ -22,7 +35,12 @@ before(async () => ({ sub, server, store } = await hub.open()));
 after(() => hub.close());
 
 /** Subscribes and waits until the hub holds the verified subscription. */
-async function subscribed(path: string, topic: { id: string; url: string } = TOPICS.atom, extra: Record<string, string> = {}, query?: string) {
+async function subscribed(
+  path: string,
+  topic: { id: string; url: string } = TOPICS.atom,
+  extra: Record<string, string> = {},
+  query?: string,
+) {
   const callback = sub.url(path, query);
   const response = await subscribe(server.url, callback, topic.url, extra);
   assert.equal(response.status, 202, await response.clone().text());
@@ -66,7 +84,10 @@ describe('subscribe and the state table', () => {
     const served = await fetch(`${server.url}/feed.xml`);
     assert.equal(note!.headers['content-type'], served.headers.get('content-type'));
     assert.equal(note!.headers['content-type'], 'application/atom+xml; charset=utf-8');
-    assert.ok(note!.body.equals(Buffer.from(await served.arrayBuffer())), 'the notification carries the topic as served');
+    assert.ok(
+      note!.body.equals(Buffer.from(await served.arrayBuffer())),
+      'the notification carries the topic as served',
+    );
     assert.equal(note!.headers.link, `<${HUB_URL}>; rel="hub", <${TOPICS.atom.url}>; rel="self"`);
     assert.equal(note!.headers['x-hub-signature'], undefined, 'no secret, no signature');
     assert.match(String(note!.headers['user-agent']), /WebSub/);
@@ -129,7 +150,14 @@ describe('websub.rocks-style subscriber cases', () => {
 
   it('extra parameters are ignored', async () => {
     const callback = sub.url('/extra');
-    const response = await hubPost(server.url, { 'hub.mode': 'subscribe', 'hub.callback': callback, 'hub.topic': TOPICS.reviews.url, foo: 'bar', 'hub.unknown': 'x', 'x.y': ['1', '2'] });
+    const response = await hubPost(server.url, {
+      'hub.mode': 'subscribe',
+      'hub.callback': callback,
+      'hub.topic': TOPICS.reviews.url,
+      foo: 'bar',
+      'hub.unknown': 'x',
+      'x.y': ['1', '2'],
+    });
     assert.equal(response.status, 202);
     await until(() => isSubscribed(store, 'reviews', callback), 'active');
   });
@@ -142,18 +170,32 @@ describe('websub.rocks-style subscriber cases', () => {
     await changeAndPublish(TOPICS.reviews);
     await sub.waitFor(() => sub.notifications('/resub').length === 1, 5000, 'notification');
     const first = sub.notifications('/resub')[0]!;
-    assert.equal(first.headers['x-hub-signature'], `sha256=${createHmac('sha256', 'old').update(first.body).digest('hex')}`);
+    assert.equal(
+      first.headers['x-hub-signature'],
+      `sha256=${createHmac('sha256', 'old').update(first.body).digest('hex')}`,
+    );
 
     sub.set('/resub', { verify: 'echo' });
     await subscribe(server.url, callback, TOPICS.reviews.url, { 'hub.secret': 'new' });
     await sub.waitFor(() => sub.verifications('/resub').length === 3, 5000, 'third challenge');
-    await until(async () => (await store.get<{ secret: string }>(`websub:sub:reviews:${(await import('../../src/lib/websub/subscriptions.ts')).callbackKey(callback)}`))?.secret === 'new', 'new secret');
+    await until(
+      async () =>
+        (
+          await store.get<{ secret: string }>(
+            `websub:sub:reviews:${(await import('../../src/lib/websub/subscriptions.ts')).callbackKey(callback)}`,
+          )
+        )?.secret === 'new',
+      'new secret',
+    );
     await changeAndPublish(TOPICS.reviews);
     await sub.waitFor(() => sub.notifications('/resub').length === 2, 5000, 'second notification');
     await settled(store, 'reviews', callback);
     assert.equal(sub.notifications('/resub').length, 2, 'one delivery per change, not one per subscribe');
     const second = sub.notifications('/resub')[1]!;
-    assert.equal(second.headers['x-hub-signature'], `sha256=${createHmac('sha256', 'new').update(second.body).digest('hex')}`);
+    assert.equal(
+      second.headers['x-hub-signature'],
+      `sha256=${createHmac('sha256', 'new').update(second.body).digest('hex')}`,
+    );
   });
 
   it('an unchanged publish notifies nobody, however often it is pinged', async () => {
@@ -172,15 +214,35 @@ describe('websub.rocks-style subscriber cases', () => {
 describe('rejections: 400, nothing stored, no request to the callback', () => {
   const good = () => ({ 'hub.mode': 'subscribe', 'hub.callback': sub.url('/rejected'), 'hub.topic': TOPICS.atom.url });
   const cases: Array<[string, () => Record<string, string | string[]> | string, string]> = [
-    ['plain-HTTP callback', () => ({ ...good(), 'hub.callback': `http://127.0.0.1:${sub.port}/rejected` }), 'hub.callback'],
-    ['credentials in the callback', () => ({ ...good(), 'hub.callback': `https://u:p@127.0.0.1:${sub.port}/rejected` }), 'hub.callback'],
+    [
+      'plain-HTTP callback',
+      () => ({ ...good(), 'hub.callback': `http://127.0.0.1:${sub.port}/rejected` }),
+      'hub.callback',
+    ],
+    [
+      'credentials in the callback',
+      () => ({ ...good(), 'hub.callback': `https://u:p@127.0.0.1:${sub.port}/rejected` }),
+      'hub.callback',
+    ],
     ['a relative callback', () => ({ ...good(), 'hub.callback': '/rejected' }), 'hub.callback'],
     ['no callback', () => ({ 'hub.mode': 'subscribe', 'hub.topic': TOPICS.atom.url }), 'hub.callback'],
     ['an empty callback', () => ({ ...good(), 'hub.callback': '' }), 'hub.callback'],
-    ['two callbacks', () => ({ ...good(), 'hub.callback': [sub.url('/rejected'), sub.url('/rejected2')] }), 'hub.callback'],
+    [
+      'two callbacks',
+      () => ({ ...good(), 'hub.callback': [sub.url('/rejected'), sub.url('/rejected2')] }),
+      'hub.callback',
+    ],
     ['a private-address callback', () => ({ ...good(), 'hub.callback': 'https://10.0.0.7/cb' }), 'hub.callback'],
-    ['the metadata address', () => ({ ...good(), 'hub.callback': 'https://169.254.169.254/latest/meta-data' }), 'hub.callback'],
-    ['an IPv4-mapped loopback (even with loopback allowed)', () => ({ ...good(), 'hub.callback': `https://[::ffff:127.0.0.1]:${sub.port}/rejected` }), 'hub.callback'],
+    [
+      'the metadata address',
+      () => ({ ...good(), 'hub.callback': 'https://169.254.169.254/latest/meta-data' }),
+      'hub.callback',
+    ],
+    [
+      'an IPv4-mapped loopback (even with loopback allowed)',
+      () => ({ ...good(), 'hub.callback': `https://[::ffff:127.0.0.1]:${sub.port}/rejected` }),
+      'hub.callback',
+    ],
     ['a CGNAT callback', () => ({ ...good(), 'hub.callback': 'https://100.64.1.1/cb' }), 'hub.callback'],
     ['an unknown topic', () => ({ ...good(), 'hub.topic': 'http://localhost:4321/other.xml' }), 'hub.topic'],
     ['a topic on another site', () => ({ ...good(), 'hub.topic': 'https://evil.example/feed.xml' }), 'hub.topic'],
@@ -205,10 +267,14 @@ describe('rejections: 400, nothing stored, no request to the callback', () => {
       const body = await response.json();
       assert.equal(body.error, 'invalid_request');
       assert.ok(Array.isArray(body.issues) && body.issues.length > 0);
-      assert.ok(body.issues.some((issue: { path: string[] }) => issue.path[0] === field), JSON.stringify(body.issues));
+      assert.ok(
+        body.issues.some((issue: { path: string[] }) => issue.path[0] === field),
+        JSON.stringify(body.issues),
+      );
       for (const issue of body.issues) assert.deepEqual(Object.keys(issue).sort(), ['code', 'message', 'path']);
       // Subscriptions and intents change only on accepted (un)subscribe requests; jobs may come and go from earlier tests.
-      const stateKeys = (keys: string[]) => keys.filter((key) => key.startsWith('websub:sub:') || key.startsWith('websub:intent:'));
+      const stateKeys = (keys: string[]) =>
+        keys.filter((key) => key.startsWith('websub:sub:') || key.startsWith('websub:intent:'));
       assert.deepEqual(stateKeys(await websubKeys(store)), stateKeys(before), 'nothing stored');
       const rejected = [callbackKey(sub.url('/rejected')), callbackKey(sub.url('/rejected2'))];
       assert.ok(!(await websubKeys(store)).some((key) => rejected.some((k) => key.includes(k))));
@@ -219,7 +285,9 @@ describe('rejections: 400, nothing stored, no request to the callback', () => {
     assert.equal(sub.requests('/rejected').length + sub.requests('/rejected2').length, 0);
   });
   it('the secret never appears in a response', async () => {
-    const response = await subscribe(server.url, sub.url('/secret-echo'), TOPICS.atom.url, { 'hub.secret': 'do-not-echo-me' });
+    const response = await subscribe(server.url, sub.url('/secret-echo'), TOPICS.atom.url, {
+      'hub.secret': 'do-not-echo-me',
+    });
     assert.equal(response.status, 202);
     assert.doesNotMatch(await response.text(), /do-not-echo-me/);
   });
@@ -227,24 +295,39 @@ describe('rejections: 400, nothing stored, no request to the callback', () => {
     const get = await fetch(`${server.url}/api/websub/hub`);
     assert.equal(get.status, 405);
     assert.match(get.headers.get('allow') ?? '', /POST/);
-    const options = await fetch(`${server.url}/api/websub/hub`, { method: 'OPTIONS', headers: { origin: 'https://x.example', 'access-control-request-method': 'POST' } });
+    const options = await fetch(`${server.url}/api/websub/hub`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://x.example', 'access-control-request-method': 'POST' },
+    });
     assert.equal(options.status, 204);
     assert.equal(options.headers.get('access-control-allow-origin'), '*');
-    const json = await fetch(`${server.url}/api/websub/hub`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"hub.mode":"subscribe"}' });
+    const json = await fetch(`${server.url}/api/websub/hub`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"hub.mode":"subscribe"}',
+    });
     assert.equal(json.status, 415);
   });
   it('a body over 64 KiB is 413', async () => {
     const response = await hubPost(server.url, { ...good(), padding: 'x'.repeat(64 * 1024) });
     assert.equal(response.status, 413);
     assert.equal((await response.json()).error, 'payload_too_large');
-    const exact = await hubPost(server.url, `hub.mode=publish&hub.url=${encodeURIComponent(TOPICS.atom.url)}&p=`.padEnd(64 * 1024, 'x'));
+    const exact = await hubPost(
+      server.url,
+      `hub.mode=publish&hub.url=${encodeURIComponent(TOPICS.atom.url)}&p=`.padEnd(64 * 1024, 'x'),
+    );
     assert.equal(exact.status, 202, 'exactly 64 KiB is allowed');
   });
 });
 
 describe('leases', () => {
   it('a requested lease is clamped to 1 hour .. 30 days; the challenge carries the granted value', async () => {
-    for (const [requested, granted] of [['1', 3600], ['0', 3600], ['7200', 7200], ['999999999', 30 * 24 * 3600]] as const) {
+    for (const [requested, granted] of [
+      ['1', 3600],
+      ['0', 3600],
+      ['7200', 7200],
+      ['999999999', 30 * 24 * 3600],
+    ] as const) {
       const path = `/lease-${requested}`;
       await subscribed(path, TOPICS.atom, { 'hub.lease_seconds': requested });
       assert.equal(sub.verifications(path)[0]!.query.get('hub.lease_seconds'), String(granted));
@@ -260,7 +343,13 @@ describe('delivery outcomes', () => {
     await sub.waitFor(() => sub.notifications('/flaky').length === 2, 5000, 'first retry');
     sub.set('/flaky', { notify: 'ok' });
     await sub.waitFor(() => sub.notifications('/flaky').length === 3, 5000, 'second retry succeeds');
-    await until(async () => (await store.get(`websub:job:json-feed:${(await import('../../src/lib/websub/subscriptions.ts')).callbackKey(callback)}`)) === null, 'job done');
+    await until(
+      async () =>
+        (await store.get(
+          `websub:job:json-feed:${(await import('../../src/lib/websub/subscriptions.ts')).callbackKey(callback)}`,
+        )) === null,
+      'job done',
+    );
 
     sub.set('/flaky', { notify: 'fail' });
     const started = Date.now();
@@ -309,7 +398,10 @@ describe('delivery outcomes', () => {
     const slowest = Math.max(...healthy.map((path) => sub.notifications(path)[0]!.at));
     // Ordering, not a stopwatch: every healthy one arrived while the hanging delivery was still open.
     const hung = sub.notifications('/hang')[0];
-    assert.ok(hung === undefined || hung.closedAt === undefined || slowest < hung.closedAt, 'healthy subscribers were served before the hanging one timed out');
+    assert.ok(
+      hung === undefined || hung.closedAt === undefined || slowest < hung.closedAt,
+      'healthy subscribers were served before the hanging one timed out',
+    );
     sub.set('/hang', { notify: 'ok' });
   });
 });

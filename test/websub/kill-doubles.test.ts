@@ -24,11 +24,20 @@ import { NODE, ROOT } from '../helpers/builds.ts';
 import type { TestSubscriber } from '../helpers/subscriber.ts';
 import { killedStore, startTrustedSubscriber, tempDir, TOPICS, until } from './helpers.ts';
 
-const config: HubConfig = { ...DEFAULT_HUB_CONFIG, allowLoopback: true, requestTimeoutMs: 1500, concurrency: 4, schedulerIntervalMs: 3_600_000 };
+const config: HubConfig = {
+  ...DEFAULT_HUB_CONFIG,
+  allowLoopback: true,
+  requestTimeoutMs: 1500,
+  concurrency: 4,
+  schedulerIntervalMs: 3_600_000,
+};
 const topic = TOPICS.reviews;
 const old = Buffer.from('old content');
 const changed = Buffer.from('changed content');
-const content: ContentSource = async (path) => ({ body: path === topic.path ? changed : old, contentType: 'application/json' });
+const content: ContentSource = async (path) => ({
+  body: path === topic.path ? changed : old,
+  contentType: 'application/json',
+});
 const closers: Array<() => Promise<void>> = [];
 const dirs: string[] = [];
 let sub: TestSubscriber;
@@ -62,7 +71,16 @@ async function setUp(paths: string[]) {
   for (const id of ['atom', 'json-feed', 'reviews']) await state.recordHash(id, contentHash(old), 0);
   const callbacks = paths.map((path) => sub.url(path));
   for (const callback of callbacks) {
-    await state.putSubscription({ callback, topic: topic.url, topic_id: topic.id, secret: null, lease_seconds: 864000, verified_at: now(), expires_at: now() + 864_000_000, failures: 0 });
+    await state.putSubscription({
+      callback,
+      topic: topic.url,
+      topic_id: topic.id,
+      secret: null,
+      lease_seconds: 864000,
+      verified_at: now(),
+      expires_at: now() + 864_000_000,
+      failures: 0,
+    });
   }
   const jobKeys = async () => (await base.keys(`websub:job:${topic.id}:`)).map((key) => key.split(':').at(-1)!);
   return { clock, dir, open, newHub, base, state, callbacks, jobKeys };
@@ -81,10 +99,15 @@ function claimInAProcessThatExits(dir: string, keys: string[]): void {
 it('a job whose 2xx came just before the kill, still in the store, is not sent again after the restart', async () => {
   const { clock, open, newHub, callbacks, jobKeys } = await setUp(['/answered']);
   // The first process: delivers, records the 2xx, and is killed before it removes the job.
-  const dying = newHub(killedStore(open(), (operation, key) => operation.startsWith('remove') && key.startsWith('websub:job:')));
+  const dying = newHub(
+    killedStore(open(), (operation, key) => operation.startsWith('remove') && key.startsWith('websub:job:')),
+  );
   void dying.publishChanged();
   await until(() => sub.notifications('/answered').length === 1, 'the first delivery');
-  await until(async () => (await open().get(`websub:sent:${topic.id}:${callbackKey(callbacks[0]!)}`)) !== null, 'its record');
+  await until(
+    async () => (await open().get(`websub:sent:${topic.id}:${callbackKey(callbacks[0]!)}`)) !== null,
+    'its record',
+  );
   assert.equal((await jobKeys()).length, 1, 'the job is left in the store, as a kill leaves it');
 
   // The restart: once the dead process's delivery claim has expired, the job is due again.
@@ -101,7 +124,9 @@ it('a re-publish of a transition a killed process claimed skips the subscriber t
   const { clock, open, newHub, state, jobKeys } = await setUp(['/early', '/late-1', '/late-2']);
   // The first process claims the change, writes one job of three and is killed before recording the hash.
   let jobs = 0;
-  const dying = newHub(killedStore(open(), (operation, key) => operation === 'set' && key.startsWith('websub:job:') && ++jobs > 1));
+  const dying = newHub(
+    killedStore(open(), (operation, key) => operation === 'set' && key.startsWith('websub:job:') && ++jobs > 1),
+  );
   void dying.publishChanged();
   await until(async () => (await jobKeys()).length === 1, 'the first job of the outbox');
 
@@ -117,23 +142,37 @@ it('a re-publish of a transition a killed process claimed skips the subscriber t
   clock.time += 125_000;
   await restarted.sweep();
   assert.equal((await state.lastHash(topic.id))?.hash, contentHash(changed), 'the change is recorded as distributed');
-  for (const path of ['/early', '/late-1', '/late-2']) assert.equal(sub.notifications(path).length, 1, `${path}: the change once`);
+  for (const path of ['/early', '/late-1', '/late-2'])
+    assert.equal(sub.notifications(path).length, 1, `${path}: the change once`);
   assert.deepEqual(await jobKeys(), []);
 });
 
 it('the claims of a process that has exited (the publish, a delivery) are taken over at once after the restart', async () => {
   const { dir, open, newHub, state, callbacks, jobKeys } = await setUp(['/claimed-by-the-dead']);
   const last = (await state.lastHash(topic.id))!;
-  const job: DeliveryJob = { id: 'leftover', topic_id: topic.id, callback_key: callbackKey(callbacks[0]!), due_at: 0, version: 'an earlier change' };
+  const job: DeliveryJob = {
+    id: 'leftover',
+    topic_id: topic.id,
+    callback_key: callbackKey(callbacks[0]!),
+    due_at: 0,
+    version: 'an earlier change',
+  };
   await state.putJob(job);
-  claimInAProcessThatExits(dir, [`websub:deliver:${job.id}`, `websub:publish:${topic.id}:${last.generation}:${last.at}:${last.hash}:${contentHash(changed)}`]);
+  claimInAProcessThatExits(dir, [
+    `websub:deliver:${job.id}`,
+    `websub:publish:${topic.id}:${last.generation}:${last.at}:${last.hash}:${contentHash(changed)}`,
+  ]);
 
   // No clock moved on: the dead process's claims (600 s) are not waited out.
   const restarted = newHub(open());
   const sweep = await restarted.sweep();
   assert.deepEqual(sweep.outcomes, ['delivered'], 'the leftover job, claimed by the dead process, is sent');
   const startup = await restarted.publishChanged();
-  assert.equal(startup.find((outcome) => outcome.topic === topic.url)?.result, 'distributed', 'the change the dead process claimed is published');
+  assert.equal(
+    startup.find((outcome) => outcome.topic === topic.url)?.result,
+    'distributed',
+    'the change the dead process claimed is published',
+  );
   assert.equal(sub.notifications('/claimed-by-the-dead').length, 2, 'the earlier change, then this one');
   assert.deepEqual(await jobKeys(), []);
 });
@@ -143,7 +182,13 @@ it('a change a dead process claimed and queued, published again by the restart w
   const last = (await state.lastHash(topic.id))!;
   const transition = `${topic.id}:${last.generation}:${last.at}:${last.hash}:${contentHash(changed)}`;
   // What the dead process left: its claim of the change, and the subscriber's job of that change (hash not recorded).
-  await state.putJob({ id: 'leftover', topic_id: topic.id, callback_key: callbackKey(callbacks[0]!), due_at: 0, version: changeVersion(transition) });
+  await state.putJob({
+    id: 'leftover',
+    topic_id: topic.id,
+    callback_key: callbackKey(callbacks[0]!),
+    due_at: 0,
+    version: changeVersion(transition),
+  });
   claimInAProcessThatExits(dir, [`websub:publish:${transition}`]);
 
   // The restart's sweep sends the leftover job; the 2xx is recorded only once the publish had its chance to send
@@ -152,7 +197,8 @@ it('a change a dead process claimed and queued, published again by the restart w
   const slowRecord: Store = {
     ...store,
     set: async (key, value, options) => {
-      if (key.startsWith('websub:sent:')) await until(() => sub.notifications('/queued').length >= 2, 'a second send', 1500).catch(() => {});
+      if (key.startsWith('websub:sent:'))
+        await until(() => sub.notifications('/queued').length >= 2, 'a second send', 1500).catch(() => {});
       return store.set(key, value, options);
     },
   };

@@ -31,7 +31,10 @@ it('makes no TLS context per request: every request uses the one shared context'
   };
   try {
     for (let i = 0; i < 5; i++) {
-      const result = await sendOutbound({ url: `https://127.0.0.1:${port}/callback`, method: 'GET' }, { allowLoopback: true, timeoutMs: 2000, userAgent: 'test' });
+      const result = await sendOutbound(
+        { url: `https://127.0.0.1:${port}/callback`, method: 'GET' },
+        { allowLoopback: true, timeoutMs: 2000, userAgent: 'test' },
+      );
       assert.equal(result.ok, false, 'nobody listens there');
     }
   } finally {

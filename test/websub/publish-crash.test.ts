@@ -21,7 +21,13 @@ import { callbackKey, HubState } from '../../src/lib/websub/subscriptions.ts';
 import { killedStore, tempDir, TOPICS, until } from './helpers.ts';
 
 // Callbacks on a closed loopback port: each attempt fails at once and leaves a retry job.
-const config: HubConfig = { ...DEFAULT_HUB_CONFIG, allowLoopback: true, requestTimeoutMs: 1500, concurrency: 4, schedulerIntervalMs: 3_600_000 };
+const config: HubConfig = {
+  ...DEFAULT_HUB_CONFIG,
+  allowLoopback: true,
+  requestTimeoutMs: 1500,
+  concurrency: 4,
+  schedulerIntervalMs: 3_600_000,
+};
 const closers: Array<() => Promise<void>> = [];
 const dirs: string[] = [];
 after(async () => {
@@ -32,7 +38,10 @@ after(async () => {
 /** The store as a kill leaves it: the write of job number `jobsBeforeKill + 1` and everything after it never happen. */
 function killedAtJob(store: Store, jobsBeforeKill: number): Store {
   let jobs = 0;
-  return killedStore(store, (operation, key) => operation === 'set' && key.startsWith('websub:job:') && ++jobs > jobsBeforeKill);
+  return killedStore(
+    store,
+    (operation, key) => operation === 'set' && key.startsWith('websub:job:') && ++jobs > jobsBeforeKill,
+  );
 }
 
 it('a publish killed after its claim and part of its outbox: the restarted hub distributes the change once the claim can have expired', async () => {
@@ -56,12 +65,24 @@ it('a publish killed after its claim and part of its outbox: the restarted hub d
   const topic = TOPICS.reviews;
   const callbacks = [1, 2, 3].map((i) => `https://127.0.0.1:9/c${i}`);
   for (const callback of callbacks) {
-    await state.putSubscription({ callback, topic: topic.url, topic_id: topic.id, secret: null, lease_seconds: 864000, verified_at: time, expires_at: time + 864_000_000, failures: 0 });
+    await state.putSubscription({
+      callback,
+      topic: topic.url,
+      topic_id: topic.id,
+      secret: null,
+      lease_seconds: 864000,
+      verified_at: time,
+      expires_at: time + 864_000_000,
+      failures: 0,
+    });
   }
   const old = Buffer.from('old content');
   const changed = Buffer.from('changed content');
   for (const id of ['atom', 'json-feed', 'reviews']) await state.recordHash(id, contentHash(old), 0);
-  const content: ContentSource = async (path) => ({ body: path === topic.path ? changed : old, contentType: 'application/json' });
+  const content: ContentSource = async (path) => ({
+    body: path === topic.path ? changed : old,
+    contentType: 'application/json',
+  });
   const jobKeys = async () => (await base.keys(`websub:job:${topic.id}:`)).map((key) => key.split(':').at(-1)!);
 
   // The first process: claims the change, writes one job of three, and is "killed".
@@ -82,6 +103,10 @@ it('a publish killed after its claim and part of its outbox: the restarted hub d
   const attempted = new Set(await jobKeys()); // a failed attempt leaves its retry job
   for (const callback of callbacks) {
     assert.ok(attempted.has(callbackKey(callback)), `${callback} was subscribed before the change and is owed it`);
-    assert.equal((await state.getSubscription(topic.id, callbackKey(callback)))?.failures, 1, `${callback}: one delivery attempt`);
+    assert.equal(
+      (await state.getSubscription(topic.id, callbackKey(callback)))?.failures,
+      1,
+      `${callback}: one delivery attempt`,
+    );
   }
 });

@@ -18,7 +18,13 @@ import type { TestSubscriber } from '../helpers/subscriber.ts';
 import { DEFAULT_SITE_URL } from '../../src/lib/config/site.ts';
 import { startTrustedSubscriber, tempDir, TOPICS } from './helpers.ts';
 
-const config: HubConfig = { ...DEFAULT_HUB_CONFIG, allowLoopback: true, requestTimeoutMs: 1500, concurrency: 4, schedulerIntervalMs: 3_600_000 };
+const config: HubConfig = {
+  ...DEFAULT_HUB_CONFIG,
+  allowLoopback: true,
+  requestTimeoutMs: 1500,
+  concurrency: 4,
+  schedulerIntervalMs: 3_600_000,
+};
 const dirs: string[] = [];
 const closers: Array<() => Promise<void>> = [];
 let sub: TestSubscriber;
@@ -45,7 +51,8 @@ function newHub(store: Store, content: ContentSource): Hub {
   return hub;
 }
 
-const atomResult = async (hub: Hub) => (await hub.publishChanged()).find((outcome) => outcome.topic === TOPICS.atom.url)!.result;
+const atomResult = async (hub: Hub) =>
+  (await hub.publishChanged()).find((outcome) => outcome.topic === TOPICS.atom.url)!.result;
 
 it('H0 → H1 → H0 → H1 within the claim lifetime: every transition is distributed', async () => {
   const store = newStore();
@@ -56,7 +63,11 @@ it('H0 → H1 → H0 → H1 within the claim lifetime: every transition is distr
   for (const next of ['H1', 'H0', 'H1']) {
     body = Buffer.from(next);
     results.push(await atomResult(hub));
-    assert.equal((await new HubState(store, Date.now).lastHash('atom'))?.hash, contentHash(body), `${next} is recorded as distributed`);
+    assert.equal(
+      (await new HubState(store, Date.now).lastHash('atom'))?.hash,
+      contentHash(body),
+      `${next} is recorded as distributed`,
+    );
   }
   assert.deepEqual(results, ['distributed', 'distributed', 'distributed']);
   assert.equal(await atomResult(hub), 'unchanged');
@@ -70,7 +81,11 @@ it('two hubs on one store publishing one change at once: one distributes it', as
   await a.publishChanged();
   body = Buffer.from('new');
   const results = await Promise.all([atomResult(a), atomResult(b)]);
-  assert.deepEqual(results.filter((result) => result === 'distributed'), ['distributed'], results.join(', '));
+  assert.deepEqual(
+    results.filter((result) => result === 'distributed'),
+    ['distributed'],
+    results.join(', '),
+  );
 });
 
 it('the start-up publish queues every topic first: a hanging subscriber of one topic does not hold up the next topic', async () => {
@@ -81,13 +96,25 @@ it('the start-up publish queues every topic first: a hanging subscriber of one t
   const state = new HubState(store, Date.now);
   const at = Date.now();
   const add = (path: string, topic: { id: string; url: string }) =>
-    state.putSubscription({ callback: sub.url(path), topic: topic.url, topic_id: topic.id, secret: null, lease_seconds: 3600, verified_at: at, expires_at: at + 3_600_000, failures: 0 });
+    state.putSubscription({
+      callback: sub.url(path),
+      topic: topic.url,
+      topic_id: topic.id,
+      secret: null,
+      lease_seconds: 3600,
+      verified_at: at,
+      expires_at: at + 3_600_000,
+      failures: 0,
+    });
   sub.set('/startup-hang', { notify: 'hang' });
   await add('/startup-hang', TOPICS.atom); // the first topic
   await add('/startup-ok', TOPICS.reviews); // the last one
   body = Buffer.from('after');
   const outcomes = await hub.publishChanged();
-  assert.deepEqual(outcomes.map((outcome) => outcome.result), ['distributed', 'distributed', 'distributed']);
+  assert.deepEqual(
+    outcomes.map((outcome) => outcome.result),
+    ['distributed', 'distributed', 'distributed'],
+  );
   const [hung] = sub.notifications('/startup-hang');
   const [ok] = sub.notifications('/startup-ok');
   assert.ok(hung?.closedAt !== undefined && ok !== undefined);

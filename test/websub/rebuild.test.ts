@@ -37,7 +37,11 @@ They patched the storm damage the same afternoon. Thank you!
 
 function build(contentDir: string, outDir: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(NODE, [ASTRO_BIN, 'build'], { cwd: ROOT, env: buildEnv(contentDir, outDir), stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(NODE, [ASTRO_BIN, 'build'], {
+      cwd: ROOT,
+      env: buildEnv(contentDir, outDir),
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let errors = '';
     child.stderr.on('data', (chunk) => (errors += chunk));
     child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`build failed (${code}):\n${errors}`))));
@@ -86,7 +90,11 @@ it('one new review → exactly one notification per topic and subscriber, with t
 
   await builds;
   server = await startServer({ outDir: join(work, 'new') }, env);
-  await sub.waitFor(() => paths.every((path) => sub.notifications(path).length === 3), 8000, 'one notification per topic');
+  await sub.waitFor(
+    () => paths.every((path) => sub.notifications(path).length === 3),
+    8000,
+    'one notification per topic',
+  );
   // Logged once every start-up delivery is done: nothing more is on its way.
   await logged(server, STARTUP_DONE, 'the start-up publish after the deploy');
   for (const path of paths) {
@@ -95,7 +103,9 @@ it('one new review → exactly one notification per topic and subscriber, with t
     for (const topic of ALL_TOPICS) {
       const mine = notes.filter((note) => note.query.get('topic') === topic.id);
       assert.equal(mine.length, 1, `${path} ${topic.id}`);
-      const served = readFileSync(join(work, 'new', 'client', topic.path === '/feed.xml' ? 'feed.xml' : topic.path.slice(1)));
+      const served = readFileSync(
+        join(work, 'new', 'client', topic.path === '/feed.xml' ? 'feed.xml' : topic.path.slice(1)),
+      );
       assert.ok(mine[0]!.body.equals(served), `${topic.id} carries the new content`);
       assert.match(mine[0]!.body.toString('utf8'), /Nora W\./);
     }
@@ -105,5 +115,6 @@ it('one new review → exactly one notification per topic and subscriber, with t
   server = await startServer({ outDir: join(work, 'again') }, env);
   await logged(server, STARTUP_DONE, 'the start-up publish after the rebuild');
   assert.match(server.output(), /start-up publish done \(unchanged, unchanged, unchanged\)/);
-  for (const path of paths) assert.equal(sub.notifications(path).length, 3, 'a rebuild of the same content notifies no one');
+  for (const path of paths)
+    assert.equal(sub.notifications(path).length, 3, 'a rebuild of the same content notifies no one');
 });

@@ -11,13 +11,29 @@ import type { TestSubscriber } from '../helpers/subscriber.ts';
 import type { Store } from '../../src/lib/store/index.ts';
 import { createHash } from 'node:crypto';
 import { callbackKey } from '../../src/lib/websub/subscriptions.ts';
-import { hubFixture, isSubscribed, logged, publish, publishChange, settled, STARTUP_DONE, subscribe, TOPICS, until } from './helpers.ts';
+import {
+  hubFixture,
+  isSubscribed,
+  logged,
+  publish,
+  publishChange,
+  settled,
+  STARTUP_DONE,
+  subscribe,
+  TOPICS,
+  until,
+} from './helpers.ts';
 
 // No server of the fixture's: the tests start and stop their own on `env`.
 const hub = hubFixture({
   storeDir: 'websub-restart-',
   // Retries 2 s apart, so one is still pending when the server stops; leases as short as 1 s.
-  env: { WEBSUB_RETRY_DELAYS: '2,2', WEBSUB_LEASE_MIN_SECONDS: '1', WEBSUB_LEASE_DEFAULT_SECONDS: '60', WEBSUB_LEASE_MAX_SECONDS: '120' },
+  env: {
+    WEBSUB_RETRY_DELAYS: '2,2',
+    WEBSUB_LEASE_MIN_SECONDS: '1',
+    WEBSUB_LEASE_DEFAULT_SECONDS: '60',
+    WEBSUB_LEASE_MAX_SECONDS: '120',
+  },
 });
 let sub: TestSubscriber;
 let server: RunningServer | undefined;
@@ -40,7 +56,11 @@ it('subscriptions and a pending retry survive a restart; the retry is sent when 
   }
   sub.set('/flaky', { notify: 'fail' });
   await publishChange(store, server.url, TOPICS.reviews);
-  await sub.waitFor(() => sub.notifications('/flaky').length === 1 && sub.notifications('/steady').length === 1, 5000, 'first attempts');
+  await sub.waitFor(
+    () => sub.notifications('/flaky').length === 1 && sub.notifications('/steady').length === 1,
+    5000,
+    'first attempts',
+  );
   // The failure is handled once the retry job (a new one, due 2 s after the attempt) is in the store.
   const firstAttempt = sub.notifications('/flaky')[0]!.at;
   const retryJob = async () => store.get<{ due_at: number }>(`websub:job:reviews:${callbackKey(flaky)}`);
@@ -63,14 +83,23 @@ it('subscriptions and a pending retry survive a restart; the retry is sent when 
   const retriedAt = sub.notifications('/flaky')[1]!.at;
   assert.ok(retriedAt >= dueAt, 'not before it was due');
   // Picked up by the scheduler's first sweeps, counted from when it was both due and the server ready (not from the stop: start-up time varies).
-  assert.ok(retriedAt - Math.max(dueAt, readyAt) < 3000, `retried ${retriedAt - Math.max(dueAt, readyAt)} ms after it could be`);
+  assert.ok(
+    retriedAt - Math.max(dueAt, readyAt) < 3000,
+    `retried ${retriedAt - Math.max(dueAt, readyAt)} ms after it could be`,
+  );
   // Both subscriptions are still there for the next change; the failure count was reset by the success.
   assert.equal(await isSubscribed(store, 'reviews', steady), true);
-  assert.equal(((await store.keys('websub:sub:reviews:')).length), 2);
+  assert.equal((await store.keys('websub:sub:reviews:')).length, 2);
   await publishChange(store, server.url, TOPICS.reviews);
-  await sub.waitFor(() => sub.notifications('/steady').length === 2 && sub.notifications('/flaky').length === 3, 5000, 'the next change');
+  await sub.waitFor(
+    () => sub.notifications('/steady').length === 2 && sub.notifications('/flaky').length === 3,
+    5000,
+    'the next change',
+  );
   // The hash recorded is that of the content served, so a restart on this build has nothing to announce (the last test).
-  const served = createHash('sha256').update(Buffer.from(await (await fetch(`${server.url}/reviews.json`)).arrayBuffer())).digest('hex');
+  const served = createHash('sha256')
+    .update(Buffer.from(await (await fetch(`${server.url}/reviews.json`)).arrayBuffer()))
+    .digest('hex');
   assert.equal((await store.get<{ hash: string }>('websub:hash:reviews'))?.hash, served);
 });
 
@@ -92,9 +121,14 @@ it('a lease runs out: the subscription gets nothing and is no longer listed', as
 it('a restart on the same build notifies nobody', async () => {
   // Settle every topic's recorded hash on what this build serves (the tests above made them stale).
   for (const topic of Object.values(TOPICS)) {
-    const served = createHash('sha256').update(Buffer.from(await (await fetch(`${server!.url}${topic.path}`)).arrayBuffer())).digest('hex');
+    const served = createHash('sha256')
+      .update(Buffer.from(await (await fetch(`${server!.url}${topic.path}`)).arrayBuffer()))
+      .digest('hex');
     await publish(server!.url, topic.url);
-    await until(async () => (await store.get<{ hash: string }>(`websub:hash:${topic.id}`))?.hash === served, `${topic.id} settled`);
+    await until(
+      async () => (await store.get<{ hash: string }>(`websub:hash:${topic.id}`))?.hash === served,
+      `${topic.id} settled`,
+    );
   }
   await until(async () => (await store.keys('websub:job:')).length === 0, 'no delivery pending');
   const before = sub.requests().length;

@@ -10,7 +10,13 @@ import { createStore } from '../../src/lib/store/index.ts';
 import { DEFAULT_HUB_CONFIG } from '../../src/lib/websub/config.ts';
 import { createHub } from '../../src/lib/websub/hub-handler.ts';
 import { mappedV4, v6ToBigInt } from '../../src/lib/net/ip.ts';
-import { checkAddress, checkCallbackSyntax, NON_PUBLIC_HOST, pinnedLookup, resolveTarget } from '../../src/lib/websub/ssrf.ts';
+import {
+  checkAddress,
+  checkCallbackSyntax,
+  NON_PUBLIC_HOST,
+  pinnedLookup,
+  resolveTarget,
+} from '../../src/lib/websub/ssrf.ts';
 import { tempDir, TOPICS } from './helpers.ts';
 
 const REFUSED: Array<[string, string]> = [
@@ -76,7 +82,19 @@ const REFUSED: Array<[string, string]> = [
   ['::ffff:0x7f.0.0.1', 'not an IP'],
 ];
 
-const ALLOWED = ['8.8.8.8', '1.1.1.1', '192.0.3.1', '2001:200::1', '93.184.216.34', '172.32.0.1', '100.128.0.1', '169.253.255.255', '2606:4700:4700::1111', '2a00:1450:4001:82b::200e', '64:ff9b::808:808'];
+const ALLOWED = [
+  '8.8.8.8',
+  '1.1.1.1',
+  '192.0.3.1',
+  '2001:200::1',
+  '93.184.216.34',
+  '172.32.0.1',
+  '100.128.0.1',
+  '169.253.255.255',
+  '2606:4700:4700::1111',
+  '2a00:1450:4001:82b::200e',
+  '64:ff9b::808:808',
+];
 
 describe('checkAddress', () => {
   for (const [address, reason] of REFUSED) {
@@ -93,7 +111,17 @@ describe('checkAddress', () => {
     assert.deepEqual(checkAddress('127.0.0.1', true), { ok: true });
     assert.deepEqual(checkAddress('127.9.9.9', true), { ok: true });
     assert.deepEqual(checkAddress('::1', true), { ok: true });
-    for (const address of ['::ffff:127.0.0.1', '10.0.0.1', '192.168.0.1', '169.254.169.254', '100.64.0.1', 'fd00::1', 'fe80::1', '0.0.0.0', '::']) {
+    for (const address of [
+      '::ffff:127.0.0.1',
+      '10.0.0.1',
+      '192.168.0.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      'fd00::1',
+      'fe80::1',
+      '0.0.0.0',
+      '::',
+    ]) {
       assert.equal(checkAddress(address, true).ok, false, address);
     }
   });
@@ -106,8 +134,10 @@ describe('the shared IP parser (ip.ts, also used by the rate limiter)', () => {
     assert.equal(v6ToBigInt('::ffff:1.2.3.4%eth0'), 0xffff01020304n);
   });
   it('finds the IPv4 address in every spelling of an IPv4-mapped address', () => {
-    for (const spelling of ['::ffff:1.2.3.4', '::FFFF:102:304', '0:0:0:0:0:ffff:1.2.3.4', '0::ffff:0102:0304']) assert.equal(mappedV4(spelling), '1.2.3.4', spelling);
-    for (const other of ['1.2.3.4', '64:ff9b::1.2.3.4', '::ffff:0:102:304', 'nonsense', '::ffff:010.2.3.4']) assert.equal(mappedV4(other), undefined, other);
+    for (const spelling of ['::ffff:1.2.3.4', '::FFFF:102:304', '0:0:0:0:0:ffff:1.2.3.4', '0::ffff:0102:0304'])
+      assert.equal(mappedV4(spelling), '1.2.3.4', spelling);
+    for (const other of ['1.2.3.4', '64:ff9b::1.2.3.4', '::ffff:0:102:304', 'nonsense', '::ffff:010.2.3.4'])
+      assert.equal(mappedV4(other), undefined, other);
   });
   it('an IPv6 address as a 128-bit integer', () => {
     assert.equal(v6ToBigInt('2001:db8::1'), 0x20010db8000000000000000000000001n);
@@ -136,17 +166,27 @@ describe('checkCallbackSyntax', () => {
 });
 
 describe('resolveTarget', () => {
-  const dns = (answers: Record<string, string[]>) => async (host: string) => (answers[host] ?? []).map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+  const dns = (answers: Record<string, string[]>) => async (host: string) =>
+    (answers[host] ?? []).map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
 
   it('accepts a name whose every address is public, and pins to them with the name as SNI', async () => {
-    const result = await resolveTarget('https://sub.example/cb', { allowLoopback: false, resolver: dns({ 'sub.example': ['93.184.216.34', '2606:2800:220:1::1'] }) });
+    const result = await resolveTarget('https://sub.example/cb', {
+      allowLoopback: false,
+      resolver: dns({ 'sub.example': ['93.184.216.34', '2606:2800:220:1::1'] }),
+    });
     assert.equal(result.ok, true);
     if (!result.ok) return;
     assert.equal(result.target.servername, 'sub.example');
-    assert.deepEqual(result.target.addresses.map((a) => a.address), ['93.184.216.34', '2606:2800:220:1::1']);
+    assert.deepEqual(
+      result.target.addresses.map((a) => a.address),
+      ['93.184.216.34', '2606:2800:220:1::1'],
+    );
   });
   it('refuses a name with one private address among public ones, without telling which address or what kind', async () => {
-    const result = await resolveTarget('https://mixed.example/cb', { allowLoopback: false, resolver: dns({ 'mixed.example': ['93.184.216.34', '10.1.2.3'] }) });
+    const result = await resolveTarget('https://mixed.example/cb', {
+      allowLoopback: false,
+      resolver: dns({ 'mixed.example': ['93.184.216.34', '10.1.2.3'] }),
+    });
     assert.equal(result.ok, false);
     if (result.ok) return;
     assert.equal(result.reason, NON_PUBLIC_HOST);
@@ -158,41 +198,91 @@ describe('resolveTarget', () => {
     assert.match(!result.ok ? result.reason : '', /private/);
   });
   it('refuses a name resolving to the metadata address, and one that does not resolve', async () => {
-    assert.equal((await resolveTarget('https://meta.example/', { allowLoopback: false, resolver: dns({ 'meta.example': ['169.254.169.254'] }) })).ok, false);
+    assert.equal(
+      (
+        await resolveTarget('https://meta.example/', {
+          allowLoopback: false,
+          resolver: dns({ 'meta.example': ['169.254.169.254'] }),
+        })
+      ).ok,
+      false,
+    );
     assert.equal((await resolveTarget('https://none.example/', { allowLoopback: false, resolver: dns({}) })).ok, false);
-    assert.equal((await resolveTarget('https://fail.example/', { allowLoopback: false, resolver: async () => Promise.reject(new Error('ENOTFOUND')) })).ok, false);
+    assert.equal(
+      (
+        await resolveTarget('https://fail.example/', {
+          allowLoopback: false,
+          resolver: async () => Promise.reject(new Error('ENOTFOUND')),
+        })
+      ).ok,
+      false,
+    );
   });
   it('refuses IP literals in private ranges, including bracketed IPv6 and WHATWG-normalised forms', async () => {
-    for (const url of ['https://10.0.0.1/', 'https://[::1]/', 'https://[::ffff:169.254.169.254]/', 'https://0x7f.1/', 'https://2130706433/', 'https://[fd00::1]:8443/']) {
+    for (const url of [
+      'https://10.0.0.1/',
+      'https://[::1]/',
+      'https://[::ffff:169.254.169.254]/',
+      'https://0x7f.1/',
+      'https://2130706433/',
+      'https://[fd00::1]:8443/',
+    ]) {
       assert.equal((await resolveTarget(url, { allowLoopback: false })).ok, false, url);
     }
   });
   it('a DNS answer that changes between two checks is judged again (rebinding)', async () => {
     let calls = 0;
     const rebinding = async () => [{ address: calls++ === 0 ? '93.184.216.34' : '127.0.0.1', family: 4 }];
-    assert.equal((await resolveTarget('https://rebind.example/', { allowLoopback: false, resolver: rebinding })).ok, true);
-    assert.equal((await resolveTarget('https://rebind.example/', { allowLoopback: false, resolver: rebinding })).ok, false);
+    assert.equal(
+      (await resolveTarget('https://rebind.example/', { allowLoopback: false, resolver: rebinding })).ok,
+      true,
+    );
+    assert.equal(
+      (await resolveTarget('https://rebind.example/', { allowLoopback: false, resolver: rebinding })).ok,
+      false,
+    );
   });
   it('times out a DNS lookup that hangs', async () => {
     const started = Date.now();
-    const result = await resolveTarget('https://slow.example/', { allowLoopback: false, timeoutMs: 100, resolver: () => new Promise(() => {}) });
+    const result = await resolveTarget('https://slow.example/', {
+      allowLoopback: false,
+      timeoutMs: 100,
+      resolver: () => new Promise(() => {}),
+    });
     assert.equal(result.ok, false);
     assert.ok(Date.now() - started < 1000);
   });
 });
 
 describe('pinnedLookup', () => {
-  const lookup = pinnedLookup([{ address: '93.184.216.34', family: 4 }, { address: '2606:2800:220:1::1', family: 6 }]);
+  const lookup = pinnedLookup([
+    { address: '93.184.216.34', family: 4 },
+    { address: '2606:2800:220:1::1', family: 6 },
+  ]);
   const call = (host: string, options: object) =>
-    new Promise<unknown[]>((resolve) => (lookup as unknown as (h: string, o: object, cb: (...a: unknown[]) => void) => void)(host, options, (...args) => resolve(args)));
+    new Promise<unknown[]>((resolve) =>
+      (lookup as unknown as (h: string, o: object, cb: (...a: unknown[]) => void) => void)(host, options, (...args) =>
+        resolve(args),
+      ),
+    );
 
   it('answers the checked addresses whatever host it is asked for', async () => {
-    assert.deepEqual(await call('evil.example', { all: true }), [null, [{ address: '93.184.216.34', family: 4 }, { address: '2606:2800:220:1::1', family: 6 }]]);
+    assert.deepEqual(await call('evil.example', { all: true }), [
+      null,
+      [
+        { address: '93.184.216.34', family: 4 },
+        { address: '2606:2800:220:1::1', family: 6 },
+      ],
+    ]);
     assert.deepEqual(await call('evil.example', {}), [null, '93.184.216.34', 4]);
     assert.deepEqual(await call('evil.example', { family: 6 }), [null, '2606:2800:220:1::1', 6]);
   });
   it('fails rather than look up anything else', async () => {
-    const only4 = pinnedLookup([{ address: '93.184.216.34', family: 4 }]) as unknown as (h: string, o: object, cb: (...a: unknown[]) => void) => void;
+    const only4 = pinnedLookup([{ address: '93.184.216.34', family: 4 }]) as unknown as (
+      h: string,
+      o: object,
+      cb: (...a: unknown[]) => void,
+    ) => void;
     const [error] = await new Promise<unknown[]>((resolve) => only4('x', { family: 6 }, (...args) => resolve(args)));
     assert.ok(error instanceof Error);
   });
@@ -203,19 +293,44 @@ describe('the hub answers a refused callback host generically', () => {
     const dir = tempDir('websub-ssrf-hub-');
     const store = createStore({ dir, redisPrefix: 'test' });
     const logged: string[] = [];
-    const resolver = async (host: string) => (host === 'internal.example' ? [{ address: '127.0.0.1', family: 4 }] : [{ address: '10.20.30.40', family: 4 }]);
-    const hub = createHub({ site: 'http://localhost:4321', store, content: async () => undefined, config: DEFAULT_HUB_CONFIG, resolver, log: (line) => logged.push(line) });
+    const resolver = async (host: string) =>
+      host === 'internal.example' ? [{ address: '127.0.0.1', family: 4 }] : [{ address: '10.20.30.40', family: 4 }];
+    const hub = createHub({
+      site: 'http://localhost:4321',
+      store,
+      content: async () => undefined,
+      config: DEFAULT_HUB_CONFIG,
+      resolver,
+      log: (line) => logged.push(line),
+    });
     try {
       for (const host of ['internal.example', 'corp.example']) {
-        const body = new URLSearchParams({ 'hub.mode': 'subscribe', 'hub.callback': `https://${host}/cb?token=t0ken`, 'hub.topic': TOPICS.atom.url });
-        const response = await hub.handle(new Request('http://localhost:4321/api/websub/hub', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body }), { address: '203.0.113.1' });
+        const body = new URLSearchParams({
+          'hub.mode': 'subscribe',
+          'hub.callback': `https://${host}/cb?token=t0ken`,
+          'hub.topic': TOPICS.atom.url,
+        });
+        const response = await hub.handle(
+          new Request('http://localhost:4321/api/websub/hub', {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            body,
+          }),
+          { address: '203.0.113.1' },
+        );
         assert.equal(response.status, 400);
         const text = await response.text();
         assert.match(text, /does not resolve to a public address/);
         assert.doesNotMatch(text, /127\.0\.0\.1|10\.20\.30\.40|loopback|private/);
       }
-      assert.ok(logged.some((line) => line.includes('127.0.0.1')) && logged.some((line) => line.includes('10.20.30.40')), logged.join('\n'));
-      assert.ok(!logged.some((line) => line.includes('t0ken')), 'the callback query (it may hold a token) is not logged');
+      assert.ok(
+        logged.some((line) => line.includes('127.0.0.1')) && logged.some((line) => line.includes('10.20.30.40')),
+        logged.join('\n'),
+      );
+      assert.ok(
+        !logged.some((line) => line.includes('t0ken')),
+        'the callback query (it may hold a token) is not logged',
+      );
       assert.deepEqual(await store.keys('websub:sub:'), []);
     } finally {
       await hub.close();

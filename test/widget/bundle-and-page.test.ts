@@ -52,13 +52,18 @@ describe('widget.js', { timeout: SUITE_TIMEOUT_MS }, () => {
     assert.equal(response.headers.get('cache-control'), 'public, max-age=60, s-maxage=300, stale-while-revalidate=600');
     const plain = await rawGet(content.port, '/widget.js', {});
     assert.equal(plain.headers.etag, sha256Etag(plain.body));
-    const again = await fetch(`${content.url}/widget.js`, { headers: conditional({ 'if-none-match': String(plain.headers.etag) }) });
+    const again = await fetch(`${content.url}/widget.js`, {
+      headers: conditional({ 'if-none-match': String(plain.headers.etag) }),
+    });
     assert.equal(again.status, 304);
   });
 
   it('is one self-contained module that never parses data as HTML', () => {
     const text = source.toString('utf8');
-    assert.doesNotMatch(text, /\b(innerHTML|outerHTML|insertAdjacentHTML|document\.write|createContextualFragment|setHTMLUnsafe|parseHTMLUnsafe)\b/);
+    assert.doesNotMatch(
+      text,
+      /\b(innerHTML|outerHTML|insertAdjacentHTML|document\.write|createContextualFragment|setHTMLUnsafe|parseHTMLUnsafe)\b/,
+    );
     // Nothing of the server side came along: no zod, no static imports of other files.
     assert.doesNotMatch(text, /\bzod\b|(^|[;}])import\s*[{*\w]|from\s*"/);
     assert.match(text, /customElements\.define\("roofing-reviews"/);
@@ -93,7 +98,10 @@ describe('/widget, the owner’s page', { timeout: SUITE_TIMEOUT_MS }, () => {
     // The test build's SITE_URL is the default, http://localhost:4321, whatever port this server runs on.
     const code = page.locator('#widget-snippet');
     assert.equal(await code.textContent(), widgetSnippet('http://localhost:4321', { limit: '3' }));
-    assert.match((await code.textContent()) ?? '', /^<script type="module" src="http:\/\/localhost:4321\/widget\.js"><\/script>\n<roofing-reviews limit="3">/);
+    assert.match(
+      (await code.textContent()) ?? '',
+      /^<script type="module" src="http:\/\/localhost:4321\/widget\.js"><\/script>\n<roofing-reviews limit="3">/,
+    );
 
     // Live previews of both layouts, running this site's widget.js.
     assert.equal(await page.locator('.layouts roofing-reviews .box.list').count(), 1);
@@ -104,13 +112,23 @@ describe('/widget, the owner’s page', { timeout: SUITE_TIMEOUT_MS }, () => {
     await page.getByLabel('Lowest rating shown').selectOption('5');
     const expected = widgetSnippet('http://localhost:4321', { limit: '2', 'min-rating': '5', layout: 'compact' });
     assert.equal(await code.textContent(), expected);
-    await page.waitForFunction(() => document.querySelector('#widget-preview')?.shadowRoot?.querySelectorAll('.compact [part="review"]').length === 2);
-    const stars = await page.locator('#widget-preview [part="review-stars"]').evaluateAll((els) => els.map((el) => el.getAttribute('aria-label')));
+    await page.waitForFunction(
+      () =>
+        document.querySelector('#widget-preview')?.shadowRoot?.querySelectorAll('.compact [part="review"]').length ===
+        2,
+    );
+    const stars = await page
+      .locator('#widget-preview [part="review-stars"]')
+      .evaluateAll((els) => els.map((el) => el.getAttribute('aria-label')));
     assert.deepEqual(stars, ['5 out of 5 stars', '5 out of 5 stars']);
 
     await page.getByRole('button', { name: 'Copy snippet' }).click();
     // The status is set once the clipboard's promise resolves, a moment after the click.
-    await page.getByRole('status').filter({ hasText: 'Snippet copied.' }).waitFor({ timeout: 5000 }).catch(() => {});
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'Snippet copied.' })
+      .waitFor({ timeout: 5000 })
+      .catch(() => {});
     assert.equal(await page.getByRole('status').textContent(), 'Snippet copied.');
     assert.equal(await page.evaluate(() => navigator.clipboard.readText()), expected);
     await context.close();

@@ -10,7 +10,15 @@ import type { Browser, Page } from 'playwright-core';
 import type { Review, ReviewsDataset } from '../../src/lib/reviews/schema.ts';
 import { launchChromium } from '../helpers/browser.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
-import { hostPageHtml, oneDecimal, startHostSite, startOrigin, watchConsole, widgetsSettled, type Origin } from './helpers.ts';
+import {
+  hostPageHtml,
+  oneDecimal,
+  startHostSite,
+  startOrigin,
+  watchConsole,
+  widgetsSettled,
+  type Origin,
+} from './helpers.ts';
 
 /** A hung browser or server fails the suite instead of stalling `npm test`. */
 const SUITE_TIMEOUT_MS = 180_000;
@@ -22,7 +30,12 @@ let host: Awaited<ReturnType<typeof startHostSite>>;
 let dataset: ReviewsDataset;
 
 before(async () => {
-  [browser, content, small, host] = await Promise.all([launchChromium(), startServer('content'), startServer('small'), startHostSite()]);
+  [browser, content, small, host] = await Promise.all([
+    launchChromium(),
+    startServer('content'),
+    startServer('small'),
+    startHostSite(),
+  ]);
   dataset = (await (await fetch(`${content.url}/reviews.json`)).json()) as ReviewsDataset;
 });
 after(async () => {
@@ -40,7 +53,11 @@ async function open(url: string): Promise<{ page: Page; console: ReturnType<type
 
 /** The review ids a widget shows, read from its "Full review" links. */
 async function shownIds(page: Page, nth = 0): Promise<string[]> {
-  const hrefs = await page.locator('roofing-reviews').nth(nth).locator('[part="review-link"]').evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
+  const hrefs = await page
+    .locator('roofing-reviews')
+    .nth(nth)
+    .locator('[part="review-link"]')
+    .evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
   return hrefs.map((href) => decodeURIComponent(new URL(href).pathname.replace(/^\/reviews\//, '')));
 }
 
@@ -50,14 +67,17 @@ describe('the widget on another origin', { timeout: SUITE_TIMEOUT_MS }, () => {
     const seen = watchConsole(page);
     const dataRequests: Promise<{ url: string; origin: string | undefined }>[] = [];
     page.on('request', (request) => {
-      if (request.url().startsWith(content.url) && request.resourceType() !== 'script') dataRequests.push(request.allHeaders().then((headers) => ({ url: request.url(), origin: headers.origin })));
+      if (request.url().startsWith(content.url) && request.resourceType() !== 'script')
+        dataRequests.push(request.allHeaders().then((headers) => ({ url: request.url(), origin: headers.origin })));
     });
     await page.goto(host.page(hostPageHtml(content.url, [{ limit: '4' }])));
     await widgetsSettled(page);
 
     assert.notEqual(new URL(page.url()).origin, new URL(content.url).origin, 'the host page is another origin');
     // A cross-origin fetch: the browser sent Origin and accepted the service's CORS answer.
-    assert.deepEqual(await Promise.all(dataRequests), [{ url: `${content.url}/reviews.json`, origin: new URL(page.url()).origin }]);
+    assert.deepEqual(await Promise.all(dataRequests), [
+      { url: `${content.url}/reviews.json`, origin: new URL(page.url()).origin },
+    ]);
 
     const widget = page.locator('roofing-reviews');
     assert.equal(await widget.locator('[part="name"]').textContent(), dataset.business.name);
@@ -65,18 +85,30 @@ describe('the widget on another origin', { timeout: SUITE_TIMEOUT_MS }, () => {
     assert.equal(await widget.locator('[part="rating"]').textContent(), rating);
     assert.equal(await widget.getByRole('img', { name: `Rated ${rating} out of 5` }).count(), 1);
     const count = widget.locator('[part="count"]');
-    assert.equal(await count.textContent(), `${dataset.aggregate_rating.review_count.toLocaleString('en-US')} verified reviews`);
+    assert.equal(
+      await count.textContent(),
+      `${dataset.aggregate_rating.review_count.toLocaleString('en-US')} verified reviews`,
+    );
     assert.equal(await count.getAttribute('href'), `${content.url}/`);
 
-    assert.deepEqual(await shownIds(page), dataset.reviews.slice(0, 4).map((r) => r.id));
+    assert.deepEqual(
+      await shownIds(page),
+      dataset.reviews.slice(0, 4).map((r) => r.id),
+    );
     const newest = dataset.reviews[0]!;
     const first = widget.locator('[part="review"]').first();
     assert.equal(await first.locator('[part="review-text"]').textContent(), newest.text);
     assert.equal(await first.locator('[part="review-author"]').textContent(), newest.author.name);
-    assert.deepEqual(await first.locator('[part="review-title"]').allTextContents(), newest.title ? [newest.title] : []);
+    assert.deepEqual(
+      await first.locator('[part="review-title"]').allTextContents(),
+      newest.title ? [newest.title] : [],
+    );
     assert.equal(await first.locator('time').getAttribute('datetime'), newest.date);
     assert.equal(await first.getByRole('img', { name: `${newest.rating} out of 5 stars` }).count(), 1);
-    assert.equal(await first.locator('[part="review-link"]').getAttribute('href'), `${content.url}/reviews/${encodeURIComponent(newest.id)}`);
+    assert.equal(
+      await first.locator('[part="review-link"]').getAttribute('href'),
+      `${content.url}/reviews/${encodeURIComponent(newest.id)}`,
+    );
     assert.deepEqual(seen, { warnings: [], errors: [] });
     await page.close();
   });
@@ -90,21 +122,41 @@ describe('the widget on another origin', { timeout: SUITE_TIMEOUT_MS }, () => {
     const technicianId = dataset.business.technicians.find((t) => t.name === technician)!.id;
 
     const cases: { attributes: Record<string, string>; query: string }[] = [
-      { attributes: { 'min-rating': '5', service, technician, limit: '5' }, query: `min_rating=5&mentions_service=${service}&mentions_technician=${encodeURIComponent(technician)}&limit=5` },
-      { attributes: { technician: technicianId.toUpperCase(), limit: '3', layout: 'compact' }, query: `mentions_technician=${technicianId.toUpperCase()}&limit=3` },
+      {
+        attributes: { 'min-rating': '5', service, technician, limit: '5' },
+        query: `min_rating=5&mentions_service=${service}&mentions_technician=${encodeURIComponent(technician)}&limit=5`,
+      },
+      {
+        attributes: { technician: technicianId.toUpperCase(), limit: '3', layout: 'compact' },
+        query: `mentions_technician=${technicianId.toUpperCase()}&limit=3`,
+      },
       { attributes: { 'min-rating': '2', limit: '10' }, query: 'min_rating=2&limit=10' },
     ];
-    const url = host.page(hostPageHtml(content.url, cases.map((c) => c.attributes)));
+    const url = host.page(
+      hostPageHtml(
+        content.url,
+        cases.map((c) => c.attributes),
+      ),
+    );
     const { page, console: seen } = await open(url);
     for (const [index, { query }] of cases.entries()) {
-      const expected = ((await (await fetch(`${content.url}/api/reviews/search?${query}`)).json()) as { reviews: Review[] }).reviews.map((r) => r.id);
+      const expected = (
+        (await (await fetch(`${content.url}/api/reviews/search?${query}`)).json()) as { reviews: Review[] }
+      ).reviews.map((r) => r.id);
       assert.ok(expected.length > 0, `the search ${query} finds something`);
       assert.deepEqual(await shownIds(page, index), expected, query);
     }
     // A filter narrows the list, never the figures: the header is the whole business.
     const filtered = page.locator('roofing-reviews').first();
-    assert.equal(await filtered.locator('[part="rating"]').textContent(), oneDecimal(dataset.aggregate_rating.rating_value));
-    assert.notDeepEqual(await shownIds(page, 0), dataset.reviews.slice(0, 5).map((r) => r.id), 'the filter changed what is shown');
+    assert.equal(
+      await filtered.locator('[part="rating"]').textContent(),
+      oneDecimal(dataset.aggregate_rating.rating_value),
+    );
+    assert.notDeepEqual(
+      await shownIds(page, 0),
+      dataset.reviews.slice(0, 5).map((r) => r.id),
+      'the filter changed what is shown',
+    );
     assert.deepEqual(seen, { warnings: [], errors: [] });
     await page.close();
   });
@@ -119,7 +171,8 @@ describe('the widget on another origin', { timeout: SUITE_TIMEOUT_MS }, () => {
       const cdp = await context.newCDPSession(page);
       await cdp.send('Network.enable');
       cdp.on('Network.responseReceived', (event) => {
-        if (event.response.url === `${content.url}/reviews.json`) views.push({ status: event.response.status, fromDiskCache: event.response.fromDiskCache ?? false });
+        if (event.response.url === `${content.url}/reviews.json`)
+          views.push({ status: event.response.status, fromDiskCache: event.response.fromDiskCache ?? false });
       });
       await page.goto(url);
       await widgetsSettled(page);
@@ -138,7 +191,9 @@ describe('the widget on another origin', { timeout: SUITE_TIMEOUT_MS }, () => {
       el.setAttribute('limit', '1');
       el.setAttribute('layout', 'compact');
     });
-    await page.waitForFunction(() => document.querySelector('roofing-reviews')?.shadowRoot?.querySelectorAll('[part="review"]').length === 1);
+    await page.waitForFunction(
+      () => document.querySelector('roofing-reviews')?.shadowRoot?.querySelectorAll('[part="review"]').length === 1,
+    );
     assert.equal(await page.locator('roofing-reviews .box.compact').count(), 1);
     await page.close();
   });
@@ -154,12 +209,16 @@ describe('the widget on another origin', { timeout: SUITE_TIMEOUT_MS }, () => {
     });
     await page.goto(host.page(hostPageHtml(small.url, [{ limit: '10' }])));
     await widgetsSettled(page);
-    const card = page.locator('roofing-reviews [part="review"]').filter({ has: page.locator(`a[href$="/reviews/${hostile.id}"]`) });
+    const card = page
+      .locator('roofing-reviews [part="review"]')
+      .filter({ has: page.locator(`a[href$="/reviews/${hostile.id}"]`) });
     assert.equal(await card.locator('[part="review-text"]').textContent(), hostile.text);
     assert.equal(await card.locator('[part="review-title"]').textContent(), hostile.title);
     assert.equal(await card.locator('[part="review-author"]').textContent(), hostile.author.name);
     assert.match(hostile.text, /<\/script><script>window.__pwned = true<\/script>/);
-    const injected = await page.locator('roofing-reviews').evaluate((el) => el.shadowRoot!.querySelectorAll('script, img, iframe, [onerror]').length);
+    const injected = await page
+      .locator('roofing-reviews')
+      .evaluate((el) => el.shadowRoot!.querySelectorAll('script, img, iframe, [onerror]').length);
     assert.equal(injected, 0);
     await page.waitForTimeout(200);
     const pwned = await page.evaluate(() => {
@@ -197,7 +256,11 @@ describe('the widget when something is wrong', { timeout: SUITE_TIMEOUT_MS }, ()
       } else if (mode === 'reset') {
         req.socket.destroy();
       } else {
-        res.writeHead(503, { 'content-type': 'application/json', 'access-control-allow-origin': '*', 'cache-control': 'no-store' });
+        res.writeHead(503, {
+          'content-type': 'application/json',
+          'access-control-allow-origin': '*',
+          'cache-control': 'no-store',
+        });
         res.end('{"error":"unavailable"}\n');
       }
     });
@@ -244,7 +307,9 @@ describe('the widget when something is wrong', { timeout: SUITE_TIMEOUT_MS }, ()
 
   it('an unreachable service shows the fallback, warns once and throws nothing into the page', async () => {
     mode = 'reset';
-    const { page, console: seen } = await open(host.page(hostPageHtml(broken.url, [{ limit: '3', service: 'gutters' }])));
+    const { page, console: seen } = await open(
+      host.page(hostPageHtml(broken.url, [{ limit: '3', service: 'gutters' }])),
+    );
     await assertFallback(page, broken.url);
     assert.equal(seen.warnings.length, 1, seen.warnings.join('\n'));
     assert.match(seen.warnings[0]!, /could not reach/);
@@ -254,7 +319,9 @@ describe('the widget when something is wrong', { timeout: SUITE_TIMEOUT_MS }, ()
 
   it('two copies of widget.js on one page define the element once, without an error', async () => {
     // The same URL twice is one module to the browser; a second URL (an old snippet, a query) is a second copy.
-    const second = hostPageHtml(content.url, [{ limit: '2' }]).match(/<script type="module"[^]*?<\/roofing-reviews>/)![0].replace('widget.js', 'widget.js?copy=2');
+    const second = hostPageHtml(content.url, [{ limit: '2' }])
+      .match(/<script type="module"[^]*?<\/roofing-reviews>/)![0]
+      .replace('widget.js', 'widget.js?copy=2');
     const twice = hostPageHtml(content.url, [{ limit: '1' }]).replace('</main>', `${second}</main>`);
     const { page, console: seen } = await open(host.page(twice));
     assert.equal(await page.locator('roofing-reviews [part="review"]').count(), 3);

@@ -9,7 +9,14 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from '../helpers/browser.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
-import { axeViolations, describeViolations, hostPageHtml, startHostSite, watchConsole, widgetsSettled } from './helpers.ts';
+import {
+  axeViolations,
+  describeViolations,
+  hostPageHtml,
+  startHostSite,
+  watchConsole,
+  widgetsSettled,
+} from './helpers.ts';
 
 /** A hung browser or server fails the suite instead of stalling `npm test`. */
 const SUITE_TIMEOUT_MS = 180_000;
@@ -37,8 +44,32 @@ const HOSTILE_CSS = `
   .box, .reviews, .text, [part] { display: none !important; }
 `;
 
-const PROBES = ['[part="name"]', '[part="count"]', '[part="review-text"]', '[part="review-author"]', 'time', '[part="review"]', '[part="box"]'];
-const PROPERTIES = ['color', 'font-family', 'font-size', 'font-style', 'line-height', 'letter-spacing', 'word-spacing', 'text-transform', 'text-align', 'white-space', 'text-shadow', 'display', 'text-decoration-line', 'box-sizing', 'cursor'];
+const PROBES = [
+  '[part="name"]',
+  '[part="count"]',
+  '[part="review-text"]',
+  '[part="review-author"]',
+  'time',
+  '[part="review"]',
+  '[part="box"]',
+];
+const PROPERTIES = [
+  'color',
+  'font-family',
+  'font-size',
+  'font-style',
+  'line-height',
+  'letter-spacing',
+  'word-spacing',
+  'text-transform',
+  'text-align',
+  'white-space',
+  'text-shadow',
+  'display',
+  'text-decoration-line',
+  'box-sizing',
+  'cursor',
+];
 
 async function computedInside(page: Page): Promise<Record<string, Record<string, string>>> {
   return page.locator('roofing-reviews').evaluate(
@@ -90,7 +121,13 @@ describe('the widget on a hostile page', { timeout: SUITE_TIMEOUT_MS }, () => {
         review: at('[part="review"]').borderTopColor,
       };
     });
-    assert.deepEqual(styles, { link: 'rgb(1, 2, 3)', background: 'rgb(250, 250, 240)', font: 'monospace', name: 'uppercase', review: 'rgb(9, 8, 7)' });
+    assert.deepEqual(styles, {
+      link: 'rgb(1, 2, 3)',
+      background: 'rgb(250, 250, 240)',
+      font: 'monospace',
+      name: 'uppercase',
+      review: 'rgb(9, 8, 7)',
+    });
     await page.close();
   });
 });
@@ -111,19 +148,35 @@ describe('the widget and the page around it', { timeout: SUITE_TIMEOUT_MS }, () 
     return { context, release };
   }
 
-  for (const attributes of [{ limit: '3' }, { layout: 'compact', limit: '5' }, { limit: '10', 'min-rating': '1', technician: 'dave-kowalski', service: 'gutters' }]) {
+  for (const attributes of [
+    { limit: '3' },
+    { layout: 'compact', limit: '5' },
+    { limit: '10', 'min-rating': '1', technician: 'dave-kowalski', service: 'gutters' },
+  ]) {
     it(`keeps the height it reserved while loading: ${JSON.stringify(attributes)}`, async () => {
       const { context, release } = await heldContext();
       const page = await context.newPage();
-      await page.goto(host.page(hostPageHtml(content.url, [attributes], { before: '<p>Above</p>', css: 'roofing-reviews{max-width:36rem}' }).replace('</main>', '<p>Below</p></main>')));
-      await page.waitForFunction(() => document.querySelector('roofing-reviews')?.shadowRoot?.querySelector('.box[aria-busy="true"]'));
+      await page.goto(
+        host.page(
+          hostPageHtml(content.url, [attributes], {
+            before: '<p>Above</p>',
+            css: 'roofing-reviews{max-width:36rem}',
+          }).replace('</main>', '<p>Below</p></main>'),
+        ),
+      );
+      await page.waitForFunction(() =>
+        document.querySelector('roofing-reviews')?.shadowRoot?.querySelector('.box[aria-busy="true"]'),
+      );
       const loading = await page.locator('roofing-reviews').evaluate((el) => el.getBoundingClientRect().height);
       release();
       await widgetsSettled(page);
       const loaded = await page.locator('roofing-reviews').evaluate((el) => el.getBoundingClientRect().height);
       const reviews = await page.locator('roofing-reviews [part="review"]').count();
       assert.ok(reviews > 0);
-      assert.ok(Math.abs(loaded - loading) < 0.5, `height ${loading}px while loading, ${loaded}px with ${reviews} reviews`);
+      assert.ok(
+        Math.abs(loaded - loading) < 0.5,
+        `height ${loading}px while loading, ${loaded}px with ${reviews} reviews`,
+      );
       assert.ok(loading > 200, `a real reservation (${loading}px)`);
       await context.close();
     });
@@ -135,8 +188,12 @@ describe('the widget and the page around it', { timeout: SUITE_TIMEOUT_MS }, () 
       const { context, release } = await heldContext({ reducedMotion });
       const page = await context.newPage();
       await page.goto(host.page(hostPageHtml(content.url, [{ limit: '2' }])));
-      await page.waitForFunction(() => document.querySelector('roofing-reviews')?.shadowRoot?.querySelector('.box[aria-busy="true"]'));
-      names[reducedMotion] = await page.locator('roofing-reviews').evaluate((el) => getComputedStyle(el.shadowRoot!.querySelector('.bar')!).animationName);
+      await page.waitForFunction(() =>
+        document.querySelector('roofing-reviews')?.shadowRoot?.querySelector('.box[aria-busy="true"]'),
+      );
+      names[reducedMotion] = await page
+        .locator('roofing-reviews')
+        .evaluate((el) => getComputedStyle(el.shadowRoot!.querySelector('.bar')!).animationName);
       release();
       await context.close();
     }
@@ -154,7 +211,10 @@ describe('the widget and the page around it', { timeout: SUITE_TIMEOUT_MS }, () 
       });
       await context.close();
     }
-    assert.deepEqual(colours, { light: ['rgb(255, 255, 255)', 'rgb(27, 31, 36)'], dark: ['rgb(27, 31, 36)', 'rgb(244, 241, 236)'] });
+    assert.deepEqual(colours, {
+      light: ['rgb(255, 255, 255)', 'rgb(27, 31, 36)'],
+      dark: ['rgb(27, 31, 36)', 'rgb(244, 241, 236)'],
+    });
   });
 
   it('is reached by keyboard in reading order, with a visible focus ring', async () => {
@@ -162,7 +222,9 @@ describe('the widget and the page around it', { timeout: SUITE_TIMEOUT_MS }, () 
     const focused = async () =>
       page.evaluate(() => {
         const inner = document.activeElement?.shadowRoot?.activeElement;
-        return inner ? { part: inner.getAttribute('part'), outline: getComputedStyle(inner).outlineStyle } : { part: document.activeElement?.tagName ?? null, outline: '' };
+        return inner
+          ? { part: inner.getAttribute('part'), outline: getComputedStyle(inner).outlineStyle }
+          : { part: document.activeElement?.tagName ?? null, outline: '' };
       });
     const order = [];
     for (let i = 0; i < 3; i++) {
@@ -182,7 +244,15 @@ describe('the widget and the page around it', { timeout: SUITE_TIMEOUT_MS }, () 
       const context = await browser.newContext({ colorScheme });
       const page = await context.newPage();
       const seen = watchConsole(page);
-      await page.goto(host.page(hostPageHtml(content.url, [{ limit: '3' }, { layout: 'compact', limit: '3' }, { 'min-rating': '5', limit: '2' }])));
+      await page.goto(
+        host.page(
+          hostPageHtml(content.url, [
+            { limit: '3' },
+            { layout: 'compact', limit: '3' },
+            { 'min-rating': '5', limit: '2' },
+          ]),
+        ),
+      );
       await widgetsSettled(page);
       assert.equal(await page.locator('roofing-reviews [part="review"]').count(), 8);
       const violations = await axeViolations(page);

@@ -51,7 +51,11 @@ export async function startHostSite(): Promise<Origin & { page: (html: string) =
 }
 
 /** A complete, accessible host page: the snippet (as /widget prints it) for each widget, inside `main`. */
-export function hostPageHtml(service: string, widgets: SnippetAttributes[], options: { css?: string; before?: string } = {}): string {
+export function hostPageHtml(
+  service: string,
+  widgets: SnippetAttributes[],
+  options: { css?: string; before?: string } = {},
+): string {
   const snippets = widgets.map((attributes, index) => {
     const snippet = widgetSnippet(service, attributes);
     // The script tag once per page is enough; a repeated one must be harmless too (tested separately).
@@ -70,7 +74,9 @@ ${snippets.join('\n')}
 export async function widgetsSettled(page: Page): Promise<void> {
   await page.waitForFunction(
     () =>
-      [...document.querySelectorAll('roofing-reviews')].every((el) => el.shadowRoot?.querySelector('.box:not([aria-busy]), [part="fallback"]')),
+      [...document.querySelectorAll('roofing-reviews')].every((el) =>
+        el.shadowRoot?.querySelector('.box:not([aria-busy]), [part="fallback"]'),
+      ),
     undefined,
     { timeout: 15_000 },
   );
@@ -100,15 +106,32 @@ export interface AxeViolation {
 export async function axeViolations(page: Page): Promise<AxeViolation[]> {
   await page.addScriptTag({ content: AXE_SOURCE });
   return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: AxeViolation[] }> } }).axe;
-    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] } });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })) }));
+    const axe = (
+      window as unknown as {
+        axe: { run: (context: unknown, options: unknown) => Promise<{ violations: AxeViolation[] }> };
+      }
+    ).axe;
+    const result = await axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
+    });
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })),
+    }));
   });
 }
 
 export function describeViolations(violations: AxeViolation[]): string {
-  return violations.map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `  ${JSON.stringify(n.target)} ${n.failureSummary ?? ''}`).join('\n')}`).join('\n');
+  return violations
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `  ${JSON.stringify(n.target)} ${n.failureSummary ?? ''}`).join('\n')}`,
+    )
+    .join('\n');
 }
 
 /** The rating as the widget prints it: one decimal. */
-export const oneDecimal = (value: number) => new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(value);
+export const oneDecimal = (value: number) =>
+  new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(value);

@@ -14,7 +14,9 @@ import { BUILDS, type BuildName } from '../../../test/helpers/builds.ts';
 export function requireBuilds(...names: BuildName[]): void {
   const missing = names.filter((name) => !existsSync(resolve(BUILDS[name].outDir, 'server/entry.mjs')));
   if (missing.length === 0) return;
-  console.error(`missing test build(s) ${missing.join(', ')} in .test-builds/: run \`node_modules/.bin/node scripts/build-test-sites.ts\` first`);
+  console.error(
+    `missing test build(s) ${missing.join(', ')} in .test-builds/: run \`node_modules/.bin/node scripts/build-test-sites.ts\` first`,
+  );
   process.exit(2);
 }
 
@@ -67,6 +69,10 @@ export const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
  * the server has not started on yet: its start-up publish is then
  * "unchanged", and the scenario's own publish is the only fan-out.
  */
-export async function recordServedHash(state: HubState, build: BuildName, topic: { id: string; path: string }): Promise<void> {
+export async function recordServedHash(
+  state: HubState,
+  build: BuildName,
+  topic: { id: string; path: string },
+): Promise<void> {
   await state.recordHash(topic.id, contentHash(readFileSync(resolve(BUILDS[build].outDir, `client${topic.path}`))), 0);
 }

@@ -29,7 +29,10 @@ export async function deploySucceeded(request: Request, context?: NetlifyContext
   return withHub(context, (service) => runScheduledWork(service, { publish: true }));
 }
 
-async function withHub(context: NetlifyContextLike | undefined, work: (service: import('../../lib/websub/service.ts').HubService) => Promise<Response>): Promise<Response> {
+async function withHub(
+  context: NetlifyContextLike | undefined,
+  work: (service: import('../../lib/websub/service.ts').HubService) => Promise<Response>,
+): Promise<Response> {
   const hub = standaloneHub(process.env, context?.site?.url);
   if (hub.unmet) {
     console.error(`websub: ${hub.unmet.map((u) => u.problem).join('; ')}`);

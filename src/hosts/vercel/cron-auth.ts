@@ -13,5 +13,11 @@ export function cronRefusal(authorization: string | null, secret: string): ApiAn
   // Hashes of equal length, so the comparison takes the same time whatever was sent.
   const digest = (value: string) => createHash('sha256').update(value).digest();
   if (given && timingSafeEqual(digest(given), digest(secret))) return undefined;
-  return jsonAnswer({ error: 'unauthorized', message: 'This endpoint is for the host scheduler: send Authorization: Bearer <CRON_SECRET>.' }, { status: 401, headers: { 'www-authenticate': 'Bearer' } });
+  return jsonAnswer(
+    {
+      error: 'unauthorized',
+      message: 'This endpoint is for the host scheduler: send Authorization: Bearer <CRON_SECRET>.',
+    },
+    { status: 401, headers: { 'www-authenticate': 'Bearer' } },
+  );
 }

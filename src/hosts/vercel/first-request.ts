@@ -25,15 +25,24 @@ const DEPLOYMENT_CLAIM_SECONDS = 7 * 24 * 3600;
 
 let seen = false;
 
-export function afterFirstRequest(services: FirstRequestServices, env: Record<string, string | undefined> = process.env): void {
+export function afterFirstRequest(
+  services: FirstRequestServices,
+  env: Record<string, string | undefined> = process.env,
+): void {
   if (seen || DEPLOY_TARGET !== 'vercel') return;
   seen = true;
   if (env.VERCEL_ENV !== 'production' || missingSettings(NEEDS.hub)) return;
   const deployment = env.VERCEL_DEPLOYMENT_ID?.trim();
   const work = (async () => {
-    if (deployment && !(await services.store().claim(`host:deployment-published:${deployment}`, DEPLOYMENT_CLAIM_SECONDS))) return;
+    if (
+      deployment &&
+      !(await services.store().claim(`host:deployment-published:${deployment}`, DEPLOYMENT_CLAIM_SECONDS))
+    )
+      return;
     const outcomes = await services.hub().publishChanged();
-    console.log(`websub: first request of deployment ${deployment ?? '(unknown)'} published (${outcomes.map((o) => o.result).join(', ')})`);
+    console.log(
+      `websub: first request of deployment ${deployment ?? '(unknown)'} published (${outcomes.map((o) => o.result).join(', ')})`,
+    );
   })().catch((error: unknown) => console.error('websub: publish after deploy failed:', error));
   vercelDefer()?.(work);
 }

@@ -28,10 +28,18 @@ export interface VercelConfig {
   [key: string]: unknown;
 }
 
-export function withHeadersAndCrons(config: VercelConfig, rules: readonly HeaderRule[], crons: readonly VercelCron[]): VercelConfig {
+export function withHeadersAndCrons(
+  config: VercelConfig,
+  rules: readonly HeaderRule[],
+  crons: readonly VercelCron[],
+): VercelConfig {
   // Vercel validates route objects strictly: nothing but its own fields.
   // The expression Netlify matches the same rule with, anchored: both hosts cover the same paths.
-  const ours: VercelRoute[] = rules.map((rule) => ({ src: `^${ruleSource(rule.path)}$`, headers: rule.headers, continue: true }));
+  const ours: VercelRoute[] = rules.map((rule) => ({
+    src: `^${ruleSource(rule.path)}$`,
+    headers: rule.headers,
+    continue: true,
+  }));
   const otherCrons = (config.crons ?? []).filter((cron) => !crons.some((mine) => mine.path === cron.path));
   return { ...config, routes: [...ours, ...(config.routes ?? [])], crons: [...otherCrons, ...crons] };
 }

@@ -87,7 +87,11 @@ export class BodyCache {
     this.maxBytes = maxBytes;
     // A smaller budget (tests) keeps nothing bigger than a quarter of it.
     const maxEntrySize = Math.min(MAX_KEPT_BODY_BYTES, maxBytes / 4);
-    this.#entries = new LRUCache({ maxSize: maxBytes, maxEntrySize, sizeCalculation: (value, key) => costOf(key, value) });
+    this.#entries = new LRUCache({
+      maxSize: maxBytes,
+      maxEntrySize,
+      sizeCalculation: (value, key) => costOf(key, value),
+    });
   }
 
   /** Bytes held, by the same count the budget is checked against. */
@@ -133,7 +137,13 @@ export class BodyCache {
 /** What keeping `value` under `key` counts against the budget. */
 export function costOf(key: string, value: CachedBody | string): number {
   if (typeof value === 'string') return keyBytes(key) + ALIAS_OVERHEAD_BYTES;
-  return keyBytes(key) + BODY_OVERHEAD_BYTES + value.bytes + (value.variants.br?.byteLength ?? 0) + (value.variants.gzip?.byteLength ?? 0);
+  return (
+    keyBytes(key) +
+    BODY_OVERHEAD_BYTES +
+    value.bytes +
+    (value.variants.br?.byteLength ?? 0) +
+    (value.variants.gzip?.byteLength ?? 0)
+  );
 }
 
 export function jsonBody(value: unknown, lastModifiedInstant: string): CachedBody {
@@ -154,7 +164,15 @@ export function cachedBody(body: Uint8Array, lastModifiedInstant: string): Cache
   // Also on answers too small to compress: what a cache keys on is the same for every answer of the endpoint.
   notModified.vary = 'Accept-Encoding';
   const bytes = body.byteLength + etag.length + lastModified.length;
-  return { body, variants: {}, etag, lastModified, notModified, ok: { ...notModified, 'content-length': String(body.byteLength) }, bytes };
+  return {
+    body,
+    variants: {},
+    etag,
+    lastModified,
+    notModified,
+    ok: { ...notModified, 'content-length': String(body.byteLength) },
+    bytes,
+  };
 }
 
 /**
@@ -163,23 +181,31 @@ export function cachedBody(body: Uint8Array, lastModifiedInstant: string): Cache
  * `onCompressed` is told when a variant was made, so a cache can count it.
  */
 export function conditionalJsonAnswer(request: ApiRequest, cached: CachedBody, onCompressed?: () => void): ApiAnswer {
-  const encoding = compressible(cached.body) ? negotiateEncoding(request.headers.get('accept-encoding'), ENCODINGS) : 'identity';
+  const encoding = compressible(cached.body)
+    ? negotiateEncoding(request.headers.get('accept-encoding'), ENCODINGS)
+    : 'identity';
   if (encoding === 'identity') {
-    if (isNotModified(request.headers, cached, ENCODING_SUFFIXES)) return { status: 304, headers: cached.notModified, body: null };
+    if (isNotModified(request.headers, cached, ENCODING_SUFFIXES))
+      return { status: 304, headers: cached.notModified, body: null };
     return { status: 200, headers: cached.ok, body: cached.body };
   }
   const etag = representationEtag(cached.etag, encoding);
-  if (isNotModified(request.headers, cached, ENCODING_SUFFIXES)) return { status: 304, headers: { ...cached.notModified, etag }, body: null };
+  if (isNotModified(request.headers, cached, ENCODING_SUFFIXES))
+    return { status: 304, headers: { ...cached.notModified, etag }, body: null };
   let variant = cached.variants[encoding];
   if (!variant) {
     variant = cached.variants[encoding] = compressWhileWaiting(cached.body, encoding);
     onCompressed?.();
   }
-  const headers = { ...cached.notModified, etag, 'content-encoding': encoding, 'content-length': String(variant.byteLength) };
+  const headers = {
+    ...cached.notModified,
+    etag,
+    'content-encoding': encoding,
+    'content-length': String(variant.byteLength),
+  };
   return { status: 200, headers, body: variant };
 }
 
 const ENCODINGS = ['br', 'gzip'] as const;
 
 const compressible = (body: Uint8Array) => body.byteLength >= MIN_PRECOMPRESS_BYTES;
-

@@ -17,11 +17,7 @@ const TAIL = textBytes(']}\n');
  * The bytes of `JSON.stringify({ ...envelope, reviews }) + "\n"`, `reviews` being the records at
  * `positions`, in that order.
  */
-export function bodyWithRecords(
-  envelope: object,
-  records: ReviewRecords,
-  positions: ArrayLike<number>,
-): Uint8Array {
+export function bodyWithRecords(envelope: object, records: ReviewRecords, positions: ArrayLike<number>): Uint8Array {
   const head = JSON.stringify({ ...envelope, reviews: [] });
   if (!head.endsWith('"reviews":[]}')) throw new Error('the envelope must end with its reviews');
   const headBytes = textBytes(head.slice(0, -2));

@@ -42,7 +42,10 @@ export function searchEndpoint(request: ApiRequest, context: ApiContext, client?
   if (!cached) {
     const verdict = context.searchMisses?.take(client?.address ?? 'unknown');
     if (verdict && !verdict.ok) {
-      return tooManyRequests(`Too many new searches from this address; try again in ${verdict.retryAfterSeconds} s. Searches asked before still answer.`, verdict.retryAfterSeconds);
+      return tooManyRequests(
+        `Too many new searches from this address; try again in ${verdict.retryAfterSeconds} s. Searches asked before still answer.`,
+        verdict.retryAfterSeconds,
+      );
     }
     const index = getReviewIndex(context.dataset);
     const { positions, ...hits } = searchPositions(index, parsed.value);
@@ -60,16 +63,28 @@ export function sinceEndpoint(request: ApiRequest, context: ApiContext, rawDate:
   let cached: CachedBody | undefined = request.search === '' ? cache.get(key) : undefined;
   if (!cached) {
     const parsed = validate(sinceDate, rawDate);
-    if (!parsed.ok) return invalidRequest(parsed.issues.map((issue) => ({ ...issue, path: ['date'], message: `date: ${issue.message}` })));
+    if (!parsed.ok)
+      return invalidRequest(
+        parsed.issues.map((issue) => ({ ...issue, path: ['date'], message: `date: ${issue.message}` })),
+      );
     if (request.search !== '') {
       const names = [...new Set(new URLSearchParams(request.search).keys())];
       if (names.length > 0) {
-        return invalidRequest(names.map((name) => ({ code: 'unrecognized_keys', path: [name], message: `unknown parameter "${name}": this endpoint takes none` })));
+        return invalidRequest(
+          names.map((name) => ({
+            code: 'unrecognized_keys',
+            path: [name],
+            message: `unknown parameter "${name}": this endpoint takes none`,
+          })),
+        );
       }
     }
     const index = getReviewIndex(context.dataset);
     const { positions, ...envelope } = sincePage(index, parsed.value);
-    cached = cachedBody(bodyWithRecords(envelope, index.records, positions), sinceLastModified(index, parsed.value) ?? context.dataset.updated);
+    cached = cachedBody(
+      bodyWithRecords(envelope, index.records, positions),
+      sinceLastModified(index, parsed.value) ?? context.dataset.updated,
+    );
     if (request.search === '') cache.set(key, cached);
   }
   return conditionalJsonAnswer(request, cached, () => cache.recount(key));
@@ -77,7 +92,9 @@ export function sinceEndpoint(request: ApiRequest, context: ApiContext, rawDate:
 
 /** The newest `updated` among the reviews served, or the dataset's when none are. */
 function lastModifiedOf(index: ReviewIndex, positions: readonly number[], context: ApiContext): string {
-  return positions.length === 0 ? context.dataset.updated : newestInstant(positions.map((position) => index.records.updates[position]!));
+  return positions.length === 0
+    ? context.dataset.updated
+    : newestInstant(positions.map((position) => index.records.updates[position]!));
 }
 
 function canonicalKey(query: SearchQuery): string {

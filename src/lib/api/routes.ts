@@ -23,28 +23,48 @@ export interface ApiRoute {
 }
 
 export const API_ROUTES: readonly ApiRoute[] = [
-  { matches: (path) => withoutSlash(path) === SEARCH_PATH, answer: (request, context, client) => readOnly(request, () => searchEndpoint(request, context, client)) },
+  {
+    matches: (path) => withoutSlash(path) === SEARCH_PATH,
+    answer: (request, context, client) => readOnly(request, () => searchEndpoint(request, context, client)),
+  },
   {
     matches: (path) => sinceSegment(path) !== undefined,
     answer: (request, context) =>
       readOnly(request, () => {
         const date = decodeSegment(sinceSegment(request.path)!);
         return date === null
-          ? invalidRequest([{ code: 'invalid_format', path: ['date'], message: 'date: the path segment is not valid percent-encoding' }])
+          ? invalidRequest([
+              {
+                code: 'invalid_format',
+                path: ['date'],
+                message: 'date: the path segment is not valid percent-encoding',
+              },
+            ])
           : sinceEndpoint(request, context, date);
       }),
   },
-  { matches: (path) => path.startsWith('/api/'), answer: (request) => notFound(`No API endpoint lives at ${request.path}. See /openapi.json for the endpoints.`) },
+  {
+    matches: (path) => path.startsWith('/api/'),
+    answer: (request) => notFound(`No API endpoint lives at ${request.path}. See /openapi.json for the endpoints.`),
+  },
 ];
 
 export function answerApi(request: ApiRequest, context: ApiContext, client: ApiClient): ApiAnswer {
-  return (API_ROUTES.find((route) => route.matches(request.path)) ?? API_ROUTES.at(-1)!).answer(request, context, client);
+  return (API_ROUTES.find((route) => route.matches(request.path)) ?? API_ROUTES.at(-1)!).answer(
+    request,
+    context,
+    client,
+  );
 }
 
 export function handleApiRequest(request: Request, context: ApiContext, client: ApiClient): Response {
   const answer = answerApi(fromRequest(request), context, client);
   if (request.method !== 'HEAD' || !answer.body) return toResponse(answer);
-  return toResponse({ ...answer, headers: { ...answer.headers, 'content-length': String(answer.body.byteLength) }, body: null });
+  return toResponse({
+    ...answer,
+    headers: { ...answer.headers, 'content-length': String(answer.body.byteLength) },
+    body: null,
+  });
 }
 
 function readOnly(request: ApiRequest, answer: () => ApiAnswer): ApiAnswer {

@@ -56,11 +56,15 @@ export function createFileReader(business: Business | null): (files: readonly Re
  * How many threads read a large folder (CONTENT_THREADS; default: the cores
  * available, at most 8). 1 reads in the calling thread.
  */
-export function contentThreads(env: Record<string, string | undefined> = process.env, cores = availableParallelism()): number {
+export function contentThreads(
+  env: Record<string, string | undefined> = process.env,
+  cores = availableParallelism(),
+): number {
   const raw = env.CONTENT_THREADS?.trim();
   if (!raw) return Math.min(cores, 8);
   const threads = Number(raw);
-  if (!Number.isInteger(threads) || threads < 1) throw new Error(`CONTENT_THREADS must be a whole number (1 or more), got "${raw}"`);
+  if (!Number.isInteger(threads) || threads < 1)
+    throw new Error(`CONTENT_THREADS must be a whole number (1 or more), got "${raw}"`);
   return threads;
 }
 
@@ -74,7 +78,11 @@ export interface LoadedWithInsights {
  * loadContent (load.ts) with the reviews' insights analysis, on worker threads when the folder
  * is large: at least `filesPerThread` files per thread (tests lower it).
  */
-export async function loadContentWithInsights(contentDir: string, threads = contentThreads(), filesPerThread = FILES_PER_THREAD): Promise<LoadedWithInsights> {
+export async function loadContentWithInsights(
+  contentDir: string,
+  threads = contentThreads(),
+  filesPerThread = FILES_PER_THREAD,
+): Promise<LoadedWithInsights> {
   const problems: ContentProblem[] = [];
   const business = loadBusiness(contentDir, problems);
   let files: ReviewFile[];
@@ -100,7 +108,11 @@ export async function loadContentWithInsights(contentDir: string, threads = cont
 // Beside this file (the build runs the sources: Node strips the types); Vite's module runner may add a query.
 const workerFile = () => fileURLToPath(new URL('./review-worker.ts', import.meta.url.replace(/\?.*$/, '')));
 
-async function readInWorkers(files: readonly ReviewFile[], business: Business | null, count: number): Promise<ReadFileResult[]> {
+async function readInWorkers(
+  files: readonly ReviewFile[],
+  business: Business | null,
+  count: number,
+): Promise<ReadFileResult[]> {
   const size = Math.ceil(files.length / count);
   const runs = Array.from({ length: count }, (_v, i) => files.slice(i * size, (i + 1) * size));
   const results = await Promise.all(
@@ -111,7 +123,9 @@ async function readInWorkers(files: readonly ReviewFile[], business: Business | 
           worker.once('message', resolve);
           worker.once('error', reject);
           // After its message a worker's exit settles nothing; before it, the content was not read.
-          worker.once('exit', (code) => reject(new Error(`a content reader thread stopped (exit code ${code}) before the content was read`)));
+          worker.once('exit', (code) =>
+            reject(new Error(`a content reader thread stopped (exit code ${code}) before the content was read`)),
+          );
         }),
     ),
   );

@@ -13,7 +13,8 @@ export function siteUrl(env: Record<string, string | undefined> = process.env): 
   } catch {
     throw new Error(`SITE_URL must be an absolute http(s) URL, got "${raw}"`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`SITE_URL must be http or https, got "${raw}"`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error(`SITE_URL must be http or https, got "${raw}"`);
   return url.origin;
 }
 

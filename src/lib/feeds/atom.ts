@@ -45,17 +45,25 @@ function entryHtml(review: Review): string {
   const paragraphs = review.text.split(/\n{2,}/).map((p) => `<p>${html(p)}</p>`);
   const stars = `<p>Rating: ${review.rating} of 5</p>`;
   const reply = replyText(review);
-  return [stars, ...paragraphs, ...(reply ? [`<blockquote><p>${html(reply)}</p></blockquote>`] : []), ...provenance(review)].join('');
+  return [
+    stars,
+    ...paragraphs,
+    ...(reply ? [`<blockquote><p>${html(reply)}</p></blockquote>`] : []),
+    ...provenance(review),
+  ].join('');
 }
 
 /** An imported review says where it was first posted, as its page does. */
 function provenance(review: Review): string[] {
   if (review.source_id === undefined) return [];
   const name = html(sourceName(review.source));
-  return [`<p>Originally posted on ${review.source_url ? `<a href="${html(review.source_url)}">${name}</a>` : name}</p>`];
+  return [
+    `<p>Originally posted on ${review.source_url ? `<a href="${html(review.source_url)}">${name}</a>` : name}</p>`,
+  ];
 }
 
-const XML_FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const XML_FORBIDDEN =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 function xmlText(value: string): string {
   return value.replace(XML_FORBIDDEN, '');

@@ -16,7 +16,11 @@ export function displayDays(days: readonly OpeningHours['days'][number][]): stri
     else runs.push([index]);
   }
   return runs
-    .flatMap((run) => (run.length >= 3 ? [`${DAYS_OF_WEEK[run[0]!]}–${DAYS_OF_WEEK[run.at(-1)!]}`] : run.map((index) => DAYS_OF_WEEK[index]!)))
+    .flatMap((run) =>
+      run.length >= 3
+        ? [`${DAYS_OF_WEEK[run[0]!]}–${DAYS_OF_WEEK[run.at(-1)!]}`]
+        : run.map((index) => DAYS_OF_WEEK[index]!),
+    )
     .join(', ');
 }
 

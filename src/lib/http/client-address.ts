@@ -55,7 +55,9 @@ export function proxyTrustFromEnv(env: Record<string, string | undefined>): Prox
     return { kind: 'hops', hops, header };
   }
   if (text === 'true') {
-    throw new Error('TRUST_PROXY=true would believe any client\'s X-Forwarded-For: give the number of proxies in front (e.g. 1) or their addresses (e.g. loopback, 10.0.0.0/8)');
+    throw new Error(
+      "TRUST_PROXY=true would believe any client's X-Forwarded-For: give the number of proxies in front (e.g. 1) or their addresses (e.g. loopback, 10.0.0.0/8)",
+    );
   }
   const ranges = text
     .split(',')
@@ -71,7 +73,9 @@ function parseRange(range: string, item: string): [ipaddr.IPv4 | ipaddr.IPv6, nu
     const address = ipaddr.parse(range);
     return [address, address.kind() === 'ipv4' ? 32 : 128];
   } catch {
-    throw new Error(`TRUST_PROXY: "${item}" is not a number of proxies, an address, a CIDR or one of ${Object.keys(NAMED_RANGES).join(', ')}`);
+    throw new Error(
+      `TRUST_PROXY: "${item}" is not a number of proxies, an address, a CIDR or one of ${Object.keys(NAMED_RANGES).join(', ')}`,
+    );
   }
 }
 
@@ -104,7 +108,11 @@ function forwardedChain(value: string | null, header: ForwardedHeader): string[]
 function forValue(element: string): string {
   for (const pair of element.split(';')) {
     const equals = pair.indexOf('=');
-    if (equals > 0 && pair.slice(0, equals).trim().toLowerCase() === 'for') return pair.slice(equals + 1).trim().replace(/^"(.*)"$/, '$1');
+    if (equals > 0 && pair.slice(0, equals).trim().toLowerCase() === 'for')
+      return pair
+        .slice(equals + 1)
+        .trim()
+        .replace(/^"(.*)"$/, '$1');
   }
   return 'unknown';
 }

@@ -13,7 +13,11 @@ export interface Validators {
  * `variantSuffixes` lists suffixes that mark other encodings of the same
  * content (`"abc-gz"`), which match too: the client's copy is the same data.
  */
-export function isNotModified(headers: { get(name: string): string | null }, validators: Validators, variantSuffixes: readonly string[] = []): boolean {
+export function isNotModified(
+  headers: { get(name: string): string | null },
+  validators: Validators,
+  variantSuffixes: readonly string[] = [],
+): boolean {
   const ifNoneMatch = headers.get('if-none-match');
   if (ifNoneMatch !== null) return etagListMatches(ifNoneMatch, validators.etag, variantSuffixes);
   const ifModifiedSince = headers.get('if-modified-since');

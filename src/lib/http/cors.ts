@@ -12,7 +12,10 @@ import type { ApiAnswer } from './answer.ts';
 export const PREFLIGHT_MAX_AGE = '86400';
 
 /** The answer to an OPTIONS preflight for a resource that allows `methods`. */
-export function preflightAnswer(requestHeaders: { get(name: string): string | null }, methods: readonly string[]): ApiAnswer {
+export function preflightAnswer(
+  requestHeaders: { get(name: string): string | null },
+  methods: readonly string[],
+): ApiAnswer {
   const headers: Record<string, string> = {
     ...CORS_HEADERS,
     allow: [...methods, 'OPTIONS'].join(', '),

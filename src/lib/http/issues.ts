@@ -22,7 +22,11 @@ export function toIssues(error: z.ZodError): Issue[] {
     const path = found.path.map((key) => (typeof key === 'number' ? key : String(key)));
     if (found.code === 'unrecognized_keys') {
       // One issue per unknown parameter, each naming only its own (a 400 body must not grow with the square of the query).
-      return found.keys.map((key) => ({ code: found.code, path: [...path, key], message: `unknown parameter "${clip(key)}"` }));
+      return found.keys.map((key) => ({
+        code: found.code,
+        path: [...path, key],
+        message: `unknown parameter "${clip(key)}"`,
+      }));
     }
     const name = path.join('.');
     const message = name && !found.message.startsWith(name) ? `${name}: ${found.message}` : found.message;
@@ -45,7 +49,12 @@ export function boundIssues(issues: readonly Issue[]): Issue[] {
     message: issue.message.length > 300 ? `${issue.message.slice(0, 299)}…` : issue.message,
   }));
   const left = issues.length - kept.length;
-  if (left > 0) kept.push({ code: 'too_many_issues', path: [], message: `${left} more problem${left === 1 ? '' : 's'} not listed: fix these first` });
+  if (left > 0)
+    kept.push({
+      code: 'too_many_issues',
+      path: [],
+      message: `${left} more problem${left === 1 ? '' : 's'} not listed: fix these first`,
+    });
   return kept;
 }
 

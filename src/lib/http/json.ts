@@ -8,7 +8,6 @@ import { boundIssues, type Issue } from './issues.ts';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
-
 /** Serialises a JSON body the way every endpoint does: compact, with a final newline. */
 export function toJsonBody(value: unknown): string {
   return `${JSON.stringify(value)}\n`;
@@ -38,9 +37,17 @@ export function methodNotAllowed(allowed: readonly string[]): ApiAnswer {
 
 /** 429: the client asked for more than its share; Retry-After says when to ask again. */
 export function tooManyRequests(message: string, retryAfterSeconds: number): ApiAnswer {
-  return jsonAnswer({ error: 'rate_limited', message }, { status: 429, headers: { 'retry-after': String(retryAfterSeconds) } });
+  return jsonAnswer(
+    { error: 'rate_limited', message },
+    { status: 429, headers: { 'retry-after': String(retryAfterSeconds) } },
+  );
 }
 
 export function payloadTooLarge(limitBytes: number): Response {
-  return toResponse(jsonAnswer({ error: 'payload_too_large', message: `The request body may be at most ${limitBytes} bytes.` }, { status: 413 }));
+  return toResponse(
+    jsonAnswer(
+      { error: 'payload_too_large', message: `The request body may be at most ${limitBytes} bytes.` },
+      { status: 413 },
+    ),
+  );
 }

@@ -12,7 +12,19 @@ import type { CsvOptions, ImportedReview, ParsedExport } from './types.ts';
 import { calendarDate, derivedSourceId, latestInstant, plainText, starRating, utcInstant } from './values.ts';
 
 /** The fields a CSV can hold, by the names `--map` takes. */
-export const CSV_FIELDS = ['date', 'updated', 'rating', 'title', 'text', 'author', 'response', 'response_date', 'source', 'source_id', 'source_url'] as const;
+export const CSV_FIELDS = [
+  'date',
+  'updated',
+  'rating',
+  'title',
+  'text',
+  'author',
+  'response',
+  'response_date',
+  'source',
+  'source_id',
+  'source_url',
+] as const;
 export type CsvField = (typeof CSV_FIELDS)[number];
 
 /** Trustpilot's export columns, with the spellings its exports have used (a generic CSV's are the field names). */
@@ -41,22 +53,40 @@ export function isTrustpilotCsv(text: string): boolean {
     return false;
   }
   const names = new Set(header.map((h) => h.trim().toLowerCase()));
-  return ['review stars', 'review created (utc)', 'review content', 'review id'].filter((name) => names.has(name)).length >= 2;
+  return (
+    ['review stars', 'review created (utc)', 'review content', 'review id'].filter((name) => names.has(name)).length >=
+    2
+  );
 }
 
-export function parseCsv(file: string, text: string, format: 'csv' | 'trustpilot-csv', options: CsvOptions = {}): ParsedExport {
+export function parseCsv(
+  file: string,
+  text: string,
+  format: 'csv' | 'trustpilot-csv',
+  options: CsvOptions = {},
+): ParsedExport {
   const out: ParsedExport = { format, records: [], fields: {}, problems: [], skipped: [] };
   let rows: string[][];
   try {
     rows = parse(text, { skip_empty_lines: true }) as string[][];
   } catch (error) {
     const line = error instanceof CsvError && 'lines' in error ? ` (line ${String(error.lines)})` : '';
-    out.problems.push({ file, at: '(file)', field: '(csv)', message: `not a readable CSV file${line}: ${(error as Error).message.replace(/^Invalid Record Length: /, '')}` });
+    out.problems.push({
+      file,
+      at: '(file)',
+      field: '(csv)',
+      message: `not a readable CSV file${line}: ${(error as Error).message.replace(/^Invalid Record Length: /, '')}`,
+    });
     return out;
   }
   const [header, ...body] = rows;
   if (!header) {
-    out.problems.push({ file, at: '(file)', field: '(csv)', message: 'the file is empty: expected a header row and one row per review' });
+    out.problems.push({
+      file,
+      at: '(file)',
+      field: '(csv)',
+      message: 'the file is empty: expected a header row and one row per review',
+    });
     return out;
   }
   const position = new Map(header.map((name, index) => [name.trim().toLowerCase(), index] as const));
@@ -70,9 +100,19 @@ export function parseCsv(file: string, text: string, format: 'csv' | 'trustpilot
       index[field] = position.get(found.trim().toLowerCase());
       fields[field] = header[index[field]!]!.trim();
     } else if (mapped !== undefined) {
-      out.problems.push({ file, at: '(header)', field: mapped, message: `--map ${field}=${mapped}: there is no column "${mapped}" (columns: ${header.join(', ')})` });
+      out.problems.push({
+        file,
+        at: '(header)',
+        field: mapped,
+        message: `--map ${field}=${mapped}: there is no column "${mapped}" (columns: ${header.join(', ')})`,
+      });
     } else if (REQUIRED.includes(field)) {
-      out.problems.push({ file, at: '(header)', field, message: `no ${field} column: expected one named ${names.map((n) => `"${n}"`).join(' or ')}, or name it with --map ${field}=<column>` });
+      out.problems.push({
+        file,
+        at: '(header)',
+        field,
+        message: `no ${field} column: expected one named ${names.map((n) => `"${n}"`).join(' or ')}, or name it with --map ${field}=<column>`,
+      });
     }
   }
   fields['response.text'] = fields.response ?? 'response';
@@ -80,7 +120,12 @@ export function parseCsv(file: string, text: string, format: 'csv' | 'trustpilot
   out.fields = fields;
   const defaultSource = format === 'trustpilot-csv' ? 'trustpilot' : options.source?.trim().toLowerCase();
   if (index.source === undefined && !defaultSource) {
-    out.problems.push({ file, at: '(header)', field: 'source', message: 'no source column: say where these reviews were written with --source (e.g. --source yelp)' });
+    out.problems.push({
+      file,
+      at: '(header)',
+      field: 'source',
+      message: 'no source column: say where these reviews were written with --source (e.g. --source yelp)',
+    });
   }
   if (out.problems.length > 0) return out;
 

@@ -28,7 +28,9 @@ export function exportFiles(paths: readonly string[]): string[] {
 
 function folderFiles(dir: string): string[] {
   const out: string[] = [];
-  const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+    a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+  );
   for (const entry of entries) {
     if (entry.name.startsWith('.')) continue;
     const path = join(dir, entry.name);
@@ -40,7 +42,13 @@ function folderFiles(dir: string): string[] {
 
 /** Reads one export file into records, detecting its format unless `format` is given. */
 export function readExport(file: string, shown: string, format?: FormatName, csv: CsvOptions = {}): ParsedExport {
-  const failed = (message: string): ParsedExport => ({ format: 'csv', records: [], fields: {}, problems: [{ file: shown, at: '(file)', field: '(file)', message }], skipped: [] });
+  const failed = (message: string): ParsedExport => ({
+    format: 'csv',
+    records: [],
+    fields: {},
+    problems: [{ file: shown, at: '(file)', field: '(file)', message }],
+    skipped: [],
+  });
   let text: string;
   try {
     text = readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
@@ -57,11 +65,15 @@ export function readExport(file: string, shown: string, format?: FormatName, csv
       return failed(`not valid JSON: ${(error as Error).message}`);
     }
     if (format === 'google' || (format === undefined && isGoogleExport(json))) return parseGoogle(shown, json);
-    if (format === 'trustpilot' || (format === undefined && isTrustpilotExport(json))) return parseTrustpilotJson(shown, json);
-    return failed('unknown format: not a Google Business Profile reviews list or Takeout reviews.json, nor a Trustpilot export (name one with --format)');
+    if (format === 'trustpilot' || (format === undefined && isTrustpilotExport(json)))
+      return parseTrustpilotJson(shown, json);
+    return failed(
+      'unknown format: not a Google Business Profile reviews list or Takeout reviews.json, nor a Trustpilot export (name one with --format)',
+    );
   }
   if (format === 'google') return failed('a Google export is JSON (reviews.list or Takeout reviews.json), not CSV');
-  if (extension !== '.csv' && format === undefined) return failed('unknown format: expected a .json or .csv export (or name it with --format)');
+  if (extension !== '.csv' && format === undefined)
+    return failed('unknown format: expected a .json or .csv export (or name it with --format)');
   const trustpilot = format === 'trustpilot' || (format === undefined && isTrustpilotCsv(text));
   return parseCsv(shown, text, trustpilot ? 'trustpilot-csv' : 'csv', csv);
 }

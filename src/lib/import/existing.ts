@@ -30,7 +30,9 @@ export function readExisting(entry: ReviewFile): ExistingReview {
       data: parsed.success ? parsed.data : null,
       body: markdown.body,
       ...(typeof loose.source === 'string' ? { source: loose.source } : {}),
-      ...(typeof loose.source_id === 'string' || typeof loose.source_id === 'number' ? { source_id: String(loose.source_id) } : {}),
+      ...(typeof loose.source_id === 'string' || typeof loose.source_id === 'number'
+        ? { source_id: String(loose.source_id) }
+        : {}),
     };
   } catch {
     return { ...entry, data: null, body: '' };
@@ -41,7 +43,11 @@ const key = (source: string, id: string) => `${source.toLowerCase()}\0${id}`;
 
 /** Letters and digits only, lowercase, single spaces: punctuation, case and spacing differ between a platform and a retyped copy. */
 function comparableText(text: string): string {
-  return text.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 }
 
 /**
@@ -73,7 +79,8 @@ export class ContentIndex {
   put(review: ExistingReview): void {
     this.remove(review.id);
     this.all.set(review.id, review);
-    if (review.source !== undefined && review.source_id !== undefined) this.byKey.set(key(review.source, review.source_id), review);
+    if (review.source !== undefined && review.source_id !== undefined)
+      this.byKey.set(key(review.source, review.source_id), review);
     else if (review.data) {
       const list = this.handTyped.get(review.data.date) ?? [];
       list.push(review);
@@ -85,7 +92,12 @@ export class ContentIndex {
     const old = this.all.get(id);
     if (!old) return;
     this.all.delete(id);
-    if (old.source !== undefined && old.source_id !== undefined && this.byKey.get(key(old.source, old.source_id)) === old) this.byKey.delete(key(old.source, old.source_id));
+    if (
+      old.source !== undefined &&
+      old.source_id !== undefined &&
+      this.byKey.get(key(old.source, old.source_id)) === old
+    )
+      this.byKey.delete(key(old.source, old.source_id));
     if (old.data) {
       const list = this.handTyped.get(old.data.date)?.filter((r) => r !== old);
       if (list) this.handTyped.set(old.data.date, list);
@@ -97,7 +109,9 @@ export class ContentIndex {
     const byId = this.byKey.get(key(record.source, record.source_id));
     if (byId) return { review: byId, by: 'id' };
     const text = comparableText(record.text);
-    const typed = this.handTyped.get(record.date)?.find((r) => comparableText(r.body) === text && sameAuthor(authorName(r.data!), record.author));
+    const typed = this.handTyped
+      .get(record.date)
+      ?.find((r) => comparableText(r.body) === text && sameAuthor(authorName(r.data!), record.author));
     return typed ? { review: typed, by: 'text' } : undefined;
   }
 

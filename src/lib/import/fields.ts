@@ -36,11 +36,13 @@ export function optionalString(value: unknown): string | undefined {
 }
 
 /** A string field every record has: `missing` is the message when it is absent or blank. */
-export const requiredString = (missing: string) => (value: unknown): string => {
-  const text = optionalString(value);
-  if (!text) throw new ValueError(missing);
-  return text;
-};
+export const requiredString =
+  (missing: string) =>
+  (value: unknown): string => {
+    const text = optionalString(value);
+    if (!text) throw new ValueError(missing);
+    return text;
+  };
 
 /** The first review object of a JSON export (the list alone, or `{ reviews }`), to tell its format. */
 export function firstRecord(json: unknown): Record<string, unknown> | undefined {
@@ -58,7 +60,13 @@ export const NO_TEXT = 'a star rating without text: there is nothing to publish'
  * The records of a JSON export's review list, each read by `read`: a record, a reason to skip
  * it, or undefined when it has a problem (noted on the reader).
  */
-export function parseRecords(file: string, format: FormatId, fields: ParsedExport['fields'], list: unknown, read: (reader: RecordReader, item: Record<string, unknown>) => ImportedReview | string | undefined): ParsedExport {
+export function parseRecords(
+  file: string,
+  format: FormatId,
+  fields: ParsedExport['fields'],
+  list: unknown,
+  read: (reader: RecordReader, item: Record<string, unknown>) => ImportedReview | string | undefined,
+): ParsedExport {
   const out: ParsedExport = { format, records: [], fields, problems: [], skipped: [] };
   if (!Array.isArray(list)) {
     out.problems.push({ file, at: '(file)', field: 'reviews', message: 'expected a list of reviews' });

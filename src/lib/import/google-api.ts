@@ -22,14 +22,27 @@ const LOCATION = /^accounts\/[^/\s]+\/locations\/[^/\s]+$/;
  * GOOGLE_TOKEN_URL for a server other than Google's.
  */
 export function googleSettingsFromEnv(env: Record<string, string | undefined> = process.env) {
-  const locations = (env.GOOGLE_LOCATIONS ?? '').split(',').map((l) => l.trim()).filter(Boolean);
-  if (locations.length === 0) throw new GoogleApiError('GOOGLE_LOCATIONS is not set: the locations to fetch, as accounts/<account id>/locations/<location id>, comma-separated');
+  const locations = (env.GOOGLE_LOCATIONS ?? '')
+    .split(',')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  if (locations.length === 0)
+    throw new GoogleApiError(
+      'GOOGLE_LOCATIONS is not set: the locations to fetch, as accounts/<account id>/locations/<location id>, comma-separated',
+    );
   const wrong = locations.find((l) => !LOCATION.test(l));
-  if (wrong) throw new GoogleApiError(`GOOGLE_LOCATIONS: "${wrong}" is not accounts/<account id>/locations/<location id>`);
+  if (wrong)
+    throw new GoogleApiError(`GOOGLE_LOCATIONS: "${wrong}" is not accounts/<account id>/locations/<location id>`);
   const accessToken = env.GOOGLE_ACCESS_TOKEN?.trim() || undefined;
-  const [clientId, clientSecret, refreshToken] = [env.GOOGLE_CLIENT_ID, env.GOOGLE_CLIENT_SECRET, env.GOOGLE_REFRESH_TOKEN].map((v) => v?.trim() || undefined);
+  const [clientId, clientSecret, refreshToken] = [
+    env.GOOGLE_CLIENT_ID,
+    env.GOOGLE_CLIENT_SECRET,
+    env.GOOGLE_REFRESH_TOKEN,
+  ].map((v) => v?.trim() || undefined);
   if (!accessToken && !(clientId && clientSecret && refreshToken)) {
-    throw new GoogleApiError('no Google credentials: set GOOGLE_ACCESS_TOKEN, or GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET and GOOGLE_REFRESH_TOKEN');
+    throw new GoogleApiError(
+      'no Google credentials: set GOOGLE_ACCESS_TOKEN, or GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET and GOOGLE_REFRESH_TOKEN',
+    );
   }
   return {
     locations,
@@ -48,12 +61,22 @@ async function accessToken(settings: GoogleApiSettings): Promise<string> {
   const response = await request(settings.tokenUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'refresh_token', client_id: clientId, client_secret: clientSecret, refresh_token: refreshToken }),
+    body: new URLSearchParams({
+      grant_type: 'refresh_token',
+      client_id: clientId,
+      client_secret: clientSecret,
+      refresh_token: refreshToken,
+    }),
   });
   const body = await response.json().catch(() => undefined);
   if (!response.ok || !isObject(body) || typeof body.access_token !== 'string') {
-    const reason = isObject(body) && typeof body.error === 'string' ? `${body.error}${typeof body.error_description === 'string' ? `: ${body.error_description}` : ''}` : `HTTP ${response.status}`;
-    throw new GoogleApiError(`the refresh token was refused (${reason}): check GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET and GOOGLE_REFRESH_TOKEN`);
+    const reason =
+      isObject(body) && typeof body.error === 'string'
+        ? `${body.error}${typeof body.error_description === 'string' ? `: ${body.error_description}` : ''}`
+        : `HTTP ${response.status}`;
+    throw new GoogleApiError(
+      `the refresh token was refused (${reason}): check GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET and GOOGLE_REFRESH_TOKEN`,
+    );
   }
   return body.access_token;
 }
@@ -71,15 +94,19 @@ export async function fetchGoogleReviews(settings: GoogleApiSettings) {
       const url = new URL(`${settings.apiBase}/v4/${location}/reviews`);
       url.searchParams.set('pageSize', String(PAGE_SIZE));
       if (pageToken) url.searchParams.set('pageToken', pageToken);
-      const response = await request(url.href, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
+      const response = await request(url.href, {
+        headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+      });
       const body = await response.json().catch(() => undefined);
       if (!response.ok) throw new GoogleApiError(`${location}: page ${page}: ${apiError(response.status, body)}`);
       if (!isObject(body)) throw new GoogleApiError(`${location}: page ${page}: the answer is not a reviews list`);
-      if (body.reviews !== undefined && !Array.isArray(body.reviews)) throw new GoogleApiError(`${location}: page ${page}: "reviews" is not a list`);
+      if (body.reviews !== undefined && !Array.isArray(body.reviews))
+        throw new GoogleApiError(`${location}: page ${page}: "reviews" is not a list`);
       reviews.push(...((body.reviews as unknown[] | undefined) ?? []));
       pageToken = typeof body.nextPageToken === 'string' && body.nextPageToken !== '' ? body.nextPageToken : undefined;
       if (!pageToken) break;
-      if (tokens.has(pageToken)) throw new GoogleApiError(`${location}: page ${page}: the same nextPageToken came twice; stopped`);
+      if (tokens.has(pageToken))
+        throw new GoogleApiError(`${location}: page ${page}: the same nextPageToken came twice; stopped`);
       tokens.add(pageToken);
     }
     out.push({ location, document: { reviews } });
@@ -98,8 +125,10 @@ async function request(url: string, init: RequestInit): Promise<Response> {
 function apiError(status: number, body: unknown): string {
   const error = isObject(body) && isObject(body.error) ? body.error : undefined;
   const message = error && typeof error.message === 'string' ? `: ${error.message}` : '';
-  if (status === 401) return `HTTP 401, the access token was refused${message} (expired? a refresh token gets a new one)`;
-  if (status === 403) return `HTTP 403, no permission${message} (the account must manage this verified location; scope business.manage)`;
+  if (status === 401)
+    return `HTTP 401, the access token was refused${message} (expired? a refresh token gets a new one)`;
+  if (status === 403)
+    return `HTTP 403, no permission${message} (the account must manage this verified location; scope business.manage)`;
   if (status === 404) return `HTTP 404, no such location${message}`;
   return `HTTP ${status}${message}`;
 }

@@ -11,7 +11,15 @@
  *
  * Google publishes no address of a single review, so these reviews have no source_url.
  */
-import { firstRecord, isObject, NO_TEXT, optionalString, parseRecords, requiredString, type RecordReader } from './fields.ts';
+import {
+  firstRecord,
+  isObject,
+  NO_TEXT,
+  optionalString,
+  parseRecords,
+  requiredString,
+  type RecordReader,
+} from './fields.ts';
 import type { ImportedReview, ParsedExport } from './types.ts';
 import { calendarDate, latestInstant, plainText, utcInstant, ValueError } from './values.ts';
 
@@ -33,9 +41,16 @@ const GOOGLE_FIELDS = {
 /** Whether a parsed JSON document looks like a reviews.list response or a Takeout reviews.json. */
 export function isGoogleExport(json: unknown): boolean {
   const first = firstRecord(json);
-  if (first) return 'starRating' in first || 'reviewId' in first || (typeof first.name === 'string' && /\/reviews\//.test(first.name));
+  if (first)
+    return (
+      'starRating' in first || 'reviewId' in first || (typeof first.name === 'string' && /\/reviews\//.test(first.name))
+    );
   // An API page of a location with no reviews: only the figures.
-  return isObject(json) && ('totalReviewCount' in json || 'averageRating' in json) && !('reviews' in json && !Array.isArray(json.reviews));
+  return (
+    isObject(json) &&
+    ('totalReviewCount' in json || 'averageRating' in json) &&
+    !('reviews' in json && !Array.isArray(json.reviews))
+  );
 }
 
 export function parseGoogle(file: string, json: unknown): ParsedExport {
@@ -43,10 +58,15 @@ export function parseGoogle(file: string, json: unknown): ParsedExport {
 }
 
 function readReview(reader: RecordReader, item: Record<string, unknown>): ImportedReview | string | undefined {
-  const id = reader.read('reviewId', item.reviewId ?? (typeof item.name === 'string' ? item.name.split('/').at(-1) : undefined), requiredString('missing: the review has neither reviewId nor name'));
+  const id = reader.read(
+    'reviewId',
+    item.reviewId ?? (typeof item.name === 'string' ? item.name.split('/').at(-1) : undefined),
+    requiredString('missing: the review has neither reviewId nor name'),
+  );
   const rating = reader.read('starRating', item.starRating, (value) => {
     if (typeof value === 'string' && STARS[value] !== undefined) return STARS[value];
-    if (value === undefined || value === 'STAR_RATING_UNSPECIFIED') throw new ValueError('no star rating (STAR_RATING_UNSPECIFIED): a review without stars cannot be published here');
+    if (value === undefined || value === 'STAR_RATING_UNSPECIFIED')
+      throw new ValueError('no star rating (STAR_RATING_UNSPECIFIED): a review without stars cannot be published here');
     throw new ValueError(`"${String(value)}" is not a star rating (ONE … FIVE)`);
   });
   const created = reader.read('createTime', item.createTime, utcInstant);
@@ -65,9 +85,26 @@ function readReview(reader: RecordReader, item: Record<string, unknown>): Import
     if (replyText && replyTime) response = { date: calendarDate(replyTime), text: replyText };
     else if (replyText === '') reader.problem('reviewReply.comment', 'the reply has no text');
   }
-  if (reader.problems.length > 0 || id === undefined || rating === undefined || created === undefined || text === undefined) return undefined;
+  if (
+    reader.problems.length > 0 ||
+    id === undefined ||
+    rating === undefined ||
+    created === undefined ||
+    text === undefined
+  )
+    return undefined;
   if (text === '') return NO_TEXT;
   // The last change the readers saw: the review's own edit or the reply, whichever is later.
   const updated = latestInstant(created, changed, replyTime)!;
-  return { source: 'google', source_id: id, date: created.slice(0, 10), updated, rating, text, author, response, at: reader.at };
+  return {
+    source: 'google',
+    source_id: id,
+    date: created.slice(0, 10),
+    updated,
+    rating,
+    text,
+    author,
+    response,
+    at: reader.at,
+  };
 }

@@ -16,26 +16,41 @@ export function formatReport(report: ImportReport): string {
   const lines: string[] = [];
   for (const file of report.files) {
     if (!file.imported) {
-      lines.push(`${file.file}: not imported, nothing ${report.dryRun ? 'would be ' : ''}written (${file.problems.length} problem${file.problems.length === 1 ? '' : 's'}):`);
+      lines.push(
+        `${file.file}: not imported, nothing ${report.dryRun ? 'would be ' : ''}written (${file.problems.length} problem${file.problems.length === 1 ? '' : 's'}):`,
+      );
       for (const p of file.problems) lines.push(`  ${p.at}, ${p.field}: ${p.message}`);
       continue;
     }
-    lines.push(`${file.file} (${file.format}): ${file.added.length} new, ${file.updated.length} updated, ${file.unchanged} unchanged, ${file.skipped.length} skipped`);
+    lines.push(
+      `${file.file} (${file.format}): ${file.added.length} new, ${file.updated.length} updated, ${file.unchanged} unchanged, ${file.skipped.length} skipped`,
+    );
     for (const change of file.added) lines.push(`  new       ${change.file}  (${change.at})`);
-    for (const change of file.updated) lines.push(`  updated   ${change.file}  (${change.at}${change.by === 'text' ? ', typed by hand before: recognised by author, date and text' : ''})`);
+    for (const change of file.updated)
+      lines.push(
+        `  updated   ${change.file}  (${change.at}${change.by === 'text' ? ', typed by hand before: recognised by author, date and text' : ''})`,
+      );
     for (const skip of file.skipped) lines.push(`  skipped   ${skip.at}: ${skip.reason}`);
   }
   if (report.missing.length > 0) {
     const deleted = report.deleted.length > 0;
-    lines.push(deleted ? 'No longer in the exports, deleted:' : `No longer in the exports, kept (--delete-missing ${report.dryRun ? 'would delete' : 'deletes'} them):`);
+    lines.push(
+      deleted
+        ? 'No longer in the exports, deleted:'
+        : `No longer in the exports, kept (--delete-missing ${report.dryRun ? 'would delete' : 'deletes'} them):`,
+    );
     for (const m of report.missing) lines.push(`  ${m.file}  (${m.source} ${m.source_id})`);
   }
   const t = totals(report);
   lines.push(
     `${report.dryRun ? 'Dry run, nothing written: ' : ''}${t.added} new, ${t.updated} updated, ${t.unchanged} unchanged, ${t.skipped} skipped` +
-      (report.missing.length > 0 ? `, ${report.missing.length} missing${report.deleted.length > 0 ? ' (deleted)' : ''}` : '') +
+      (report.missing.length > 0
+        ? `, ${report.missing.length} missing${report.deleted.length > 0 ? ' (deleted)' : ''}`
+        : '') +
       (t.rejected > 0 ? `; ${t.rejected} file${t.rejected === 1 ? '' : 's'} not imported` : '') +
-      (t.added + t.updated > 0 && !report.dryRun ? `. Review the files (git status), then build or commit to publish.` : '.'),
+      (t.added + t.updated > 0 && !report.dryRun
+        ? `. Review the files (git status), then build or commit to publish.`
+        : '.'),
   );
   return `${lines.join('\n')}\n`;
 }

@@ -37,7 +37,10 @@ export function reviewFileText(data: Frontmatter, text: string): string {
 }
 
 /** What the platform says, over what the file had (or nothing, for a new file). */
-export function platformFields(record: ImportedReview, before?: Frontmatter): Pick<Frontmatter, 'date' | 'updated' | 'rating' | 'author' | 'source' | 'source_id' | 'source_url' | 'response'> {
+export function platformFields(
+  record: ImportedReview,
+  before?: Frontmatter,
+): Pick<Frontmatter, 'date' | 'updated' | 'rating' | 'author' | 'source' | 'source_id' | 'source_url' | 'response'> {
   const updated = latestInstant(record.updated, before?.updated);
   const url = record.source_url ?? before?.source_url;
   return {

@@ -11,12 +11,27 @@ import { join, relative } from 'node:path';
 import type { z } from 'zod';
 import { authorName, reviewFrontmatter, reviewTextProblem } from '../content/editor-schema.ts';
 import { fieldName, type ContentProblem } from '../content/problems.ts';
-import { createReferenceResolver, listReviewFiles, loadBusiness, readReviewFile, REVIEWS_DIR, type ReviewFile } from '../content/load.ts';
+import {
+  createReferenceResolver,
+  listReviewFiles,
+  loadBusiness,
+  readReviewFile,
+  REVIEWS_DIR,
+  type ReviewFile,
+} from '../content/load.ts';
 import type { CsvOptions, FormatId, ImportedReview, ImportProblem, Skipped } from './types.ts';
 import { exportFiles, readExport, type FormatName } from './detect.ts';
 import { parseGoogle } from './google.ts';
 import { ContentIndex, readExisting } from './existing.ts';
-import { detectEditorFields, EDITOR_FIELDS, FIELD_ORDER, newReviewId, platformFields, reviewFileText, type Frontmatter } from './review-file.ts';
+import {
+  detectEditorFields,
+  EDITOR_FIELDS,
+  FIELD_ORDER,
+  newReviewId,
+  platformFields,
+  reviewFileText,
+  type Frontmatter,
+} from './review-file.ts';
 
 export interface ImportOptions {
   contentDir: string;
@@ -96,15 +111,32 @@ export function importReviews(paths: readonly string[], options: ImportOptions):
   const shown = (file: string) => relative(options.cwd ?? process.cwd(), file) || file;
 
   const inputs = [
-    ...exportFiles(paths).map((path) => ({ name: shown(path), read: () => readExport(path, shown(path), options.format, options.csv) })),
+    ...exportFiles(paths).map((path) => ({
+      name: shown(path),
+      read: () => readExport(path, shown(path), options.format, options.csv),
+    })),
     ...(options.google ?? []).map(({ name, document }) => ({ name, read: () => parseGoogle(name, document) })),
   ];
   for (const input of inputs) {
     const parsed = input.read();
-    const file: FileReport = { file: input.name, format: parsed.format, imported: false, problems: [...parsed.problems], added: [], updated: [], unchanged: 0, skipped: [...parsed.skipped] };
+    const file: FileReport = {
+      file: input.name,
+      format: parsed.format,
+      imported: false,
+      problems: [...parsed.problems],
+      added: [],
+      updated: [],
+      unchanged: 0,
+      skipped: [...parsed.skipped],
+    };
     report.files.push(file);
-    read.push({ file, records: parsed.records, sources: new Set([...parsed.records.map((r) => r.source), ...formatSources(parsed.format, options.csv)]) });
-    const problem = (record: ImportedReview, field: string, message: string) => file.problems.push({ file: file.file, at: record.at, field, message });
+    read.push({
+      file,
+      records: parsed.records,
+      sources: new Set([...parsed.records.map((r) => r.source), ...formatSources(parsed.format, options.csv)]),
+    });
+    const problem = (record: ImportedReview, field: string, message: string) =>
+      file.problems.push({ file: file.file, at: record.at, field, message });
     const exportField = (path: readonly PropertyKey[]) => {
       const name = fieldName(path).replace(/\[\d+\]/g, '');
       return parsed.fields[name] ?? parsed.fields[name.split('.')[0]!] ?? name;
@@ -119,7 +151,11 @@ export function importReviews(paths: readonly string[], options: ImportOptions):
       else {
         const [keep, drop] = (record.updated ?? '') > (other.updated ?? '') ? [record, other] : [other, record];
         latest.set(key, keep);
-        file.skipped.push({ file: file.file, at: drop.at, reason: `the same review (${record.source} ${record.source_id}) as ${keep.at}, which is kept` });
+        file.skipped.push({
+          file: file.file,
+          at: drop.at,
+          reason: `the same review (${record.source} ${record.source_id}) as ${keep.at}, which is kept`,
+        });
       }
     }
 
@@ -133,22 +169,42 @@ export function importReviews(paths: readonly string[], options: ImportOptions):
       if (match) {
         const existing = match.review;
         if (!existing.data) {
-          problem(record, '(record)', `this is the review of ${existing.file}, which has a problem (npm run build names it): fix that file first`);
+          problem(
+            record,
+            '(record)',
+            `this is the review of ${existing.file}, which has a problem (npm run build names it): fix that file first`,
+          );
           continue;
         }
         if (claimed.has(existing.id)) {
-          file.skipped.push({ file: file.file, at: record.at, reason: `${existing.file} is already this export's ${claimed.get(existing.id)}` });
+          file.skipped.push({
+            file: file.file,
+            at: record.at,
+            reason: `${existing.file} is already this export's ${claimed.get(existing.id)}`,
+          });
           continue;
         }
         claimed.set(existing.id, record.at);
         const before: Frontmatter = { ...existing.data, author: authorName(existing.data) };
-        const data = { ...platformFields(record, before), ...Object.fromEntries(EDITOR_FIELDS.map((field) => [field, before[field]])) } as Frontmatter;
+        const data = {
+          ...platformFields(record, before),
+          ...Object.fromEntries(EDITOR_FIELDS.map((field) => [field, before[field]])),
+        } as Frontmatter;
         if (canonical(data) === canonical(before) && existing.body === record.text) {
           file.unchanged += 1;
           continue;
         }
-        if (match.by === 'id' && record.updated !== undefined && before.updated !== undefined && record.updated < before.updated) {
-          file.skipped.push({ file: file.file, at: record.at, reason: `older than ${existing.file} (updated ${before.updated}): left as it is` });
+        if (
+          match.by === 'id' &&
+          record.updated !== undefined &&
+          before.updated !== undefined &&
+          record.updated < before.updated
+        ) {
+          file.skipped.push({
+            file: file.file,
+            at: record.at,
+            reason: `older than ${existing.file} (updated ${before.updated}): left as it is`,
+          });
           continue;
         }
         plan = { record, id: existing.id, data, kind: 'updated', by: match.by };
@@ -160,7 +216,8 @@ export function importReviews(paths: readonly string[], options: ImportOptions):
       }
       // The build's own schema, before anything is written; problems named by the export's fields.
       const checked = reviewFrontmatter.safeParse(plan.data);
-      if (!checked.success) for (const issue of checked.error.issues) problem(record, exportField(issue.path), issueText(issue));
+      if (!checked.success)
+        for (const issue of checked.error.issues) problem(record, exportField(issue.path), issueText(issue));
       const textProblem = reviewTextProblem(record.text);
       if (textProblem) problem(record, parsed.fields.text ?? 'text', textProblem);
       if (checked.success && !textProblem) plans.push({ ...plan, checked: checked.data });
@@ -175,33 +232,60 @@ export function importReviews(paths: readonly string[], options: ImportOptions):
 
     // Written beside their final names (hidden: the loader skips dot files), checked by the
     // loader itself, then renamed into place; any problem removes them all.
-    const temps = writing.map((plan) => ({ plan, temp: join(reviewsDir, `.${plan.id}.md.import-${process.pid}`), content: reviewFileText(plan.data, plan.record.text) }));
+    const temps = writing.map((plan) => ({
+      plan,
+      temp: join(reviewsDir, `.${plan.id}.md.import-${process.pid}`),
+      content: reviewFileText(plan.data, plan.record.text),
+    }));
     const kept: typeof temps = [];
     try {
       for (const { temp, content } of temps) writeFileSync(temp, content);
       for (const entry of temps) {
         const { plan, temp } = entry;
-        const read = readReviewFile({ absolute: temp, file: `${REVIEWS_DIR}/${plan.id}.md`, id: plan.id }, business, resolver);
-        for (const p of read.problems) problem(plan.record, p.field === '(body)' ? (parsed.fields.text ?? 'text') : exportField(p.field.split(/[.[]/)), p.message);
+        const read = readReviewFile(
+          { absolute: temp, file: `${REVIEWS_DIR}/${plan.id}.md`, id: plan.id },
+          business,
+          resolver,
+        );
+        for (const p of read.problems)
+          problem(
+            plan.record,
+            p.field === '(body)' ? (parsed.fields.text ?? 'text') : exportField(p.field.split(/[.[]/)),
+            p.message,
+          );
         if (read.problems.length === 0) kept.push(entry);
       }
       if (file.problems.length > 0) {
         if (!options.skipInvalid) continue;
         // What only the loader sees (a reply dated before its review) leaves its record out too.
-        for (const p of file.problems) file.skipped.push({ file: p.file, at: p.at, reason: `${p.field}: ${p.message}` });
+        for (const p of file.problems)
+          file.skipped.push({ file: p.file, at: p.at, reason: `${p.field}: ${p.message}` });
         file.problems = [];
       }
       for (const { plan, temp } of kept) {
         const absolute = join(reviewsDir, `${plan.id}.md`);
         if (!options.dryRun) renameSync(temp, absolute);
         // A dry run goes on as if written: a later export of the run is compared with what this one would write.
-        index.put({ absolute, file: `${REVIEWS_DIR}/${plan.id}.md`, id: plan.id, data: plan.checked, body: plan.record.text, source: plan.data.source, source_id: plan.data.source_id! });
+        index.put({
+          absolute,
+          file: `${REVIEWS_DIR}/${plan.id}.md`,
+          id: plan.id,
+          data: plan.checked,
+          body: plan.record.text,
+          source: plan.data.source,
+          source_id: plan.data.source_id!,
+        });
       }
     } finally {
       for (const { temp } of temps) rmSync(temp, { force: true });
     }
     file.imported = true;
-    for (const { plan } of kept) (plan.kind === 'added' ? file.added : file.updated).push({ file: `${REVIEWS_DIR}/${plan.id}.md`, at: plan.record.at, ...(plan.by ? { by: plan.by } : {}) });
+    for (const { plan } of kept)
+      (plan.kind === 'added' ? file.added : file.updated).push({
+        file: `${REVIEWS_DIR}/${plan.id}.md`,
+        at: plan.record.at,
+        ...(plan.by ? { by: plan.by } : {}),
+      });
   }
 
   // A platform review with a file that no export of this run has is missing from the platform,
@@ -234,7 +318,9 @@ function canonical(data: Frontmatter): string {
 }
 
 function issueText(issue: z.core.$ZodIssue): string {
-  return issue.code === 'unrecognized_keys' ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}` : issue.message;
+  return issue.code === 'unrecognized_keys'
+    ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}`
+    : issue.message;
 }
 
 /** The platforms an export of this format is from, before its records are read (a rejected export may have none). */

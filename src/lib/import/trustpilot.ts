@@ -5,7 +5,15 @@
  * status } ] }` (or the list alone). Instants without a zone are UTC, as
  * Trustpilot writes them. Every review has a public page: source_url.
  */
-import { firstRecord, isObject, NO_TEXT, optionalString, parseRecords, requiredString, type RecordReader } from './fields.ts';
+import {
+  firstRecord,
+  isObject,
+  NO_TEXT,
+  optionalString,
+  parseRecords,
+  requiredString,
+  type RecordReader,
+} from './fields.ts';
 import type { ImportedReview, ParsedExport } from './types.ts';
 import { calendarDate, latestInstant, plainText, starRating, utcInstant } from './values.ts';
 
@@ -38,7 +46,8 @@ export function parseTrustpilotJson(file: string, json: unknown): ParsedExport {
 }
 
 function readReview(reader: RecordReader, item: Record<string, unknown>): ImportedReview | string | undefined {
-  if (typeof item.status === 'string' && item.status !== 'active') return `status "${item.status}" on Trustpilot: not published there`;
+  if (typeof item.status === 'string' && item.status !== 'active')
+    return `status "${item.status}" on Trustpilot: not published there`;
   const id = reader.read('id', item.id, requiredString('missing: every Trustpilot review has an id'));
   const rating = reader.read('stars', item.stars, starRating);
   const created = reader.read('createdAt', item.createdAt, utcInstant);
@@ -53,11 +62,19 @@ function readReview(reader: RecordReader, item: Record<string, unknown>): Import
     const reply = isObject(item.companyReply) ? item.companyReply : {};
     const replyText = reader.read('companyReply.text', reply.text, plainText);
     const replyCreated = reader.read('companyReply.createdAt', reply.createdAt ?? reply.updatedAt, utcInstant);
-    replyChanged = reply.updatedAt == null ? replyCreated : reader.read('companyReply.updatedAt', reply.updatedAt, utcInstant);
+    replyChanged =
+      reply.updatedAt == null ? replyCreated : reader.read('companyReply.updatedAt', reply.updatedAt, utcInstant);
     if (replyText && replyCreated) response = { date: calendarDate(replyCreated), text: replyText };
     else if (replyText === '') reader.problem('companyReply.text', 'the reply has no text');
   }
-  if (reader.problems.length > 0 || id === undefined || rating === undefined || created === undefined || text === undefined) return undefined;
+  if (
+    reader.problems.length > 0 ||
+    id === undefined ||
+    rating === undefined ||
+    created === undefined ||
+    text === undefined
+  )
+    return undefined;
   if (text === '') return NO_TEXT;
   return {
     source: 'trustpilot',

@@ -9,7 +9,10 @@ import type { ContentProblem } from '../content/problems.ts';
 export type FormatId = 'google' | 'trustpilot-json' | 'trustpilot-csv' | 'csv';
 
 /** `date` is YYYY-MM-DD (UTC); `updated` is undefined when the export gives no time of change. */
-export type ImportedReview = Pick<ReviewFrontmatter, 'source' | 'source_url' | 'date' | 'updated' | 'rating' | 'title'> & {
+export type ImportedReview = Pick<
+  ReviewFrontmatter,
+  'source' | 'source_url' | 'date' | 'updated' | 'rating' | 'title'
+> & {
   /** The platform's id; made from author, date and text when the export has none (see values.ts). */
   source_id: string;
   text: string;

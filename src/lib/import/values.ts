@@ -21,7 +21,8 @@ export function utcInstant(value: unknown): string {
   if (typeof value !== 'string') throw new ValueError(`expected a date and time, got ${describe(value)}`);
   const text = value.trim();
   const match = INSTANT.exec(text);
-  if (!match || !isRealCalendarDate(match[1])) throw new ValueError(`"${text}" is not a date and time (RFC 3339, e.g. 2024-03-01T17:22:05Z)`);
+  if (!match || !isRealCalendarDate(match[1]))
+    throw new ValueError(`"${text}" is not a date and time (RFC 3339, e.g. 2024-03-01T17:22:05Z)`);
   const zone = match[5] ? match[5].toUpperCase().replace(/^([+-]\d{2})(\d{2})$/, '$1:$2') : 'Z';
   const ms = Date.parse(`${match[1]}T${match[2]}:${match[3]}:${match[4] ?? '00'}${zone}`);
   if (Number.isNaN(ms)) throw new ValueError(`"${text}" is not a real instant`);
@@ -46,14 +47,26 @@ export function calendarDate(value: unknown): string {
 export function plainText(value: unknown): string {
   if (value === undefined || value === null) return '';
   if (typeof value !== 'string') throw new ValueError(`expected text, got ${describe(value)}`);
-  return value.replace(/\r\n?/g, '\n').replace(/^\uFEFF/, '').trim();
+  return value
+    .replace(/\r\n?/g, '\n')
+    .replace(/^\uFEFF/, '')
+    .trim();
 }
 
 /** A star rating from a number or its text ("5", "5.0"); anything else, none included, is an error. */
 export function starRating(value: unknown): number {
-  if (value === undefined || value === null || value === '') throw new ValueError('no star rating: a review without stars (a Facebook recommendation, STAR_RATING_UNSPECIFIED) cannot be published here');
-  const number = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d+(?:\.0+)?\s*$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isInteger(number) || number < 1 || number > 5) throw new ValueError(`${describe(value)} is not a star rating from 1 to 5`);
+  if (value === undefined || value === null || value === '')
+    throw new ValueError(
+      'no star rating: a review without stars (a Facebook recommendation, STAR_RATING_UNSPECIFIED) cannot be published here',
+    );
+  const number =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && /^\s*\d+(?:\.0+)?\s*$/.test(value)
+        ? Number(value)
+        : Number.NaN;
+  if (!Number.isInteger(number) || number < 1 || number > 5)
+    throw new ValueError(`${describe(value)} is not a star rating from 1 to 5`);
   return number;
 }
 
@@ -74,5 +87,8 @@ export function describe(value: unknown): string {
 
 /** The latest of some instants (RFC 3339 UTC strings sort by time); undefined when none is given. */
 export function latestInstant(...instants: Array<string | undefined>): string | undefined {
-  return instants.filter((t): t is string => t !== undefined).sort().at(-1);
+  return instants
+    .filter((t): t is string => t !== undefined)
+    .sort()
+    .at(-1);
 }

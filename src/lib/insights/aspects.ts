@@ -45,17 +45,24 @@ for (const definition of ASPECTS) {
     const contextual = raw.startsWith('?');
     const noun = raw.endsWith('/n');
     const term = raw.slice(weak || contextual ? 1 : 0, noun ? -2 : undefined);
-    termTrie.add(term, { aspects: [definition.id], weak, contextual: contextual ? [definition.id] : [], noun }, (old, value) => ({
-      aspects: old.aspects.includes(definition.id) ? old.aspects : [...old.aspects, ...value.aspects],
-      weak: old.weak && value.weak,
-      contextual: [...old.contextual, ...value.contextual],
-      noun: old.noun && value.noun,
-    }));
+    termTrie.add(
+      term,
+      { aspects: [definition.id], weak, contextual: contextual ? [definition.id] : [], noun },
+      (old, value) => ({
+        aspects: old.aspects.includes(definition.id) ? old.aspects : [...old.aspects, ...value.aspects],
+        weak: old.weak && value.weak,
+        contextual: [...old.contextual, ...value.contextual],
+        noun: old.noun && value.noun,
+      }),
+    );
   }
 }
-for (const phrase of NOT_ASPECT_TERMS) termTrie.add(phrase, { aspects: [], weak: false, contextual: [], noun: false }, (_old, value) => value);
+for (const phrase of NOT_ASPECT_TERMS)
+  termTrie.add(phrase, { aspects: [], weak: false, contextual: [], noun: false }, (_old, value) => value);
 
-const cueSets = new Map<AspectId, Set<string>>(Object.entries(CONTEXT_CUES).map(([id, cues]) => [id as AspectId, new Set(cues)]));
+const cueSets = new Map<AspectId, Set<string>>(
+  Object.entries(CONTEXT_CUES).map(([id, cues]) => [id as AspectId, new Set(cues)]),
+);
 
 const ASPECT_ORDER = new Map(ASPECTS.map((a, i) => [a.id, i]));
 
@@ -77,12 +84,20 @@ export function detectAspects(scored: ScoredSentence): AspectMention[] {
       let score = segment?.score ?? 0;
       if (polarityOf(score) === 'neutral') score = clause.score;
       // A weak term with no opinion anywhere near it names nothing ("the roof was original").
-      if (match.value.weak && polarityOf(score) === 'neutral' && polarityOf(scored.score) === 'neutral' && !scored.mixed) continue;
+      if (
+        match.value.weak &&
+        polarityOf(score) === 'neutral' &&
+        polarityOf(scored.score) === 'neutral' &&
+        !scored.mixed
+      )
+        continue;
       // Without a contrast the sentence's opinion is the term's; with one, the other clause's opinion is by
       // definition not this clause's ("a bit slower than I'd hoped, but very detailed": timeliness is negative).
       if (polarityOf(score) === 'neutral' && !scored.mixed && scored.clauses.length === 1) score = scored.score;
       const aspects = match.value.aspects.filter(
-        (aspect) => !match.value.contextual.includes(aspect) || hasCue(tokens, clause.start, clause.end, match.start, match.end, cueSets.get(aspect)),
+        (aspect) =>
+          !match.value.contextual.includes(aspect) ||
+          hasCue(tokens, clause.start, clause.end, match.start, match.end, cueSets.get(aspect)),
       );
       if (aspects.length === 0) continue;
       const written = writtenTerm(tokens, match.start, match.end);
@@ -113,7 +128,14 @@ function writtenTerm(tokens: readonly Token[], start: number, end: number): stri
 }
 
 /** Is a cue word (lemma or lowercase form) in [start, end), outside the term's own words? */
-function hasCue(tokens: readonly Token[], start: number, end: number, termStart: number, termEnd: number, cues: Set<string> | undefined): boolean {
+function hasCue(
+  tokens: readonly Token[],
+  start: number,
+  end: number,
+  termStart: number,
+  termEnd: number,
+  cues: Set<string> | undefined,
+): boolean {
   if (!cues) return false;
   for (let i = start; i < end; i += 1) {
     if (i >= termStart && i < termEnd) continue;

@@ -141,7 +141,11 @@ export function createReviewAnalyser(business: ReviewsDataset['business']): Revi
  * `insightOf` gives a review's analysis when it was computed elsewhere (by id); a review it
  * does not know is analysed here.
  */
-export function analyseInsights(dataset: ReviewsDataset, editorial: Editorial, insightOf?: (id: string) => ReviewInsight | undefined): InsightsResult {
+export function analyseInsights(
+  dataset: ReviewsDataset,
+  editorial: Editorial,
+  insightOf?: (id: string) => ReviewInsight | undefined,
+): InsightsResult {
   const { business } = dataset;
   const warnings: InsightsWarning[] = [];
   let analyse: ReviewAnalyser | undefined;
@@ -150,7 +154,9 @@ export function analyseInsights(dataset: ReviewsDataset, editorial: Editorial, i
     review,
     ...(insightOf?.(review.id) ?? (analyse ??= createReviewAnalyser(business))(review)),
   }));
-  const candidates = reviews.flatMap(({ review, candidates }) => candidates.map((c) => ({ review_id: review.id, name: c.name, sentence: c.sentence })));
+  const candidates = reviews.flatMap(({ review, candidates }) =>
+    candidates.map((c) => ({ review_id: review.id, name: c.name, sentence: c.sentence })),
+  );
 
   // A capitalised word that the corpus also uses in lower case ("Solid new roof", "Happy with it")
   // or that carries sentiment is an ordinary word at the start of a sentence, not a name.
@@ -234,7 +240,10 @@ export function formatWarnings(warnings: readonly InsightsWarning[]): string {
     if (count <= QUOTED_PER_NAME) lines.push(`  reviews/${w.review_id}.md: "${w.name}" in: ${w.sentence}`);
   }
   for (const [name, count] of quoted) {
-    if (count > QUOTED_PER_NAME) lines.push(`  "${name}": ${count - QUOTED_PER_NAME} more mention${count - QUOTED_PER_NAME === 1 ? '' : 's'} not quoted`);
+    if (count > QUOTED_PER_NAME)
+      lines.push(
+        `  "${name}": ${count - QUOTED_PER_NAME} more mention${count - QUOTED_PER_NAME === 1 ? '' : 's'} not quoted`,
+      );
   }
   return `insights: ${warnings.length} name mention${warnings.length === 1 ? '' : 's'} matched no technician (${names.join(', ')}); add them to business.yaml if they are technicians:\n${lines.join('\n')}`;
 }
@@ -242,9 +251,13 @@ export function formatWarnings(warnings: readonly InsightsWarning[]): string {
 type Candidate = AspectSummary['examples'][number] & { date: string; rating: number };
 
 // Strength of a candidate as an example of its polarity (sign: -1 for positive, 1 for negative), less the rating penalty.
-const strength = (c: { score: number; rating: number }, sign: number) => -sign * c.score - (ratingDirection(c.rating) === sign ? RATING_DISAGREEMENT_PENALTY : 0);
+const strength = (c: { score: number; rating: number }, sign: number) =>
+  -sign * c.score - (ratingDirection(c.rating) === sign ? RATING_DISAGREEMENT_PENALTY : 0);
 const order = (a: Candidate, b: Candidate, sign: number) =>
-  strength(b, sign) - strength(a, sign) || (a.date < b.date ? 1 : a.date > b.date ? -1 : 0) || cmp(a.review_id, b.review_id) || cmp(a.sentence, b.sentence);
+  strength(b, sign) - strength(a, sign) ||
+  (a.date < b.date ? 1 : a.date > b.date ? -1 : 0) ||
+  cmp(a.review_id, b.review_id) ||
+  cmp(a.sentence, b.sentence);
 const POSITIVE_ORDER = (a: Candidate, b: Candidate) => order(a, b, -1);
 const NEGATIVE_ORDER = (a: Candidate, b: Candidate) => order(a, b, 1);
 
@@ -257,7 +270,12 @@ function summariseAspects(reviews: readonly ReviewAnalysis[]): AspectSummary[] {
       for (const mention of sentence.aspects) {
         const aspect = ASPECT_INDEX.get(mention.aspect)!;
         tally(tallies[aspect], mention.score);
-        const candidates = mention.polarity === 'positive' ? positives[aspect] : mention.polarity === 'negative' ? negatives[aspect] : undefined;
+        const candidates =
+          mention.polarity === 'positive'
+            ? positives[aspect]
+            : mention.polarity === 'negative'
+              ? negatives[aspect]
+              : undefined;
         candidates?.push({
           review_id: review.id,
           sentence: sentence.text,
@@ -306,12 +324,17 @@ function summariseEntity(id: string, name: string, reviews: readonly ReviewAnaly
     review_count: reviews.length,
     average_rating: reviews.length === 0 ? 0 : roundTo(ratingSum / reviews.length, 2),
     sentiment: reviews.length === 0 ? 0 : round3(sentimentSum / reviews.length),
-    aspects: ASPECTS.flatMap((a, i) => (mentions[i] === 0 ? [] : [{ id: a.id, mentions: mentions[i], score: round3(sums[i] / mentions[i]) }])),
+    aspects: ASPECTS.flatMap((a, i) =>
+      mentions[i] === 0 ? [] : [{ id: a.id, mentions: mentions[i], score: round3(sums[i] / mentions[i]) }],
+    ),
   };
 }
 
 /** The summary with its placeholders filled; `figures` lists what it quotes, as quoted. */
-function fillSummary(summary: NonNullable<Editorial['summary']>, figures: Readonly<Record<string, number>>): InsightsDataset['summary'] {
+function fillSummary(
+  summary: NonNullable<Editorial['summary']>,
+  figures: Readonly<Record<string, number>>,
+): InsightsDataset['summary'] {
   const text = fillPlaceholders(summary.text, figures);
   const highlights = summary.highlights.map((line) => fillPlaceholders(line, figures));
   const quoted = Object.assign({}, text.quoted, ...highlights.map((h) => h.quoted)) as Record<string, number>;
@@ -319,7 +342,10 @@ function fillSummary(summary: NonNullable<Editorial['summary']>, figures: Readon
 }
 
 /** Without content/insights/summary.md: one sentence of the headline figures. */
-function generatedSummary(dataset: ReviewsDataset, figures: Readonly<Record<string, number>>): InsightsDataset['summary'] {
+function generatedSummary(
+  dataset: ReviewsDataset,
+  figures: Readonly<Record<string, number>>,
+): InsightsDataset['summary'] {
   const count = dataset.reviews.length;
   // The business name is added after filling: braces in a name are not placeholders.
   const sentence =

@@ -33,7 +33,10 @@ export interface Editorial {
 
 export const EMPTY_EDITORIAL: Editorial = { faq: null, summary: null };
 
-const updatedField = z.union([utcInstant, isoDate], 'expected a date (2025-06-01) or an RFC 3339 UTC instant (2025-06-01T09:00:00Z)');
+const updatedField = z.union(
+  [utcInstant, isoDate],
+  'expected a date (2025-06-01) or an RFC 3339 UTC instant (2025-06-01T09:00:00Z)',
+);
 
 const faqFrontmatter = z.strictObject({ updated: updatedField });
 
@@ -55,7 +58,11 @@ export function loadEditorial(contentDir: string): Editorial {
   return { faq, summary };
 }
 
-function readOptional(contentDir: string, file: string, problems: ContentProblem[]): { data: unknown; body: string } | null {
+function readOptional(
+  contentDir: string,
+  file: string,
+  problems: ContentProblem[],
+): { data: unknown; body: string } | null {
   let source: string;
   try {
     source = readFileSync(join(contentDir, file), 'utf8');
@@ -67,7 +74,11 @@ function readOptional(contentDir: string, file: string, problems: ContentProblem
   try {
     return parseMarkdown(source);
   } catch (error) {
-    problems.push({ file, field: '(frontmatter)', message: error instanceof FrontmatterError ? error.message : String(error) });
+    problems.push({
+      file,
+      field: '(frontmatter)',
+      message: error instanceof FrontmatterError ? error.message : String(error),
+    });
     return null;
   }
 }
@@ -76,23 +87,41 @@ function loadFaq(contentDir: string, problems: ContentProblem[]): Editorial['faq
   const markdown = readOptional(contentDir, FAQ_FILE, problems);
   if (!markdown) return null;
   const parsed = faqFrontmatter.safeParse(markdown.data);
-  if (!parsed.success) for (const issue of parsed.error.issues) problems.push({ file: FAQ_FILE, field: fieldName(issue.path), message: issue.message });
+  if (!parsed.success)
+    for (const issue of parsed.error.issues)
+      problems.push({ file: FAQ_FILE, field: fieldName(issue.path), message: issue.message });
   const entries: Array<{ question: string; answer: string }> = [];
   const sections = markdown.body.split(/^##[ \t]+/m);
   if (sections[0].trim() !== '') {
-    problems.push({ file: FAQ_FILE, field: '(body)', message: 'text before the first question: start each question with "## " on its own line' });
+    problems.push({
+      file: FAQ_FILE,
+      field: '(body)',
+      message: 'text before the first question: start each question with "## " on its own line',
+    });
   }
   sections.slice(1).forEach((section, index) => {
     const newline = section.indexOf('\n');
     const question = (newline === -1 ? section : section.slice(0, newline)).trim();
     const answer = newline === -1 ? '' : paragraphs(section.slice(newline + 1));
     const field = `question ${index + 1}`;
-    if (!question.endsWith('?')) problems.push({ file: FAQ_FILE, field, message: `"${question}" does not end with "?": write the heading as the question a customer asks` });
-    if (answer === '') problems.push({ file: FAQ_FILE, field, message: `"${question}" has no answer: write it below the heading` });
-    if (entries.some((e) => e.question.toLowerCase() === question.toLowerCase())) problems.push({ file: FAQ_FILE, field, message: `"${question}" is asked twice` });
+    if (!question.endsWith('?'))
+      problems.push({
+        file: FAQ_FILE,
+        field,
+        message: `"${question}" does not end with "?": write the heading as the question a customer asks`,
+      });
+    if (answer === '')
+      problems.push({ file: FAQ_FILE, field, message: `"${question}" has no answer: write it below the heading` });
+    if (entries.some((e) => e.question.toLowerCase() === question.toLowerCase()))
+      problems.push({ file: FAQ_FILE, field, message: `"${question}" is asked twice` });
     entries.push({ question, answer });
   });
-  if (sections.length === 1) problems.push({ file: FAQ_FILE, field: '(body)', message: 'no questions: write each as a "## " heading followed by its answer' });
+  if (sections.length === 1)
+    problems.push({
+      file: FAQ_FILE,
+      field: '(body)',
+      message: 'no questions: write each as a "## " heading followed by its answer',
+    });
   return parsed.success ? { entries, updated: toInstant(parsed.data.updated) } : null;
 }
 
@@ -101,17 +130,25 @@ function loadSummary(contentDir: string, problems: ContentProblem[]): Editorial[
   if (!markdown) return null;
   const parsed = summaryFrontmatter.safeParse(markdown.data);
   if (!parsed.success) {
-    for (const issue of parsed.error.issues) problems.push({ file: SUMMARY_FILE, field: fieldName(issue.path), message: summaryIssueMessage(issue) });
+    for (const issue of parsed.error.issues)
+      problems.push({ file: SUMMARY_FILE, field: fieldName(issue.path), message: summaryIssueMessage(issue) });
   }
   const text = paragraphs(markdown.body);
-  if (text === '') problems.push({ file: SUMMARY_FILE, field: '(body)', message: 'the summary is empty: write it below the closing ---' });
-  for (const problem of placeholderProblems(text)) problems.push({ file: SUMMARY_FILE, field: '(body)', message: problem.message });
+  if (text === '')
+    problems.push({
+      file: SUMMARY_FILE,
+      field: '(body)',
+      message: 'the summary is empty: write it below the closing ---',
+    });
+  for (const problem of placeholderProblems(text))
+    problems.push({ file: SUMMARY_FILE, field: '(body)', message: problem.message });
   // Highlights are checked even when another field is wrong: every problem at once.
   const highlights = (markdown.data as { highlights?: unknown } | null)?.highlights;
   if (Array.isArray(highlights)) {
     highlights.forEach((line, index) => {
       if (typeof line !== 'string') return;
-      for (const problem of placeholderProblems(line)) problems.push({ file: SUMMARY_FILE, field: `highlights[${index}]`, message: problem.message });
+      for (const problem of placeholderProblems(line))
+        problems.push({ file: SUMMARY_FILE, field: `highlights[${index}]`, message: problem.message });
     });
   }
   if (!parsed.success) return null;
@@ -131,7 +168,13 @@ function paragraphs(body: string): string {
   return body
     .trim()
     .split(/\n[ \t]*\n/)
-    .map((p) => p.split('\n').map((line) => line.trim()).join(' ').trim())
+    .map((p) =>
+      p
+        .split('\n')
+        .map((line) => line.trim())
+        .join(' ')
+        .trim(),
+    )
     .filter(Boolean)
     .join('\n\n');
 }

@@ -11,14 +11,28 @@ import { splitSentences, type Sentence, type Token } from './sentences.ts';
 
 /** Common short forms of first names, both ways: "Dave" ↔ "David", "Tommy" ↔ "Tom", "Thomas". */
 const NICKNAMES: Readonly<Record<string, readonly string[]>> = {
-  david: ['dave', 'davey'], dave: ['david', 'davey'],
-  thomas: ['tom', 'tommy'], tommy: ['tom', 'thomas'], tom: ['tommy', 'thomas'],
-  richard: ['rick', 'ricky', 'rich', 'dick'], rick: ['richard', 'ricky', 'rich'],
-  sarah: ['sara'], sara: ['sarah'],
-  michael: ['mike', 'mikey'], mike: ['michael'],
-  robert: ['rob', 'bob', 'bobby'], william: ['will', 'bill', 'billy'], james: ['jim', 'jimmy', 'jamie'],
-  katherine: ['kate', 'kathy', 'katie'], elizabeth: ['liz', 'beth'], jennifer: ['jen', 'jenny'],
-  anthony: ['tony'], christopher: ['chris'], daniel: ['dan', 'danny'], joseph: ['joe', 'joey'], steven: ['steve'],
+  david: ['dave', 'davey'],
+  dave: ['david', 'davey'],
+  thomas: ['tom', 'tommy'],
+  tommy: ['tom', 'thomas'],
+  tom: ['tommy', 'thomas'],
+  richard: ['rick', 'ricky', 'rich', 'dick'],
+  rick: ['richard', 'ricky', 'rich'],
+  sarah: ['sara'],
+  sara: ['sarah'],
+  michael: ['mike', 'mikey'],
+  mike: ['michael'],
+  robert: ['rob', 'bob', 'bobby'],
+  william: ['will', 'bill', 'billy'],
+  james: ['jim', 'jimmy', 'jamie'],
+  katherine: ['kate', 'kathy', 'katie'],
+  elizabeth: ['liz', 'beth'],
+  jennifer: ['jen', 'jenny'],
+  anthony: ['tony'],
+  christopher: ['chris'],
+  daniel: ['dan', 'danny'],
+  joseph: ['joe', 'joey'],
+  steven: ['steve'],
 };
 
 export interface Linker {
@@ -40,13 +54,99 @@ export interface Linker {
 
 /** Words that are capitalised in reviews but are not people. */
 const NOT_PEOPLE = new Set([
-  'i', 'we', 'they', 'he', 'she', 'the', 'a', 'an', 'our', 'my', 'their', 'his', 'her', 'it', 'this', 'that', 'great', 'highly',
-  'january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december',
-  'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'christmas', 'thanksgiving', 'easter',
-  'gaf', 'owens', 'corning', 'certainteed', 'malarkey', 'iko', 'tamko', 'velux', 'timberline', 'duration', 'state', 'farm',
-  'allstate', 'usaa', 'geico', 'progressive', 'liberty', 'mutual', 'farmers', 'nationwide', 'google', 'yelp', 'angi', 'bbb',
-  'portland', 'oregon', 'washington', 'pnw', 'northwest', 'pacific', 'google', 'home', 'depot', 'lowe', 'costco', 'ok', 'okay',
-  'mr', 'mrs', 'ms', 'dr', 'thanks', 'thank', 'wow', 'yes', 'no', 'also', 'and', 'but', 'so', 'overall', 'super', 'very',
+  'i',
+  'we',
+  'they',
+  'he',
+  'she',
+  'the',
+  'a',
+  'an',
+  'our',
+  'my',
+  'their',
+  'his',
+  'her',
+  'it',
+  'this',
+  'that',
+  'great',
+  'highly',
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+  'monday',
+  'tuesday',
+  'wednesday',
+  'thursday',
+  'friday',
+  'saturday',
+  'sunday',
+  'christmas',
+  'thanksgiving',
+  'easter',
+  'gaf',
+  'owens',
+  'corning',
+  'certainteed',
+  'malarkey',
+  'iko',
+  'tamko',
+  'velux',
+  'timberline',
+  'duration',
+  'state',
+  'farm',
+  'allstate',
+  'usaa',
+  'geico',
+  'progressive',
+  'liberty',
+  'mutual',
+  'farmers',
+  'nationwide',
+  'google',
+  'yelp',
+  'angi',
+  'bbb',
+  'portland',
+  'oregon',
+  'washington',
+  'pnw',
+  'northwest',
+  'pacific',
+  'google',
+  'home',
+  'depot',
+  'lowe',
+  'costco',
+  'ok',
+  'okay',
+  'mr',
+  'mrs',
+  'ms',
+  'dr',
+  'thanks',
+  'thank',
+  'wow',
+  'yes',
+  'no',
+  'also',
+  'and',
+  'but',
+  'so',
+  'overall',
+  'super',
+  'very',
 ]);
 
 const PLACE_WORDS = new Set(['in', 'near', 'on', 'at', 'from', 'to', 'of', 'around', 'outside', 'off']);
@@ -121,11 +221,23 @@ export function createLinker(business: Business): Linker {
       const next = sentence.tokens[i + 1];
       if (next && next.capital && next.pos === 'PROPN') return;
       // "in Hillsdale", "near Tanasbourne", "our Japanese maple", "a Gatorade bottle": places and things.
-      if (previous && (PLACE_WORDS.has(previous.normal) || previous.pos === 'DET' || POSSESSIVES.has(previous.normal))) return;
+      if (previous && (PLACE_WORDS.has(previous.normal) || previous.pos === 'DET' || POSSESSIVES.has(previous.normal)))
+        return;
       // At the start of a sentence every word is capitalised: a name there is followed by a verb,
       // a possessive, "and" or a comma ("Kevin was great", "Kevin's office", "Doug and his crew").
       const initial = sentence.tokens.slice(0, i).every((t) => t.punct);
-      if (initial && !(next && (next.pos === 'AUX' || next.pos === 'VERB' || next.normal === "'s" || next.normal === 'and' || next.normal === ','))) return;
+      if (
+        initial &&
+        !(
+          next &&
+          (next.pos === 'AUX' ||
+            next.pos === 'VERB' ||
+            next.normal === "'s" ||
+            next.normal === 'and' ||
+            next.normal === ',')
+        )
+      )
+        return;
       if (!out.includes(token.text)) out.push(token.text);
     });
     return out;
@@ -139,7 +251,10 @@ export function createLinker(business: Business): Linker {
   const serviceTerms = business.services.flatMap((service) => {
     const parts = service.name.split(/\s+and\s+|,\s*/).filter((part) => part.trim().split(/\s+/).length >= 2);
     const phrases = [...new Set([service.id.replace(/-/g, ' '), service.name, ...parts].map((p) => p.toLowerCase()))];
-    return phrases.map((phrase) => ({ id: service.id, words: splitSentences(phrase).flatMap((s) => s.tokens.filter((t) => !t.punct)) }));
+    return phrases.map((phrase) => ({
+      id: service.id,
+      words: splitSentences(phrase).flatMap((s) => s.tokens.filter((t) => !t.punct)),
+    }));
   });
   function services(sentence: Sentence): string[] {
     const words = sentence.tokens.filter((t) => !t.punct);
@@ -160,5 +275,7 @@ export function createLinker(business: Business): Linker {
 }
 
 function sameWord(token: Token, word: Token): boolean {
-  return token.lemma === word.lemma || token.lower === word.lower || token.lemma === word.lower || token.lower === word.lemma;
+  return (
+    token.lemma === word.lemma || token.lower === word.lower || token.lemma === word.lower || token.lower === word.lemma
+  );
 }

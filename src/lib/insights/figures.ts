@@ -30,7 +30,11 @@ const BASE_FIGURES = {
   technician_count: 0,
 } as const;
 
-export const FIGURE_NAMES: readonly string[] = [...Object.keys(BASE_FIGURES), ...Object.keys(TREND_FIGURES), ...ASPECT_IDS.map((id) => `${ASPECT_FIGURE_PREFIX}${id}`)];
+export const FIGURE_NAMES: readonly string[] = [
+  ...Object.keys(BASE_FIGURES),
+  ...Object.keys(TREND_FIGURES),
+  ...ASPECT_IDS.map((id) => `${ASPECT_FIGURE_PREFIX}${id}`),
+];
 
 const MAX_DECIMALS = 3;
 
@@ -51,7 +55,9 @@ export function computeFigures(dataset: ReviewsDataset, aspects: readonly Aspect
     percent_one_or_two_star: pct(d[1] + d[2]),
     technician_count: dataset.business.technicians.length,
   };
-  for (const aspect of aspects) figures[`${ASPECT_FIGURE_PREFIX}${aspect.id}`] = aspect.mentions === 0 ? 0 : (aspect.positive / aspect.mentions) * 100;
+  for (const aspect of aspects)
+    figures[`${ASPECT_FIGURE_PREFIX}${aspect.id}`] =
+      aspect.mentions === 0 ? 0 : (aspect.positive / aspect.mentions) * 100;
   return figures;
 }
 
@@ -77,9 +83,11 @@ export function placeholderProblems(text: string): PlaceholderProblem[] {
 
 function checkPlaceholder(inner: string): string | undefined {
   const parts = VALID.exec(inner);
-  if (!parts) return `"{${inner}}" is not a placeholder: write {figure} or {figure:decimals}, e.g. {average_rating} or {average_rating:1}`;
+  if (!parts)
+    return `"{${inner}}" is not a placeholder: write {figure} or {figure:decimals}, e.g. {average_rating} or {average_rating:1}`;
   if (!FIGURE_NAMES.includes(parts[1])) return `unknown placeholder "{${inner}}" (known: ${FIGURE_NAMES.join(', ')})`;
-  if (parts[2] !== undefined && Number(parts[2]) > MAX_DECIMALS) return `"{${inner}}" asks for ${parts[2]} decimals; at most ${MAX_DECIMALS}`;
+  if (parts[2] !== undefined && Number(parts[2]) > MAX_DECIMALS)
+    return `"{${inner}}" asks for ${parts[2]} decimals; at most ${MAX_DECIMALS}`;
   return undefined;
 }
 

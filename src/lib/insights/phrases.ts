@@ -24,7 +24,10 @@ export class PhraseTrie<T> {
   add(phrase: string, value: T, merge: (old: T, value: T) => T = (_old, v) => v): void {
     let node = this.root;
     // Split on spaces and hyphens, as the tokenizer splits "clean-up" into "clean", "-", "up".
-    for (const word of phrase.toLowerCase().split(/[\s-]+/).filter(Boolean)) {
+    for (const word of phrase
+      .toLowerCase()
+      .split(/[\s-]+/)
+      .filter(Boolean)) {
       let child = node.next.get(word);
       if (!child) {
         child = { next: new Map() };
@@ -57,7 +60,7 @@ export class PhraseTrie<T> {
   /** Non-overlapping matches, left to right, longest at each position. */
   scan(tokens: readonly Token[], from = 0, to = tokens.length): PhraseMatch<T>[] {
     const out: PhraseMatch<T>[] = [];
-    for (let i = from; i < to; ) {
+    for (let i = from; i < to;) {
       const match = this.longestAt(tokens, i, to);
       if (match) {
         out.push(match);

@@ -3,9 +3,28 @@
  * purposes ("to fix"), comparisons, negations that intensify, conditions a
  * repair answers, and the clauses contrast markers cut.
  */
-import { COMPARATIVES, NEGATION_WINDOW, PRAISE_ENOUGH_VALENCE, PRAISE_VERBS, PROBLEM_WORDS, REPAIR_CONDITION_WINDOW, REPAIR_SCOPE_STOPPERS, REPAIRED_CONDITION_VALENCE, RESOLVERS } from './lexicon.ts';
+import {
+  COMPARATIVES,
+  NEGATION_WINDOW,
+  PRAISE_ENOUGH_VALENCE,
+  PRAISE_VERBS,
+  PROBLEM_WORDS,
+  REPAIR_CONDITION_WINDOW,
+  REPAIR_SCOPE_STOPPERS,
+  REPAIRED_CONDITION_VALENCE,
+  RESOLVERS,
+} from './lexicon.ts';
 import type { Token } from './sentences.ts';
-import { breaksScope, conditionTrie, either, isDiscovery, isEmphatic, isFirstPerson, isModal, repairTrie } from './word-facts.ts';
+import {
+  breaksScope,
+  conditionTrie,
+  either,
+  isDiscovery,
+  isEmphatic,
+  isFirstPerson,
+  isModal,
+  repairTrie,
+} from './word-facts.ts';
 
 /** Flags by token position within one sentence (1 = set). */
 export type Flags = Uint8Array;
@@ -41,7 +60,12 @@ export function thanBefore(tokens: readonly Token[], i: number): boolean {
  * can/could before a comparative). Neither flips anything; the first makes the
  * next opinion stronger, or is praise itself when none follows.
  */
-export function intensifyingNegation(tokens: readonly Token[], i: number, valences: number[], markerAt: Flags): boolean {
+export function intensifyingNegation(
+  tokens: readonly Token[],
+  i: number,
+  valences: number[],
+  markerAt: Flags,
+): boolean {
   const n = tokens.length;
   const modal = (i > 0 && isModal(tokens[i - 1])) || tokens[i].normal === 'cannot';
   if (!modal) return false;
@@ -76,7 +100,13 @@ export function intensifyingNegation(tokens: readonly Token[], i: number, valenc
  * is a resolvable problem and is not already flipped), after a diagnosis verb
  * nothing. "still", "again", "now" end the scope: "replaced it and it's still loose".
  */
-export function repairedConditions(tokens: readonly Token[], valences: number[], negated: Flags, problem: Flags, markerAt: Flags): boolean {
+export function repairedConditions(
+  tokens: readonly Token[],
+  valences: number[],
+  negated: Flags,
+  problem: Flags,
+  markerAt: Flags,
+): boolean {
   const n = tokens.length;
   let changed = false;
   for (const verb of repairTrie.scan(tokens)) {
@@ -95,7 +125,12 @@ export function repairedConditions(tokens: readonly Token[], valences: number[],
       if (!m) continue;
       // "the crew cracked a skylight": a damage verb after its subject is an act, not a condition.
       const before = tokens[m.start - 1];
-      if (tokens[m.start].pos === 'VERB' && before && (before.pos === 'PRON' || before.pos === 'NOUN' || before.pos === 'PROPN')) continue;
+      if (
+        tokens[m.start].pos === 'VERB' &&
+        before &&
+        (before.pos === 'PRON' || before.pos === 'NOUN' || before.pos === 'PROPN')
+      )
+        continue;
       for (let k = m.start; k < m.end; k += 1) {
         if (valences[k] >= 0 || negated[k]) continue;
         // Resolvable problems keep the resolver rule (step 4); the rest become a found-and-fixed problem or a finding.
@@ -115,7 +150,12 @@ function foundByCustomer(tokens: readonly Token[], i: number): boolean {
 }
 
 /** A problem word flipped to positive by a resolver is not flipped back by a negator that only reached the problem. */
-export function resolvedIn(boundaries: Array<[number, number]>, index: number, tokens: readonly Token[], negated: Flags): boolean {
+export function resolvedIn(
+  boundaries: Array<[number, number]>,
+  index: number,
+  tokens: readonly Token[],
+  negated: Flags,
+): boolean {
   const [start, end] = boundaries.find(([s, e]) => index >= s && index < e) ?? [0, 0];
   for (let i = start; i < end; i += 1) {
     if (!negated[i] && !PROBLEM_WORDS.has(tokens[i].lemma) && isResolver(tokens, i)) return true;
@@ -129,7 +169,10 @@ export function rangeConsumed(consumed: Flags, start: number, end: number): bool
 }
 
 /** Clause [start, end) ranges; the marker words belong to the clause they open. */
-export function clauseBoundaries(markers: ReadonlyArray<{ start: number; end: number }>, n: number): Array<[number, number]> {
+export function clauseBoundaries(
+  markers: ReadonlyArray<{ start: number; end: number }>,
+  n: number,
+): Array<[number, number]> {
   const cuts = [0, ...markers.map((m) => m.start).filter((s) => s > 0), n];
   const out: Array<[number, number]> = [];
   for (let i = 0; i + 1 < cuts.length; i += 1) if (cuts[i + 1] > cuts[i]) out.push([cuts[i], cuts[i + 1]]);

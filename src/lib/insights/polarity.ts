@@ -22,10 +22,44 @@
  *    terrible communication" keeps two opinions apart.
  * 6. Raw sums are normalised to -1..1 with x / √(x² + 15) (as VADER does).
  */
-import { BARE_NEGATION_VALENCE, EXPECTATION_VERBS, NEGATION_EXTENDERS, NEGATION_STOPPERS, NEGATION_WINDOW, NEGATORS, PROBLEM_WORDS, REPAIR_CONDITION_WINDOW } from './lexicon.ts';
-import { clauseBoundaries, clauseWeight, emphaticWithin, intensifyingNegation, isInfinitive, isResolver, rangeConsumed, repairedConditions, resolvedIn, thanBefore } from './polarity-rules.ts';
+import {
+  BARE_NEGATION_VALENCE,
+  EXPECTATION_VERBS,
+  NEGATION_EXTENDERS,
+  NEGATION_STOPPERS,
+  NEGATION_WINDOW,
+  NEGATORS,
+  PROBLEM_WORDS,
+  REPAIR_CONDITION_WINDOW,
+} from './lexicon.ts';
+import {
+  clauseBoundaries,
+  clauseWeight,
+  emphaticWithin,
+  intensifyingNegation,
+  isInfinitive,
+  isResolver,
+  rangeConsumed,
+  repairedConditions,
+  resolvedIn,
+  thanBefore,
+} from './polarity-rules.ts';
 import type { Sentence } from './sentences.ts';
-import { breaksScope, breaksSegment, contrastTrie, domainTrie, either, fixedTrie, generalValence, hasBang, intensifierTrie, isCommonVerb, isContent, isNegator, isProperName } from './word-facts.ts';
+import {
+  breaksScope,
+  breaksSegment,
+  contrastTrie,
+  domainTrie,
+  either,
+  fixedTrie,
+  generalValence,
+  hasBang,
+  intensifierTrie,
+  isCommonVerb,
+  isContent,
+  isNegator,
+  isProperName,
+} from './word-facts.ts';
 
 export type Polarity = 'positive' | 'neutral' | 'negative';
 
@@ -83,7 +117,9 @@ export function scoreSentence(sentence: Sentence): ScoredSentence {
 
   // Contrast markers → clause boundaries ("but" inside a fixed expression such as "nothing but praise" is none).
   const fixedMatches = fixedTrie.scan(tokens);
-  const markers = contrastTrie.scan(tokens).filter((m) => !fixedMatches.some((f) => m.start < f.end && f.start < m.end));
+  const markers = contrastTrie
+    .scan(tokens)
+    .filter((m) => !fixedMatches.some((f) => m.start < f.end && f.start < m.end));
   const markerAt = new Uint8Array(n);
   for (const m of markers) for (let i = m.start; i < m.end; i += 1) markerAt[i] = 1;
 
@@ -95,7 +131,7 @@ export function scoreSentence(sentence: Sentence): ScoredSentence {
       consumed[i] = 1;
     }
   }
-  for (let i = 0; i < n; ) {
+  for (let i = 0; i < n;) {
     if (consumed[i]) {
       i += 1;
       continue;
@@ -103,7 +139,10 @@ export function scoreSentence(sentence: Sentence): ScoredSentence {
     const m = domainTrie.longestAt(tokens, i);
     if (m && !rangeConsumed(consumed, m.start, m.end)) {
       valences[m.start] = m.value;
-      const lemmas = tokens.slice(m.start, m.end).filter((t) => !t.punct).map((t) => t.lemma);
+      const lemmas = tokens
+        .slice(m.start, m.end)
+        .filter((t) => !t.punct)
+        .map((t) => t.lemma);
       const isProblem = PROBLEM_WORDS.has(lemmas.join(' ')) || PROBLEM_WORDS.has(tokens[m.start].normal);
       if (isProblem) {
         problem[m.start] = 1;
@@ -201,7 +240,9 @@ export function scoreSentence(sentence: Sentence): ScoredSentence {
     }
     for (let i = start; i < end; i += 1) if (valences[i] < 0) problemBefore = true;
   }
-  for (let i = 0; i < n; i += 1) if (negated[i] && !(problem[i] && valences[i] > 0 && resolvedIn(boundaries, i, tokens, negated))) valences[i] = -valences[i];
+  for (let i = 0; i < n; i += 1)
+    if (negated[i] && !(problem[i] && valences[i] > 0 && resolvedIn(boundaries, i, tokens, negated)))
+      valences[i] = -valences[i];
 
   // "!" strengthens the sentence's opinion (VADER's rule), up to three of them; it never creates one.
   let bangs = 0;

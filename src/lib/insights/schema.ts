@@ -41,7 +41,11 @@ export const entity = z.object({
   id: z.string(),
   name: z.string(),
   review_count: count,
-  average_rating: z.number().min(0).max(5).describe('Mean star rating of the reviews that name the entity (2 decimals); 0 when none.'),
+  average_rating: z
+    .number()
+    .min(0)
+    .max(5)
+    .describe('Mean star rating of the reviews that name the entity (2 decimals); 0 when none.'),
   sentiment: score.describe('Mean sentence score of those reviews, -1..1.'),
   aspects: z.array(entityAspectScore).describe('Per-aspect scores within those reviews, in lexicon order.'),
 });
@@ -63,36 +67,71 @@ const trendFigures = {
   review_count: count,
   average_rating: rating.nullable().describe('Mean star rating (2 decimals); null when the period has no reviews.'),
   reply_count: count.describe('Reviews of the period with an owner reply.'),
-  reply_rate: z.number().min(0).max(1).nullable().describe("Share of the period's reviews with an owner reply (3 decimals); null when it has no reviews."),
+  reply_rate: z
+    .number()
+    .min(0)
+    .max(1)
+    .nullable()
+    .describe("Share of the period's reviews with an owner reply (3 decimals); null when it has no reviews."),
   median_reply_days: z
     .number()
     .min(0)
     .nullable()
-    .describe("Median whole days from a review's date to its reply's date (the mean of the two middle ones for an even count); null when no review of the period has a reply."),
+    .describe(
+      "Median whole days from a review's date to its reply's date (the mean of the two middle ones for an even count); null when no review of the period has a reply.",
+    ),
 };
 
 export const trendPeriod = z.object({
   ...trendFigures,
-  distribution: z.object({ '1': count, '2': count, '3': count, '4': count, '5': count }).describe('Reviews by star rating.'),
-  aspects: z.record(aspectId, aspectCounts).describe("Sentences naming each aspect in the period's reviews, by polarity; every aspect listed."),
+  distribution: z
+    .object({ '1': count, '2': count, '3': count, '4': count, '5': count })
+    .describe('Reviews by star rating.'),
+  aspects: z
+    .record(aspectId, aspectCounts)
+    .describe("Sentences naming each aspect in the period's reviews, by polarity; every aspect listed."),
 });
 
-export const trendMonth = z.object({ month: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/).describe('Calendar month, YYYY-MM.'), ...trendPeriod.shape });
-export const trendQuarter = z.object({ quarter: z.string().regex(/^\d{4}-Q[1-4]$/).describe('Calendar quarter, YYYY-Qn.'), ...trendPeriod.shape });
+export const trendMonth = z.object({
+  month: z
+    .string()
+    .regex(/^\d{4}-(0[1-9]|1[0-2])$/)
+    .describe('Calendar month, YYYY-MM.'),
+  ...trendPeriod.shape,
+});
+export const trendQuarter = z.object({
+  quarter: z
+    .string()
+    .regex(/^\d{4}-Q[1-4]$/)
+    .describe('Calendar quarter, YYYY-Qn.'),
+  ...trendPeriod.shape,
+});
 
 export const recentWindow = z.object({
   from: isoDate.describe('First day of the window.'),
   to: isoDate.describe('Last day of the window (included).'),
   ...trendFigures,
   aspects: z
-    .record(aspectId, aspectCounts.extend({ mentions: count, score: score.nullable().describe('Mean sentence score (3 decimals); null without mentions.') }))
+    .record(
+      aspectId,
+      aspectCounts.extend({
+        mentions: count,
+        score: score.nullable().describe('Mean sentence score (3 decimals); null without mentions.'),
+      }),
+    )
     .describe("Each aspect's sentences in the window; every aspect listed."),
 });
 
 export const trends = z
   .object({
-    months: z.array(trendMonth).describe("Every calendar month from the first review's to the newest's, oldest first; months without reviews included."),
-    quarters: z.array(trendQuarter).describe('Every calendar quarter from the first review\'s to the newest\'s, oldest first.'),
+    months: z
+      .array(trendMonth)
+      .describe(
+        "Every calendar month from the first review's to the newest's, oldest first; months without reviews included.",
+      ),
+    quarters: z
+      .array(trendQuarter)
+      .describe("Every calendar quarter from the first review's to the newest's, oldest first."),
     recent: z
       .object({
         days: z.literal(90).describe('Length of each window.'),
@@ -104,12 +143,14 @@ export const trends = z
             average_rating: z.number().nullable(),
             reply_rate: z.number().nullable(),
             median_reply_days: z.number().nullable(),
-            aspects: z.record(aspectId, z.number().nullable()).describe('Change of each aspect\'s score.'),
+            aspects: z.record(aspectId, z.number().nullable()).describe("Change of each aspect's score."),
           })
           .describe('current minus previous; null where either is null.'),
       })
       .nullable()
-      .describe('The last 90 days against the 90 before, dated by the newest review (never the build clock); null without reviews.'),
+      .describe(
+        'The last 90 days against the 90 before, dated by the newest review (never the build clock); null without reviews.',
+      ),
   })
   .describe('The reviews over time.');
 
@@ -119,7 +160,11 @@ export const summary = z.object({
   text: z.string().describe('Editorial summary, plain text paragraphs separated by blank lines.'),
   highlights: z.array(z.string()),
   updated: utcInstant,
-  figures: z.record(z.string(), z.number()).describe('The figures the text and highlights quote, as filled into their placeholders at build time (rounded as quoted).'),
+  figures: z
+    .record(z.string(), z.number())
+    .describe(
+      'The figures the text and highlights quote, as filled into their placeholders at build time (rounded as quoted).',
+    ),
 });
 
 export const insightsDataset = z

@@ -82,7 +82,8 @@ export function splitSentences(text: string): Sentence[] {
       });
       sentenceText += (i === start || spaces[i] === '' ? '' : ' ') + written[i];
     }
-    if (tokens.some((t) => !t.punct)) sentences.push({ text: sentenceText.trim(), tokens, winkScore: winkScores[index] });
+    if (tokens.some((t) => !t.punct))
+      sentences.push({ text: sentenceText.trim(), tokens, winkScore: winkScores[index] });
   });
   return sentences;
 }

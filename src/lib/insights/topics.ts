@@ -17,15 +17,116 @@ import type { Sentence, Token } from './sentences.ts';
 
 /** Nouns every roofing review uses: as a topic on their own they say nothing. */
 const GENERIC = new Set([
-  'roof', 'roofing', 'job', 'work', 'crew', 'company', 'day', 'time', 'house', 'home', 'year', 'week', 'month', 'thing', 'lot',
-  'guy', 'team', 'people', 'service', 'experience', 'everything', 'anything', 'something', 'nothing', 'way', 'hour', 'minute',
-  'review', 'star', 'business', 'contractor', 'roofer', 'person', 'one', 'bit', 'part', 'kind', 'sort', 'end', 'side', 'area',
-  'morning', 'afternoon', 'evening', 'night', 'today', 'yesterday', 'tomorrow', 'couple', 'place', 'problem', 'issue', 'question',
-  'lot', 'bunch', 'number', 'amount', 'first', 'last', 'other', 'same', 'few', 'more', 'most', 'much', 'many', 'great', 'good',
-  'new', 'old', 'whole', 'next', 'only', 'own', 'such', 'sure', 'able', 'best', 'better', 'little', 'big', 'small', 'full',
+  'roof',
+  'roofing',
+  'job',
+  'work',
+  'crew',
+  'company',
+  'day',
+  'time',
+  'house',
+  'home',
+  'year',
+  'week',
+  'month',
+  'thing',
+  'lot',
+  'guy',
+  'team',
+  'people',
+  'service',
+  'experience',
+  'everything',
+  'anything',
+  'something',
+  'nothing',
+  'way',
+  'hour',
+  'minute',
+  'review',
+  'star',
+  'business',
+  'contractor',
+  'roofer',
+  'person',
+  'one',
+  'bit',
+  'part',
+  'kind',
+  'sort',
+  'end',
+  'side',
+  'area',
+  'morning',
+  'afternoon',
+  'evening',
+  'night',
+  'today',
+  'yesterday',
+  'tomorrow',
+  'couple',
+  'place',
+  'problem',
+  'issue',
+  'question',
+  'lot',
+  'bunch',
+  'number',
+  'amount',
+  'first',
+  'last',
+  'other',
+  'same',
+  'few',
+  'more',
+  'most',
+  'much',
+  'many',
+  'great',
+  'good',
+  'new',
+  'old',
+  'whole',
+  'next',
+  'only',
+  'own',
+  'such',
+  'sure',
+  'able',
+  'best',
+  'better',
+  'little',
+  'big',
+  'small',
+  'full',
   // modifiers that do not make a phrase more specific ("single nail", "young man", "final bill")
-  'single', 'young', 'previous', 'final', 'entire', 'extra', 'certain', 'real', 'different', 'second', 'third', 'half', 'main',
-  'man', 'woman', 'lady', 'wife', 'husband', 'neighbor', 'neighbour', 'mom', 'dad', 'son', 'daughter', 'folk', 'staff',
+  'single',
+  'young',
+  'previous',
+  'final',
+  'entire',
+  'extra',
+  'certain',
+  'real',
+  'different',
+  'second',
+  'third',
+  'half',
+  'main',
+  'man',
+  'woman',
+  'lady',
+  'wife',
+  'husband',
+  'neighbor',
+  'neighbour',
+  'mom',
+  'dad',
+  'son',
+  'daughter',
+  'folk',
+  'staff',
 ]);
 
 /**
@@ -33,10 +134,58 @@ const GENERIC = new Set([
  * "water" alone says nothing, "ice and water shield" does.
  */
 const GENERIC_ALONE = new Set([
-  'photo', 'picture', 'pic', 'water', 'rain', 'weather', 'storm', 'winter', 'summer', 'spring', 'fall', 'shingle', 'repair',
-  'section', 'right', 'fair', 'flat', 'visit', 'call', 'text', 'phone', 'email', 'office', 'yard', 'window', 'top', 'front',
-  'back', 'inside', 'outside', 'room', 'bedroom', 'kitchen', 'garage', 'porch', 'wall', 'ceiling', 'material', 'price', 'cost',
-  'money', 'quote', 'slope', 'replacement', 'install', 'installation', 'detail', 'step', 'thanks', 'thank', 'recommend', 'quality',
+  'photo',
+  'picture',
+  'pic',
+  'water',
+  'rain',
+  'weather',
+  'storm',
+  'winter',
+  'summer',
+  'spring',
+  'fall',
+  'shingle',
+  'repair',
+  'section',
+  'right',
+  'fair',
+  'flat',
+  'visit',
+  'call',
+  'text',
+  'phone',
+  'email',
+  'office',
+  'yard',
+  'window',
+  'top',
+  'front',
+  'back',
+  'inside',
+  'outside',
+  'room',
+  'bedroom',
+  'kitchen',
+  'garage',
+  'porch',
+  'wall',
+  'ceiling',
+  'material',
+  'price',
+  'cost',
+  'money',
+  'quote',
+  'slope',
+  'replacement',
+  'install',
+  'installation',
+  'detail',
+  'step',
+  'thanks',
+  'thank',
+  'recommend',
+  'quality',
 ]);
 
 /** Function words allowed inside a keyphrase, in two patterns only. */
@@ -107,14 +256,29 @@ function patternPhrases(sentence: Sentence, exclude: ReadonlySet<string>, words:
       const j = DETERMINERS.has(t[i + 2].normal) ? i + 3 : i + 2;
       const b = j < t.length ? words[j] : '';
       // Only the concrete problem words: "nail in the driveway", not "man in the truck".
-      if (PLACED.has(a) && noun(j) && !(j + 1 < t.length && t[j + 1].pos === 'NOUN') && !GENERIC.has(b)) out.push(`${a} in the ${b}`);
+      if (PLACED.has(a) && noun(j) && !(j + 1 < t.length && t[j + 1].pos === 'NOUN') && !GENERIC.has(b))
+        out.push(`${a} in the ${b}`);
     }
   }
   return out;
 }
 
 /** Things reviews place somewhere ("nails in the lawn", "debris on the patio"). */
-const PLACED = new Set(['nail', 'debris', 'scrap', 'granule', 'trash', 'shingle', 'tarp', 'dumpster', 'leak', 'stain', 'moss', 'hole', 'crack']);
+const PLACED = new Set([
+  'nail',
+  'debris',
+  'scrap',
+  'granule',
+  'trash',
+  'shingle',
+  'tarp',
+  'dumpster',
+  'leak',
+  'stain',
+  'moss',
+  'hole',
+  'crack',
+]);
 
 export interface TopicInput {
   year: string;
@@ -138,21 +302,32 @@ export function buildTopics(reviews: readonly TopicInput[], options: { minReview
       if (list[list.length - 1] !== index) list.push(index);
     }
   }
-  const lengthOf = (phrase: string) => phrase.split(' ').filter((w) => !COORDINATION.has(w) && !PLACE.has(w) && w !== 'the').length;
+  const lengthOf = (phrase: string) =>
+    phrase.split(' ').filter((w) => !COORDINATION.has(w) && !PLACE.has(w) && w !== 'the').length;
   const qualifying: Array<[string, number[]]> = [];
   for (const [phrase, ids] of reviewsOf) {
-    if (lengthOf(phrase) === 1 ? ids.length >= minReviews && !GENERIC_ALONE.has(phrase) && !GENERIC.has(phrase) : ids.length >= minPhraseReviews) {
+    if (
+      lengthOf(phrase) === 1
+        ? ids.length >= minReviews && !GENERIC_ALONE.has(phrase) && !GENERIC.has(phrase)
+        : ids.length >= minPhraseReviews
+    ) {
       qualifying.push([phrase, ids]);
     }
   }
   // Words that some qualifying longer phrase contains: "gutter" when "gutter guard" qualifies.
   const insidePhrase = new Set<string>();
-  for (const [phrase] of qualifying) if (lengthOf(phrase) > 1) for (const word of phrase.split(' ')) insidePhrase.add(word);
+  for (const [phrase] of qualifying)
+    if (lengthOf(phrase) > 1) for (const word of phrase.split(' ')) insidePhrase.add(word);
   const weight = (phrase: string, ids: readonly number[]) => ids.length * (2 * Math.min(3, lengthOf(phrase)) - 1);
   const ranked = qualifying
     .filter(([phrase]) => lengthOf(phrase) > 1 || !insidePhrase.has(phrase))
     // Weighted count first; then longer phrases (more specific); then alphabetical.
-    .sort((a, b) => weight(b[0], b[1]) - weight(a[0], a[1]) || lengthOf(b[0]) - lengthOf(a[0]) || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    .sort(
+      (a, b) =>
+        weight(b[0], b[1]) - weight(a[0], a[1]) ||
+        lengthOf(b[0]) - lengthOf(a[0]) ||
+        (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0),
+    );
 
   const chosen: Array<{ phrase: string; ids: number[]; keywords: string[] }> = [];
   for (const [phrase, ids] of ranked) {

@@ -58,7 +58,8 @@ const { document } = parseHTML('<!doctype html><html><body></body></html>');
 /** "2026-Q4" → "Q4 2026". */
 const quarterName = (quarter: string) => `${quarter.slice(5)} ${quarter.slice(0, 4)}`;
 /** "2026-04" → "April 2026". */
-const monthName = (month: string) => monthStart(month).toLocaleDateString('en-US', { timeZone: 'UTC', month: 'long', year: 'numeric' });
+const monthName = (month: string) =>
+  monthStart(month).toLocaleDateString('en-US', { timeZone: 'UTC', month: 'long', year: 'numeric' });
 
 function monthStart(month: string): Date {
   return new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)) - 1, 1));
@@ -103,13 +104,21 @@ function timeTicks(domain: [Date, Date], width: number): Date[] {
   const ticks: Date[] = [];
   if (years > room / 4 || years > 2) {
     const step = Math.max(1, Math.ceil(years / room));
-    for (let y = domain[0].getUTCFullYear() + (domain[0].getUTCMonth() === 0 ? 0 : 1); y <= domain[1].getUTCFullYear(); y += step) {
+    for (
+      let y = domain[0].getUTCFullYear() + (domain[0].getUTCMonth() === 0 ? 0 : 1);
+      y <= domain[1].getUTCFullYear();
+      y += step
+    ) {
       const tick = new Date(Date.UTC(y, 0, 1));
       if (tick >= domain[0] && tick <= domain[1]) ticks.push(tick);
     }
     return ticks;
   }
-  for (let t = new Date(domain[0]); t <= domain[1]; t = new Date(Date.UTC(t.getUTCFullYear(), t.getUTCMonth() + 3, 1))) {
+  for (
+    let t = new Date(domain[0]);
+    t <= domain[1];
+    t = new Date(Date.UTC(t.getUTCFullYear(), t.getUTCMonth() + 3, 1))
+  ) {
     if (t.getUTCMonth() % 3 === 0) ticks.push(t);
   }
   return ticks;
@@ -117,13 +126,17 @@ function timeTicks(domain: [Date, Date], width: number): Date[] {
 
 function timeX(domain: [Date, Date], width: number): Plot.ScaleOptions {
   const ticks = timeTicks(domain, width);
-  const yearly = ticks.every((t) => t.getUTCMonth() === 0) && ticks.length > 0 && ticks.length < (domain[1].getUTCFullYear() - domain[0].getUTCFullYear()) * 4;
+  const yearly =
+    ticks.every((t) => t.getUTCMonth() === 0) &&
+    ticks.length > 0 &&
+    ticks.length < (domain[1].getUTCFullYear() - domain[0].getUTCFullYear()) * 4;
   return {
     type: 'utc',
     domain,
     label: null,
     ticks,
-    tickFormat: (d: Date) => (yearly || d.getUTCMonth() === 0 ? String(d.getUTCFullYear()) : `Q${d.getUTCMonth() / 3 + 1}`),
+    tickFormat: (d: Date) =>
+      yearly || d.getUTCMonth() === 0 ? String(d.getUTCFullYear()) : `Q${d.getUTCMonth() / 3 + 1}`,
   };
 }
 
@@ -134,13 +147,22 @@ function moved(change: number, format: (n: number) => string): string {
 }
 
 /** The reading of a figure of both windows: compared when both have it, else what there is. */
-function compared(now: number | null, then: number | null, both: (now: number, then: number) => string, onlyNow: (now: number) => string, none: string): string {
+function compared(
+  now: number | null,
+  then: number | null,
+  both: (now: number, then: number) => string,
+  onlyNow: (now: number) => string,
+  none: string,
+): string {
   if (now === null) return none;
   return then === null ? onlyNow(now) : both(now, then);
 }
 
 /** Every chart of the trends page. `labels`: each aspect's label (editorial text: it stays text). */
-export function trendCharts(trends: Trends, labels: ReadonlyArray<{ id: AspectId; label: string }>): TrendCharts | null {
+export function trendCharts(
+  trends: Trends,
+  labels: ReadonlyArray<{ id: AspectId; label: string }>,
+): TrendCharts | null {
   const recent = trends.recent;
   if (!recent || trends.months.length === 0) return null;
   const domain = timeDomain(trends);
@@ -149,12 +171,21 @@ export function trendCharts(trends: Trends, labels: ReadonlyArray<{ id: AspectId
   const before = `the ${recent.days} days before`;
   const quarters = trends.quarters.map((q) => ({ ...q, at: quarterMiddle(q.quarter) }));
   const wideX = timeX(domain, WIDTH);
-  const wide = (marginLeft: number, y: Plot.ScaleOptions, marks: Plot.Markish[]) => render({ width: WIDTH, height: HEIGHT, marginLeft, x: wideX, y, marks });
+  const wide = (marginLeft: number, y: Plot.ScaleOptions, marks: Plot.Markish[]) =>
+    render({ width: WIDTH, height: HEIGHT, marginLeft, x: wideX, y, marks });
   /** A quarterly figure as a line, with a dot on each quarter that has it. */
   const quarterLine = (field: 'average_rating' | 'reply_rate', marginLeft: number, y: Plot.ScaleOptions) =>
     wide(marginLeft, y, [
-      Plot.lineY(quarters, { x: 'at', y: (q: (typeof quarters)[number]) => q[field] ?? NaN, stroke: 'var(--trend-line)', strokeWidth: 2 }),
-      Plot.dot(quarters.filter((q) => q[field] !== null), { x: 'at', y: field, fill: 'var(--trend-line)', r: 3 }),
+      Plot.lineY(quarters, {
+        x: 'at',
+        y: (q: (typeof quarters)[number]) => q[field] ?? NaN,
+        stroke: 'var(--trend-line)',
+        strokeWidth: 2,
+      }),
+      Plot.dot(
+        quarters.filter((q) => q[field] !== null),
+        { x: 'at', y: field, fill: 'var(--trend-line)', r: 3 },
+      ),
     ]);
 
   // Average rating by quarter, 1 to 5.
@@ -164,15 +195,26 @@ export function trendCharts(trends: Trends, labels: ReadonlyArray<{ id: AspectId
     reading: compared(
       now.average_rating,
       then.average_rating,
-      (a, b) => `Rating ${moved(recent.change.average_rating!, (n) => n.toFixed(2))} in ${recentLabel}: ${a.toFixed(2)} from ${plural(now.review_count, 'review')}, against ${b.toFixed(2)} from ${plural(then.review_count, 'review')} in ${before}.`,
+      (a, b) =>
+        `Rating ${moved(recent.change.average_rating!, (n) => n.toFixed(2))} in ${recentLabel}: ${a.toFixed(2)} from ${plural(now.review_count, 'review')}, against ${b.toFixed(2)} from ${plural(then.review_count, 'review')} in ${before}.`,
       (a) => `${a.toFixed(2)} from ${plural(now.review_count, 'review')} in ${recentLabel}; no reviews in ${before}.`,
       `No reviews in ${recentLabel}.`,
     ),
-    svg: quarterLine('average_rating', 40, { domain: [1, 5], ticks: [1, 2, 3, 4, 5], tickFormat: (n: number) => String(n), grid: true, label: null }),
+    svg: quarterLine('average_rating', 40, {
+      domain: [1, 5],
+      ticks: [1, 2, 3, 4, 5],
+      tickFormat: (n: number) => String(n),
+      grid: true,
+      label: null,
+    }),
     table: {
       caption: 'Average rating by quarter',
       head: ['Quarter', 'Reviews', 'Average rating'],
-      rows: trends.quarters.map((q) => [quarterName(q.quarter), String(q.review_count), q.average_rating === null ? '—' : q.average_rating.toFixed(2)]),
+      rows: trends.quarters.map((q) => [
+        quarterName(q.quarter),
+        String(q.review_count),
+        q.average_rating === null ? '—' : q.average_rating.toFixed(2),
+      ]),
     },
   };
 
@@ -184,10 +226,14 @@ export function trendCharts(trends: Trends, labels: ReadonlyArray<{ id: AspectId
     id: 'trend-volume',
     title: 'Reviews per month',
     reading: `${plural(now.review_count, 'review')} in ${recentLabel}, ${countChange === 0 ? 'as many as' : `${Math.abs(countChange).toLocaleString('en-US')} ${countChange > 0 ? 'more' : 'fewer'} than`} in ${before}; busiest month: ${monthName(busiest.month)} (${busiest.review_count.toLocaleString('en-US')}).`,
-    svg: wide(48, { grid: true, label: null, tickFormat: (n: number) => (Number.isInteger(n) ? n.toLocaleString('en-US') : '') }, [
-      Plot.rectY(months, { x: 'at', y: 'review_count', interval: 'month', fill: 'var(--trend-bar)', inset: 0.5 }),
-      Plot.ruleY([0]),
-    ]),
+    svg: wide(
+      48,
+      { grid: true, label: null, tickFormat: (n: number) => (Number.isInteger(n) ? n.toLocaleString('en-US') : '') },
+      [
+        Plot.rectY(months, { x: 'at', y: 'review_count', interval: 'month', fill: 'var(--trend-bar)', inset: 0.5 }),
+        Plot.ruleY([0]),
+      ],
+    ),
     table: {
       caption: 'Reviews per month',
       head: ['Month', 'Reviews'],
@@ -223,10 +269,28 @@ export function trendCharts(trends: Trends, labels: ReadonlyArray<{ id: AspectId
         marginLeft: 40,
         marginRight: 12,
         x: smallX,
-        y: { domain: [-tallest, tallest], ticks: [-tallest, 0, tallest], tickFormat: (n: number) => Math.abs(n).toLocaleString('en-US'), grid: true, label: null },
+        y: {
+          domain: [-tallest, tallest],
+          ticks: [-tallest, 0, tallest],
+          tickFormat: (n: number) => Math.abs(n).toLocaleString('en-US'),
+          grid: true,
+          label: null,
+        },
         marks: [
-          Plot.rectY(counts[index], { x: 'at', y: 'positive', interval: '3 months', fill: 'var(--trend-pos)', inset: 0.5 }),
-          Plot.rectY(counts[index], { x: 'at', y: (c: AspectCounts) => -c.negative, interval: '3 months', fill: 'var(--trend-neg)', inset: 0.5 }),
+          Plot.rectY(counts[index], {
+            x: 'at',
+            y: 'positive',
+            interval: '3 months',
+            fill: 'var(--trend-pos)',
+            inset: 0.5,
+          }),
+          Plot.rectY(counts[index], {
+            x: 'at',
+            y: (c: AspectCounts) => -c.negative,
+            interval: '3 months',
+            fill: 'var(--trend-neg)',
+            inset: 0.5,
+          }),
           Plot.ruleY([0]),
         ],
       }),
@@ -239,7 +303,8 @@ export function trendCharts(trends: Trends, labels: ReadonlyArray<{ id: AspectId
   const aspects: TrendCharts['aspects'] = {
     id: 'trend-aspects',
     title: 'Each part of the job by quarter',
-    reading: 'Bars above the line count the positive sentences about each part of the job in a quarter, bars below it the negative ones; every chart has the same scale.',
+    reading:
+      'Bars above the line count the positive sentences about each part of the job in a quarter, bars below it the negative ones; every chart has the same scale.',
     multiples,
     table: {
       caption: 'Sentences about each part of the job by quarter: positive, neutral and negative',
@@ -259,7 +324,13 @@ export function trendCharts(trends: Trends, labels: ReadonlyArray<{ id: AspectId
       (a) => `${percent(a)} of the reviews of ${recentLabel} answered; no reviews in ${before}.`,
       `No reviews in ${recentLabel}.`,
     ),
-    svg: quarterLine('reply_rate', 48, { domain: [0, 1], ticks: [0, 0.25, 0.5, 0.75, 1], tickFormat: (n: number) => `${Math.round(n * 100)}%`, grid: true, label: null }),
+    svg: quarterLine('reply_rate', 48, {
+      domain: [0, 1],
+      ticks: [0, 0.25, 0.5, 0.75, 1],
+      tickFormat: (n: number) => `${Math.round(n * 100)}%`,
+      grid: true,
+      label: null,
+    }),
     table: {
       caption: 'Share of reviews answered by quarter',
       head: ['Quarter', 'Reviews', 'Answered', 'Share answered'],
@@ -285,10 +356,20 @@ export function trendCharts(trends: Trends, labels: ReadonlyArray<{ id: AspectId
       (a) => `Replies in ${recentLabel} came after a median of ${days(a)}; no replies in ${before}.`,
       `No review of ${recentLabel} has a reply yet.`,
     ),
-    svg: wide(48, { grid: true, label: null, zero: true, tickFormat: (n: number) => (Number.isInteger(n) ? String(n) : '') }, [
-      Plot.rectY(timed, { x: 'at', y: 'median_reply_days', interval: '3 months', fill: 'var(--trend-bar)', inset: 2 }),
-      Plot.ruleY([0]),
-    ]),
+    svg: wide(
+      48,
+      { grid: true, label: null, zero: true, tickFormat: (n: number) => (Number.isInteger(n) ? String(n) : '') },
+      [
+        Plot.rectY(timed, {
+          x: 'at',
+          y: 'median_reply_days',
+          interval: '3 months',
+          fill: 'var(--trend-bar)',
+          inset: 2,
+        }),
+        Plot.ruleY([0]),
+      ],
+    ),
     table: {
       caption: 'Median days to reply by quarter',
       head: ['Quarter', 'Replies', 'Median days to reply'],

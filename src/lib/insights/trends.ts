@@ -78,12 +78,21 @@ class Bucket {
     return {
       review_count: this.count,
       average_rating: this.count === 0 ? null : roundTo(this.ratingSum / this.count, 2),
-      distribution: { '1': this.distribution[0], '2': this.distribution[1], '3': this.distribution[2], '4': this.distribution[3], '5': this.distribution[4] },
+      distribution: {
+        '1': this.distribution[0],
+        '2': this.distribution[1],
+        '3': this.distribution[2],
+        '4': this.distribution[3],
+        '5': this.distribution[4],
+      },
       reply_count: this.replied,
       reply_rate: this.count === 0 ? null : round3(this.replied / this.count),
       median_reply_days: median(this.replyDays),
       aspects: Object.fromEntries(
-        ASPECT_IDS.map((id, i): [AspectId, AspectCounts] => [id, { positive: this.positive[i], neutral: this.neutral[i], negative: this.negative[i] }]),
+        ASPECT_IDS.map((id, i): [AspectId, AspectCounts] => [
+          id,
+          { positive: this.positive[i], neutral: this.neutral[i], negative: this.negative[i] },
+        ]),
       ) as TrendPeriod['aspects'],
     };
   }
@@ -97,7 +106,16 @@ class Bucket {
       aspects: Object.fromEntries(
         ASPECT_IDS.map((id, i) => {
           const mentions = this.positive[i] + this.neutral[i] + this.negative[i];
-          return [id, { mentions, positive: this.positive[i], neutral: this.neutral[i], negative: this.negative[i], score: mentions === 0 ? null : round3(this.scoreSum[i] / mentions) }];
+          return [
+            id,
+            {
+              mentions,
+              positive: this.positive[i],
+              neutral: this.neutral[i],
+              negative: this.negative[i],
+              score: mentions === 0 ? null : round3(this.scoreSum[i] / mentions),
+            },
+          ];
         }),
       ) as RecentWindow['aspects'],
     };
@@ -156,7 +174,9 @@ export function buildTrends(reviews: readonly TrendReview[]): Trends {
         average_rating: change(now.average_rating, then.average_rating, (x) => roundTo(x, 2)),
         reply_rate: change(now.reply_rate, then.reply_rate, round3),
         median_reply_days: change(now.median_reply_days, then.median_reply_days, (x) => x),
-        aspects: Object.fromEntries(ASPECT_IDS.map((id) => [id, change(now.aspects[id].score, then.aspects[id].score, round3)])) as Record<AspectId, number | null>,
+        aspects: Object.fromEntries(
+          ASPECT_IDS.map((id) => [id, change(now.aspects[id].score, then.aspects[id].score, round3)]),
+        ) as Record<AspectId, number | null>,
       },
     },
   };

@@ -2,7 +2,16 @@
  * What the polarity scorer knows of words and phrases before it reads a
  * sentence: the lexicon's phrase tries, and the tests of one word it asks.
  */
-import { CONDITION_WORDS, CONTRAST_MARKERS, DIAGNOSIS_VERBS, DOMAIN_VALENCE, FIXED_EXPRESSIONS, INTENSIFIERS, NEGATORS, REPAIR_VERBS } from './lexicon.ts';
+import {
+  CONDITION_WORDS,
+  CONTRAST_MARKERS,
+  DIAGNOSIS_VERBS,
+  DOMAIN_VALENCE,
+  FIXED_EXPRESSIONS,
+  INTENSIFIERS,
+  NEGATORS,
+  REPAIR_VERBS,
+} from './lexicon.ts';
 import { PhraseTrie } from './phrases.ts';
 import { winkValence, type Token } from './sentences.ts';
 
@@ -21,7 +30,26 @@ export const intensifierTrie = new PhraseTrie<number>();
 for (const [phrase, factor] of Object.entries(INTENSIFIERS)) intensifierTrie.add(phrase, factor);
 
 const EMPHATIC = new Set(['so', 'such', 'more', 'worse', 'better']);
-const COMMON_VERBS = new Set(['go', 'get', 'do', 'make', 'have', 'be', 'take', 'come', 'give', 'put', 'say', 'see', 'know', 'let', 'keep', 'set', 'run', 'leave']);
+const COMMON_VERBS = new Set([
+  'go',
+  'get',
+  'do',
+  'make',
+  'have',
+  'be',
+  'take',
+  'come',
+  'give',
+  'put',
+  'say',
+  'see',
+  'know',
+  'let',
+  'keep',
+  'set',
+  'run',
+  'leave',
+]);
 /** Discovery verbs resolve only when the company is the one finding: "they found the leak", not "I found nails in the yard". */
 const DISCOVERY = new Set(['find', 'found', 'spot', 'spotted', 'catch', 'caught']);
 const FIRST_PERSON = new Set(['i', 'we']);
@@ -33,7 +61,8 @@ export const isNegator = (t: Token): boolean => either(NEGATORS, t);
 /** A form of one of the commonest verbs ("went", "got"). */
 export const isCommonVerb = (t: Token): boolean => COMMON_VERBS.has(t.lemma) && t.pos === 'VERB';
 /** A capitalised name, not all capitals ("Charcoal", a shingle colour). */
-export const isProperName = (t: Token): boolean => t.pos === 'PROPN' && /^\p{Lu}/u.test(t.text) && !/^\p{Lu}+$/u.test(t.text);
+export const isProperName = (t: Token): boolean =>
+  t.pos === 'PROPN' && /^\p{Lu}/u.test(t.text) && !/^\p{Lu}+$/u.test(t.text);
 export const isDiscovery = (t: Token): boolean => either(DISCOVERY, t);
 export const isFirstPerson = (t: Token): boolean => FIRST_PERSON.has(t.normal);
 export const isEmphatic = (t: Token): boolean => EMPHATIC.has(t.lemma);

@@ -33,7 +33,10 @@ export interface RateLimits<Kind extends string> {
  * `store` is asked for on the first hit (the MCP sessions fetch theirs
  * lazily): a Redis store gives Redis limiters, any other in-memory ones.
  */
-export function createRateLimits<Kind extends string>(store: () => Store, rules: Record<Kind, RateRule>): RateLimits<Kind> {
+export function createRateLimits<Kind extends string>(
+  store: () => Store,
+  rules: Record<Kind, RateRule>,
+): RateLimits<Kind> {
   const limiters = new Map<Kind, RateLimiterAbstract>();
   const limiterFor = async (kind: Kind): Promise<RateLimiterAbstract> => {
     const shared = store().redis;
@@ -43,7 +46,12 @@ export function createRateLimits<Kind extends string>(store: () => Store, rules:
     if (!limiter) {
       const { points, windowSeconds: duration } = rules[kind];
       limiter = redis
-        ? new RateLimiterRedis({ storeClient: redis.client, keyPrefix: `${redis.prefix}:rate:${kind}`, points, duration })
+        ? new RateLimiterRedis({
+            storeClient: redis.client,
+            keyPrefix: `${redis.prefix}:rate:${kind}`,
+            points,
+            duration,
+          })
         : new RateLimiterMemory({ keyPrefix: kind, points, duration });
       limiters.set(kind, limiter);
     }
@@ -56,10 +64,14 @@ export function createRateLimits<Kind extends string>(store: () => Store, rules:
         await limiter.consume(clientKey(address));
         return { ok: true };
       } catch (rejection) {
-        if (rejection instanceof RateLimiterRes) return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) };
+        if (rejection instanceof RateLimiterRes)
+          return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) };
         if (isStoreUnavailable(rejection)) throw rejection;
         // A Redis command that failed (the connection went away mid-request, or timed out).
-        throw new StoreUnavailableError(`rate limit "${kind}" could not be counted in Redis (${(rejection as Error).message})`, { cause: rejection });
+        throw new StoreUnavailableError(
+          `rate limit "${kind}" could not be counted in Redis (${(rejection as Error).message})`,
+          { cause: rejection },
+        );
       }
     },
   };

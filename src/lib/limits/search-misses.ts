@@ -52,11 +52,14 @@ export function searchMissRuleFromEnv(env: Record<string, string | undefined>): 
   if (rateText.toLowerCase() === 'off') return null;
   const perSecond = rateText === '' ? DEFAULT_SEARCH_MISS_RULE.perSecond : Number(rateText);
   if (!Number.isFinite(perSecond) || perSecond <= 0) {
-    throw new Error(`SEARCH_MISS_RATE_LIMIT must be a number of searches per second above 0, or "off"; got "${env.SEARCH_MISS_RATE_LIMIT}"`);
+    throw new Error(
+      `SEARCH_MISS_RATE_LIMIT must be a number of searches per second above 0, or "off"; got "${env.SEARCH_MISS_RATE_LIMIT}"`,
+    );
   }
   const burstText = env.SEARCH_MISS_BURST?.trim() ?? '';
   const burst = burstText === '' ? DEFAULT_SEARCH_MISS_RULE.burst : Number(burstText);
-  if (!Number.isInteger(burst) || burst < 1) throw new Error(`SEARCH_MISS_BURST must be a whole number, at least 1; got "${env.SEARCH_MISS_BURST}"`);
+  if (!Number.isInteger(burst) || burst < 1)
+    throw new Error(`SEARCH_MISS_BURST must be a whole number, at least 1; got "${env.SEARCH_MISS_BURST}"`);
   return { perSecond, burst };
 }
 

@@ -37,7 +37,12 @@ export class AnswerBudget {
    * advance as `knownBytes`, or measured once made) would overrun it. `link`:
    * where the same data can be fetched over HTTP instead, for the error.
    */
-  spend<T>(what: string, work: () => T, sizeOf: (value: T) => number, options: { knownBytes?: () => number; link?: string } = {}): T {
+  spend<T>(
+    what: string,
+    work: () => T,
+    sizeOf: (value: T) => number,
+    options: { knownBytes?: () => number; link?: string } = {},
+  ): T {
     if (this.#bytes >= this.#maxBytes || this.#ms >= this.#maxMs) {
       throw new OverBudget(
         `Answer budget spent: one POST may answer at most ${this.#maxBytes} bytes and ${this.#maxMs} ms of work; send ${what} in a request of its own`,
@@ -58,7 +63,8 @@ export class AnswerBudget {
     if (this.#bytes + bytes <= this.#maxBytes) return;
     const alone = bytes > this.#maxBytes;
     const message = alone
-      ? `${what} is ${bytes} bytes, more than one MCP answer may carry (${this.#maxBytes})` + (link ? `: fetch it over HTTP from ${link}` : ': narrow the request')
+      ? `${what} is ${bytes} bytes, more than one MCP answer may carry (${this.#maxBytes})` +
+        (link ? `: fetch it over HTTP from ${link}` : ': narrow the request')
       : `${what} (${bytes} bytes) does not fit in what is left of this POST's answer budget (${this.#maxBytes - this.#bytes} of ${this.#maxBytes} bytes): send it in a request of its own`;
     throw new OverBudget(message, { ...this.#limits(), size_bytes: bytes, ...(link ? { url: link } : {}) });
   }

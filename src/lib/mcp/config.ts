@@ -42,7 +42,12 @@ export interface McpConfig {
  * serverless host) adds none. `deployment`: the origins this deployment also
  * answers under (a host's deploy and preview names), allowed as Host and Origin.
  */
-export function mcpConfigFromEnv(env: Record<string, string | undefined>, site: string, bindHost: string | undefined, deployment: readonly string[] = []): McpConfig {
+export function mcpConfigFromEnv(
+  env: Record<string, string | undefined>,
+  site: string,
+  bindHost: string | undefined,
+  deployment: readonly string[] = [],
+): McpConfig {
   const siteUrl = new URL(site);
   const hosts = new Set([siteUrl.hostname.toLowerCase()]);
   const loopback = isLoopback(bindHost);
@@ -56,23 +61,37 @@ export function mcpConfigFromEnv(env: Record<string, string | undefined>, site: 
 
   const ttlText = env.MCP_SESSION_TTL_SECONDS?.trim();
   const ttl = ttlText ? Number(ttlText) : DEFAULT_SESSION_TTL_SECONDS;
-  if (!Number.isInteger(ttl) || ttl < 60) throw new Error(`MCP_SESSION_TTL_SECONDS must be a whole number of seconds, at least 60; got "${ttlText}"`);
+  if (!Number.isInteger(ttl) || ttl < 60)
+    throw new Error(`MCP_SESSION_TTL_SECONDS must be a whole number of seconds, at least 60; got "${ttlText}"`);
 
   const rateText = env.MCP_SESSION_RATE_LIMIT?.trim();
   const rate = rateText ? Number(rateText) : DEFAULT_SESSION_RATE_LIMIT;
-  if (!Number.isInteger(rate) || rate < 1) throw new Error(`MCP_SESSION_RATE_LIMIT must be a whole number, at least 1; got "${rateText}"`);
+  if (!Number.isInteger(rate) || rate < 1)
+    throw new Error(`MCP_SESSION_RATE_LIMIT must be a whole number, at least 1; got "${rateText}"`);
 
   const secret = env.MCP_SESSION_SECRET?.trim() || undefined;
   if (secret !== undefined && secret.length < MIN_SECRET_LENGTH) {
-    throw new Error(`MCP_SESSION_SECRET must be at least ${MIN_SECRET_LENGTH} characters (e.g. \`openssl rand -base64 32\`); or leave it unset to have a key generated and kept in the store`);
+    throw new Error(
+      `MCP_SESSION_SECRET must be at least ${MIN_SECRET_LENGTH} characters (e.g. \`openssl rand -base64 32\`); or leave it unset to have a key generated and kept in the store`,
+    );
   }
-  return { allowedHosts: [...hosts], allowedOrigins: [...origins], loopback, sessionTtlSeconds: ttl, sessionRateLimit: rate, secret };
+  return {
+    allowedHosts: [...hosts],
+    allowedOrigins: [...origins],
+    loopback,
+    sessionTtlSeconds: ttl,
+    sessionRateLimit: rate,
+    secret,
+  };
 }
 
 /** `localhost`, `127.x.x.x`, `::1` (bracketed or not): addresses no other machine reaches. */
 function isLoopback(bindHost: string | undefined): boolean {
   if (!bindHost) return false;
-  const host = bindHost.trim().toLowerCase().replace(/^\[|\]$/g, '');
+  const host = bindHost
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '');
   return host === 'localhost' || host === '::1' || /^127(?:\.\d{1,3}){3}$/.test(host);
 }
 

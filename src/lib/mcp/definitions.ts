@@ -47,7 +47,13 @@ export interface ToolDefinition {
   description: string;
   inputSchema: JsonObject & { type: 'object' };
   outputSchema: JsonObject & { type: 'object' };
-  annotations: { title: string; readOnlyHint: true; destructiveHint: false; idempotentHint: true; openWorldHint: false };
+  annotations: {
+    title: string;
+    readOnlyHint: true;
+    destructiveHint: false;
+    idempotentHint: true;
+    openWorldHint: false;
+  };
 }
 
 export interface ToolResult {

@@ -32,7 +32,8 @@ import { createStatelessServer } from './servers.ts';
 export { MCP_MAX_BODY_BYTES, mcpPayloadTooLarge } from './protocol.ts';
 
 const ALLOWED_METHODS = 'POST, DELETE, OPTIONS';
-const CORS_REQUEST_HEADERS = 'Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID, Authorization';
+const CORS_REQUEST_HEADERS =
+  'Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID, Authorization';
 
 interface McpHandlerOptions {
   catalog: McpCatalog;
@@ -70,7 +71,12 @@ export function createMcpEndpoint(options: McpHandlerOptions): McpEndpoint {
     const host = hostnameOf(hostHeader);
     if (!host || !hosts.has(host)) return `Forbidden: Host ${JSON.stringify(hostHeader)} is not served here`;
     const origin = headers.get('origin');
-    if (origin !== null && !anyOrigin && !origins.has(origin) && !(config.loopback && isOwnLoopbackOrigin(origin, hostHeader!))) {
+    if (
+      origin !== null &&
+      !anyOrigin &&
+      !origins.has(origin) &&
+      !(config.loopback && isOwnLoopbackOrigin(origin, hostHeader!))
+    ) {
       return `Forbidden: Origin ${JSON.stringify(origin)} is not allowed`;
     }
     return undefined;
@@ -99,7 +105,12 @@ export function createMcpEndpoint(options: McpHandlerOptions): McpEndpoint {
     if (request.method === 'OPTIONS') return preflight();
     if (request.method === 'DELETE') return sessions.delete(request, client);
     if (request.method !== 'POST') {
-      return rpcError(405, -32000, 'Method Not Allowed: this server sends no event stream; use POST (DELETE ends a session).', { allow: ALLOWED_METHODS });
+      return rpcError(
+        405,
+        -32000,
+        'Method Not Allowed: this server sends no event stream; use POST (DELETE ends a session).',
+        { allow: ALLOWED_METHODS },
+      );
     }
     const notServed = unacceptable(request.headers);
     if (notServed) return notServed;
@@ -125,7 +136,8 @@ function unacceptable(headers: Headers): Response | undefined {
   if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
     return rpcError(406, -32000, 'Not Acceptable: Accept must list both application/json and text/event-stream');
   }
-  if (!isJsonContentType(headers.get('content-type'))) return rpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
+  if (!isJsonContentType(headers.get('content-type')))
+    return rpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
   return undefined;
 }
 
@@ -138,7 +150,8 @@ function parseMessage(text: string): { body: unknown } | Response {
     return rpcError(400, -32700, 'Parse error: the body is not valid JSON');
   }
   // No MCP message nests this deep; the schema checks that walk a body recursively would overflow the stack.
-  if (nestedDeeperThan(body, MAX_JSON_DEPTH)) return rpcError(400, -32600, `Invalid Request: the JSON nests deeper than ${MAX_JSON_DEPTH} levels`);
+  if (nestedDeeperThan(body, MAX_JSON_DEPTH))
+    return rpcError(400, -32600, `Invalid Request: the JSON nests deeper than ${MAX_JSON_DEPTH} levels`);
   return { body };
 }
 
@@ -146,7 +159,12 @@ function parseMessage(text: string): { body: unknown } | Response {
 function isOwnLoopbackOrigin(origin: string, hostHeader: string): boolean {
   try {
     const url = new URL(origin);
-    return url.protocol === 'http:' && LOOPBACK_NAMES.includes(url.hostname) && url.host === hostHeader.toLowerCase() && url.origin === origin;
+    return (
+      url.protocol === 'http:' &&
+      LOOPBACK_NAMES.includes(url.hostname) &&
+      url.host === hostHeader.toLowerCase() &&
+      url.origin === origin
+    );
   } catch {
     return false;
   }

@@ -16,7 +16,9 @@ import { ClientRequestSchema, ErrorCode } from '@modelcontextprotocol/sdk/types.
 type RequestSchema = (typeof ClientRequestSchema.options)[number];
 
 /** Every request a client may send, by method: `initialize` → InitializeRequestSchema, ... */
-export const REQUEST_SCHEMAS = new Map<string, RequestSchema>(ClientRequestSchema.options.map((schema) => [schema.shape.method.value as string, schema]));
+export const REQUEST_SCHEMAS = new Map<string, RequestSchema>(
+  ClientRequestSchema.options.map((schema) => [schema.shape.method.value as string, schema]),
+);
 
 export interface InvalidParams {
   jsonrpc: '2.0';
@@ -45,15 +47,22 @@ export function servedMethods(server: Server): Set<string> {
 export function invalidParams(message: unknown, served: ReadonlySet<string>): InvalidParams | null {
   if (typeof message !== 'object' || message === null) return null;
   const { id, method } = message as { id?: unknown; method?: unknown };
-  if ((typeof id !== 'string' && typeof id !== 'number') || typeof method !== 'string' || !served.has(method)) return null;
+  if ((typeof id !== 'string' && typeof id !== 'number') || typeof method !== 'string' || !served.has(method))
+    return null;
   const schema = REQUEST_SCHEMAS.get(method);
   if (!schema) return null;
   const parsed = schema.safeParse(message);
   if (parsed.success) return null;
   const issue = parsed.error.issues[0];
   const where = issue ? formatPath(issue.path) : 'params';
-  const what = (issue?.message ?? 'invalid').replace(/^Invalid input: /, '').replace(/^expected (\w+), received undefined$/, 'missing (expected $1)');
-  return { jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidParams, message: `Invalid params for ${method}: ${where}: ${what}` } };
+  const what = (issue?.message ?? 'invalid')
+    .replace(/^Invalid input: /, '')
+    .replace(/^expected (\w+), received undefined$/, 'missing (expected $1)');
+  return {
+    jsonrpc: '2.0',
+    id,
+    error: { code: ErrorCode.InvalidParams, message: `Invalid params for ${method}: ${where}: ${what}` },
+  };
 }
 
 /** `['params', 'arguments']` → `params.arguments`; `['params', 'items', 0]` → `params.items[0]`. */

@@ -12,8 +12,19 @@ export const STATELESS_PROTOCOL_VERSIONS: readonly string[] = ['2026-07-28'];
 /** Every revision /mcp serves, newest first: 2026-07-28 (SDK v2, stateless) and the session ones (SDK v1). */
 export const SERVED_PROTOCOL_VERSIONS: readonly string[] = [...STATELESS_PROTOCOL_VERSIONS, ...SESSION_VERSIONS];
 
-export function rpcError(status: number, code: number, message: string, headers: Record<string, string> = {}, id: string | number | null = null, data?: unknown): Response {
-  return jsonReply(status, { jsonrpc: '2.0', error: data === undefined ? { code, message } : { code, message, data }, id }, headers);
+export function rpcError(
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+  id: string | number | null = null,
+  data?: unknown,
+): Response {
+  return jsonReply(
+    status,
+    { jsonrpc: '2.0', error: data === undefined ? { code, message } : { code, message, data }, id },
+    headers,
+  );
 }
 
 export function jsonReply(status: number, value: unknown, headers: Record<string, string> = {}): Response {
@@ -39,7 +50,10 @@ export function noStore(response: Response): Response {
 export function unsupportedVersion(requested: string, body: unknown): Response {
   const id = isObject(body) && (typeof body.id === 'string' || typeof body.id === 'number') ? body.id : null;
   const message = `Unsupported protocol version: ${JSON.stringify(requested)}; supported: ${SERVED_PROTOCOL_VERSIONS.join(', ')}`;
-  return rpcError(400, ProtocolErrorCode.UnsupportedProtocolVersion, message, {}, id, { supported: SERVED_PROTOCOL_VERSIONS, requested });
+  return rpcError(400, ProtocolErrorCode.UnsupportedProtocolVersion, message, {}, id, {
+    supported: SERVED_PROTOCOL_VERSIONS,
+    requested,
+  });
 }
 
 /**

@@ -4,7 +4,12 @@
  * client fetches a dataset too large for one MCP answer (see budget.ts).
  */
 import { recordsOf } from '../reviews/review-index.ts';
-import { UNTRUSTED_TEXT, type McpContext, type ResourceDefinition, type ResourceTemplateDefinition } from './definitions.ts';
+import {
+  UNTRUSTED_TEXT,
+  type McpContext,
+  type ResourceDefinition,
+  type ResourceTemplateDefinition,
+} from './definitions.ts';
 
 export interface Resource {
   definition: ResourceDefinition;

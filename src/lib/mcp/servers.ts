@@ -33,7 +33,9 @@ const CACHE_HINT = {
 } as const satisfies { ttlMs: number; cacheScope: 'public' | 'private' };
 
 const CACHE_HINTS = Object.fromEntries(
-  ['server/discover', 'tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read'].map((method) => [method, CACHE_HINT]),
+  ['server/discover', 'tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read'].map(
+    (method) => [method, CACHE_HINT],
+  ),
 );
 
 /**
@@ -45,14 +47,21 @@ let sessionValidator: AjvJsonSchemaValidator | undefined;
 
 export function createSessionServer(catalog: McpCatalog): Server {
   sessionValidator ??= new AjvJsonSchemaValidator();
-  const server = new Server({ ...SERVER_INFO }, { capabilities: CAPABILITIES, instructions: catalog.instructions, jsonSchemaValidator: sessionValidator });
+  const server = new Server(
+    { ...SERVER_INFO },
+    { capabilities: CAPABILITIES, instructions: catalog.instructions, jsonSchemaValidator: sessionValidator },
+  );
   const handlers = catalog.handlers((code, message, data) => new McpError(code, message, data));
-  for (const [method, handler] of Object.entries(handlers)) server.setRequestHandler(REQUEST_SCHEMAS.get(method)!, handler as never);
+  for (const [method, handler] of Object.entries(handlers))
+    server.setRequestHandler(REQUEST_SCHEMAS.get(method)!, handler as never);
   return server;
 }
 
 export function createStatelessServer(catalog: McpCatalog): StatelessServer {
-  const server = new StatelessServer({ ...SERVER_INFO }, { capabilities: CAPABILITIES, instructions: catalog.instructions, cacheHints: CACHE_HINTS });
+  const server = new StatelessServer(
+    { ...SERVER_INFO },
+    { capabilities: CAPABILITIES, instructions: catalog.instructions, cacheHints: CACHE_HINTS },
+  );
   const handlers = catalog.handlers((code, message, data) => new ProtocolError(code, message, data));
   for (const [method, handler] of Object.entries(handlers)) server.setRequestHandler(method as never, handler as never);
   return server;

@@ -59,7 +59,12 @@ export async function createMcpService(options: McpServiceOptions): Promise<McpE
     keys ??= sessionKeySource(store, config.secret);
     const secret = await keys();
     const key = Buffer.from(secret).toString('base64url');
-    if (current?.key !== key) current = { key, signer: new SessionSigner({ secret, ttlSeconds: config.sessionTtlSeconds, ended: storeEndedSessions(store) }), readAt: 0 };
+    if (current?.key !== key)
+      current = {
+        key,
+        signer: new SessionSigner({ secret, ttlSeconds: config.sessionTtlSeconds, ended: storeEndedSessions(store) }),
+        readAt: 0,
+      };
     current.readAt = performance.now();
     return current.signer;
   };

@@ -28,8 +28,7 @@ export interface EndedSessions {
 }
 
 export type SessionCheck =
-  | { ok: true; claims: SessionClaims }
-  | { ok: false; reason: 'malformed' | 'bad-signature' | 'expired' | 'ended' };
+  { ok: true; claims: SessionClaims } | { ok: false; reason: 'malformed' | 'bad-signature' | 'expired' | 'ended' };
 
 export class SessionSigner {
   readonly #secret: Uint8Array;
@@ -46,7 +45,12 @@ export class SessionSigner {
 
   issue(protocolVersion: string): string {
     const iat = this.#now();
-    const claims: SessionClaims = { iat, exp: iat + this.#ttlSeconds, pv: protocolVersion, n: Buffer.from(crypto.getRandomValues(new Uint8Array(12))).toString('base64url') };
+    const claims: SessionClaims = {
+      iat,
+      exp: iat + this.#ttlSeconds,
+      pv: protocolVersion,
+      n: Buffer.from(crypto.getRandomValues(new Uint8Array(12))).toString('base64url'),
+    };
     const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
     return `${payload}.${this.#sign(payload).toString('base64url')}`;
   }
@@ -67,7 +71,8 @@ export class SessionSigner {
     const signatureBytes = fromBase64Url(signature);
     if (!signatureBytes) return { reason: 'malformed' };
     const expected = this.#sign(payload);
-    if (signatureBytes.length !== expected.length || !timingSafeEqual(signatureBytes, expected)) return { reason: 'bad-signature' };
+    if (signatureBytes.length !== expected.length || !timingSafeEqual(signatureBytes, expected))
+      return { reason: 'bad-signature' };
     const claims = parseClaims(payload);
     if (!claims) return { reason: 'malformed' };
     return claims;
@@ -89,7 +94,13 @@ function parseClaims(payload: string): SessionClaims | null {
   if (!bytes) return null;
   try {
     const value = JSON.parse(bytes.toString()) as Partial<SessionClaims>;
-    if (typeof value.iat !== 'number' || typeof value.exp !== 'number' || typeof value.pv !== 'string' || typeof value.n !== 'string') return null;
+    if (
+      typeof value.iat !== 'number' ||
+      typeof value.exp !== 'number' ||
+      typeof value.pv !== 'string' ||
+      typeof value.n !== 'string'
+    )
+      return null;
     return value as SessionClaims;
   } catch {
     return null;

@@ -37,12 +37,19 @@ export function sessionKeySource(store: Store, configured: string | undefined): 
     if (value === null) {
       const offer = known ?? Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url');
       const stored = await store.setIfAbsent(SESSION_KEY, offer);
-      if (stored && known !== undefined) console.error(`mcp: the session key was missing from the store at "${SESSION_KEY}" (Redis flushed or evicted?); stored this process's key again`);
+      if (stored && known !== undefined)
+        console.error(
+          `mcp: the session key was missing from the store at "${SESSION_KEY}" (Redis flushed or evicted?); stored this process's key again`,
+        );
       // Whether ours or another process's won, the stored key is the one every process uses.
       value = await readKey(store);
-      if (value === null) throw new Error(`the store holds no MCP session key at "${SESSION_KEY}" right after one was offered`);
+      if (value === null)
+        throw new Error(`the store holds no MCP session key at "${SESSION_KEY}" right after one was offered`);
     }
-    if (known !== undefined && value !== known) console.error(`mcp: the session key in the store at "${SESSION_KEY}" changed; adopting it (sessions signed with the old key end)`);
+    if (known !== undefined && value !== known)
+      console.error(
+        `mcp: the session key in the store at "${SESSION_KEY}" changed; adopting it (sessions signed with the old key end)`,
+      );
     known = value;
     return new Uint8Array(Buffer.from(value, 'base64url'));
   };
@@ -58,7 +65,9 @@ async function readKey(store: Store): Promise<string | null> {
   const value = await store.get<unknown>(SESSION_KEY, { corrupt: 'throw' });
   if (value === null) return null;
   if (typeof value !== 'string' || Buffer.from(value, 'base64url').length < 32) {
-    throw new Error(`the store holds no usable MCP session key at "${SESSION_KEY}" (not base64url of at least 32 bytes): delete it to have a new one generated, or set MCP_SESSION_SECRET`);
+    throw new Error(
+      `the store holds no usable MCP session key at "${SESSION_KEY}" (not base64url of at least 32 bytes): delete it to have a new one generated, or set MCP_SESSION_SECRET`,
+    );
   }
   return value;
 }
@@ -87,7 +96,8 @@ export function storeEndedSessions(store: Store): EndedSessions {
   };
   return {
     isEnded: async (id, expiresAt) =>
-      (await store.hasMember(bucket(expiresAt), member(id))) || ((await anyPerIdMarker()) && (await store.get<boolean>(`${ENDED_PREFIX}${hash(id)}`)) === true),
+      (await store.hasMember(bucket(expiresAt), member(id))) ||
+      ((await anyPerIdMarker()) && (await store.get<boolean>(`${ENDED_PREFIX}${hash(id)}`)) === true),
     markEnded: (id, expiresAt, ttlSeconds) => store.addMember(bucket(expiresAt), member(id), ttlSeconds),
   };
 }

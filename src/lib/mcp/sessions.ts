@@ -61,7 +61,8 @@ export function createSessionHandler(catalog: McpCatalog, options: SessionOption
   return {
     async post(request: Request, body: unknown, client: McpClient): Promise<Response> {
       const headerVersion = request.headers.get('mcp-protocol-version');
-      if (headerVersion !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(headerVersion)) return unsupportedVersion(headerVersion, body);
+      if (headerVersion !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(headerVersion))
+        return unsupportedVersion(headerVersion, body);
       const closed = options.unavailable?.();
       if (closed) return closed;
 
@@ -72,7 +73,8 @@ export function createSessionHandler(catalog: McpCatalog, options: SessionOption
           return rpcError(400, -32600, 'Invalid Request: not a JSON-RPC 2.0 request, notification or response');
         }
       }
-      const initialize = messages.find((m) => isObject(m) && m.method === 'initialize' && 'id' in m) as { id: string | number; params?: { protocolVersion?: unknown } } | undefined;
+      const initialize = messages.find((m) => isObject(m) && m.method === 'initialize' && 'id' in m) as
+        { id: string | number; params?: { protocolVersion?: unknown } } | undefined;
       if (initialize) {
         const limited = await limitAnswer(options.limits, 'initialize', client, initialize.id);
         if (limited) return limited;
@@ -82,15 +84,23 @@ export function createSessionHandler(catalog: McpCatalog, options: SessionOption
       if (initialize) {
         if (messages.length > 1) return rpcError(400, -32600, 'Invalid Request: initialize must be sent alone');
         const requested = initialize.params?.protocolVersion;
-        protocolVersion = typeof requested === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : SUPPORTED_PROTOCOL_VERSIONS[0]!;
+        protocolVersion =
+          typeof requested === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(requested)
+            ? requested
+            : SUPPORTED_PROTOCOL_VERSIONS[0]!;
       } else {
         const id = request.headers.get(SESSION_HEADER);
-        if (id === null) return rpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required after initialize');
+        if (id === null)
+          return rpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required after initialize');
         const check = await checkSession(id);
         if (!check.ok) return rpcError(404, -32001, 'Session not found: send a new initialize request');
         // The session's version was agreed at initialize: a request may not switch it (say, back to batches).
         if (headerVersion !== null && headerVersion !== check.claims.pv) {
-          return rpcError(400, -32000, `Bad Request: MCP-Protocol-Version ${headerVersion} is not the version this session agreed (${check.claims.pv})`);
+          return rpcError(
+            400,
+            -32000,
+            `Bad Request: MCP-Protocol-Version ${headerVersion} is not the version this session agreed (${check.claims.pv})`,
+          );
         }
         protocolVersion = check.claims.pv;
       }
@@ -106,10 +116,14 @@ export function createSessionHandler(catalog: McpCatalog, options: SessionOption
 
       const server = createSessionServer(catalog);
       try {
-        const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+        const transport = new WebStandardStreamableHTTPServerTransport({
+          sessionIdGenerator: undefined,
+          enableJsonResponse: true,
+        });
         transport.onerror = (error) => {
           // The transport reports the client's mistakes (406, 415) here too; only ours are worth a log line.
-          if (!/^(Not Acceptable|Unsupported Media Type|Parse error|Invalid Request|Bad Request)/.test(error.message)) onError(error);
+          if (!/^(Not Acceptable|Unsupported Media Type|Parse error|Invalid Request|Bad Request)/.test(error.message))
+            onError(error);
         };
         await server.connect(transport);
         const response = await transport.handleRequest(request, { parsedBody: passed ?? body });
@@ -123,7 +137,8 @@ export function createSessionHandler(catalog: McpCatalog, options: SessionOption
         if (initialize && response.status === 200) {
           // Only a successful initialize opens a session, at the version the server agreed.
           const responseText = await response.text();
-          const agreed = (JSON.parse(responseText) as { result?: { protocolVersion?: unknown } }).result?.protocolVersion;
+          const agreed = (JSON.parse(responseText) as { result?: { protocolVersion?: unknown } }).result
+            ?.protocolVersion;
           const opened = noStore(new Response(responseText, { status: response.status, headers: response.headers }));
           if (typeof agreed === 'string') opened.headers.set(SESSION_HEADER, signer.issue(agreed));
           return opened;
@@ -137,7 +152,8 @@ export function createSessionHandler(catalog: McpCatalog, options: SessionOption
 
     async delete(request: Request, client: McpClient): Promise<Response> {
       const version = request.headers.get('mcp-protocol-version');
-      if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return unsupportedVersion(version, undefined);
+      if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version))
+        return unsupportedVersion(version, undefined);
       const closed = options.unavailable?.();
       if (closed) return closed;
       const id = request.headers.get(SESSION_HEADER);
@@ -153,9 +169,20 @@ export function createSessionHandler(catalog: McpCatalog, options: SessionOption
 }
 
 /** A 429 once `client` is over its limit for `step`: a JSON-RPC error (to the request's id) with Retry-After. */
-async function limitAnswer(limits: RateLimits<SessionStep>, step: SessionStep, client: McpClient, id: string | number | null): Promise<Response | undefined> {
+async function limitAnswer(
+  limits: RateLimits<SessionStep>,
+  step: SessionStep,
+  client: McpClient,
+  id: string | number | null,
+): Promise<Response | undefined> {
   const verdict = await limits.hit(step, client.address);
   if (verdict.ok) return undefined;
   const what = step === 'initialize' ? 'sessions opened' : 'sessions ended';
-  return rpcError(429, -32000, `Too Many Requests: too many ${what} from this address; try again in ${verdict.retryAfterSeconds} s`, { 'retry-after': String(verdict.retryAfterSeconds) }, id);
+  return rpcError(
+    429,
+    -32000,
+    `Too Many Requests: too many ${what} from this address; try again in ${verdict.retryAfterSeconds} s`,
+    { 'retry-after': String(verdict.retryAfterSeconds) },
+    id,
+  );
 }

@@ -32,7 +32,8 @@ export interface FilterProblem {
   message: string;
 }
 
-export type ParsedFilters = { ok: true; filters: ReviewFilters; page: number } | { ok: false; problems: FilterProblem[] };
+export type ParsedFilters =
+  { ok: true; filters: ReviewFilters; page: number } | { ok: false; problems: FilterProblem[] };
 
 /**
  * The page's parameters. Other parameters (a campaign's `utm_*`) are left
@@ -45,7 +46,8 @@ export function parseFilters(params: URLSearchParams, business: Business): Parse
   let page = 1;
   const single = (name: string): string | undefined => {
     const values = params.getAll(name).filter((value) => value !== '');
-    if (values.length > 1) problems.push({ parameter: name, message: `${name} is given ${values.length} times; give it once` });
+    if (values.length > 1)
+      problems.push({ parameter: name, message: `${name} is given ${values.length} times; give it once` });
     return values.length === 1 ? values[0] : undefined;
   };
   const rating = single('rating');
@@ -53,11 +55,18 @@ export function parseFilters(params: URLSearchParams, business: Business): Parse
     if (/^[1-5]$/.test(rating)) filters.rating = Number(rating);
     else problems.push({ parameter: 'rating', message: 'rating must be a whole number from 1 to 5' });
   }
-  for (const [name, known] of [['service', business.services], ['technician', business.technicians]] as const) {
+  for (const [name, known] of [
+    ['service', business.services],
+    ['technician', business.technicians],
+  ] as const) {
     const id = single(name);
     if (id === undefined) continue;
     if (known.some((k) => k.id === id)) filters[name] = id;
-    else problems.push({ parameter: name, message: `${name} must be one of the business's ${name} ids (${known.map((k) => k.id).join(', ')})` });
+    else
+      problems.push({
+        parameter: name,
+        message: `${name} must be one of the business's ${name} ids (${known.map((k) => k.id).join(', ')})`,
+      });
   }
   const pageText = single('page');
   if (pageText !== undefined) {
@@ -124,7 +133,11 @@ export interface Facet {
  * hold with that choice and the other facets' current choices.
  */
 export function facets(index: ReviewIndex, business: Business, filters: ReviewFilters): Facet[] {
-  const facet = <V extends string | number>(name: FilterName, title: string, values: ReadonlyArray<{ value: V; label: string }>): Facet => ({
+  const facet = <V extends string | number>(
+    name: FilterName,
+    title: string,
+    values: ReadonlyArray<{ value: V; label: string }>,
+  ): Facet => ({
     name,
     title,
     choices: values.map(({ value, label }) => {
@@ -132,13 +145,30 @@ export function facets(index: ReviewIndex, business: Business, filters: ReviewFi
       const active = filters[name] === value;
       const without = { ...filters };
       delete without[name];
-      return { label, count: searchPositions(index, searchFor(chosen, 0)).total, href: filtersHref(active ? without : chosen), active };
+      return {
+        label,
+        count: searchPositions(index, searchFor(chosen, 0)).total,
+        href: filtersHref(active ? without : chosen),
+        active,
+      };
     }),
   });
   return [
-    facet('rating', 'Stars', RATINGS.map((n) => ({ value: n, label: `${n} star${n === 1 ? '' : 's'}` }))),
-    facet('service', 'Service', business.services.map((s) => ({ value: s.id, label: s.name }))),
-    facet('technician', 'Technician', business.technicians.map((t) => ({ value: t.id, label: t.name }))),
+    facet(
+      'rating',
+      'Stars',
+      RATINGS.map((n) => ({ value: n, label: `${n} star${n === 1 ? '' : 's'}` })),
+    ),
+    facet(
+      'service',
+      'Service',
+      business.services.map((s) => ({ value: s.id, label: s.name })),
+    ),
+    facet(
+      'technician',
+      'Technician',
+      business.technicians.map((t) => ({ value: t.id, label: t.name })),
+    ),
   ];
 }
 
@@ -146,7 +176,9 @@ export function facets(index: ReviewIndex, business: Business, filters: ReviewFi
 export function describeFilters(filters: ReviewFilters, business: Business): string {
   const parts: string[] = [];
   if (filters.rating !== undefined) parts.push(`rated ${filters.rating} star${filters.rating === 1 ? '' : 's'}`);
-  if (filters.service !== undefined) parts.push(`about ${business.services.find((s) => s.id === filters.service)?.name ?? filters.service}`);
-  if (filters.technician !== undefined) parts.push(`naming ${business.technicians.find((t) => t.id === filters.technician)?.name ?? filters.technician}`);
+  if (filters.service !== undefined)
+    parts.push(`about ${business.services.find((s) => s.id === filters.service)?.name ?? filters.service}`);
+  if (filters.technician !== undefined)
+    parts.push(`naming ${business.technicians.find((t) => t.id === filters.technician)?.name ?? filters.technician}`);
   return parts.join(', ');
 }

@@ -20,21 +20,49 @@ const nonEmpty = (what: string) => z.string().min(1, `${what} must not be empty`
 
 export const searchQuery = z
   .strictObject({
-    rating: z.int('rating must be a whole number from 1 to 5').min(1, 'rating must be from 1 to 5').max(5, 'rating must be from 1 to 5').optional().describe('Exact star rating, 1 to 5.'),
-    min_rating: z.number('min_rating must be a number from 1 to 5').min(1, 'min_rating must be from 1 to 5').max(5, 'min_rating must be from 1 to 5').optional().describe('Minimum star rating, inclusive, 1 to 5.'),
+    rating: z
+      .int('rating must be a whole number from 1 to 5')
+      .min(1, 'rating must be from 1 to 5')
+      .max(5, 'rating must be from 1 to 5')
+      .optional()
+      .describe('Exact star rating, 1 to 5.'),
+    min_rating: z
+      .number('min_rating must be a number from 1 to 5')
+      .min(1, 'min_rating must be from 1 to 5')
+      .max(5, 'min_rating must be from 1 to 5')
+      .optional()
+      .describe('Minimum star rating, inclusive, 1 to 5.'),
     since: isoDate.optional().describe('Only reviews dated on or after this day (YYYY-MM-DD).'),
     until: isoDate.optional().describe('Only reviews dated on or before this day (YYYY-MM-DD).'),
-    query: nonEmpty('query').max(MAX_QUERY_LENGTH, `query may be at most ${MAX_QUERY_LENGTH} characters`).optional().describe('Case-insensitive substring of the review text or title (Unicode NFKC).'),
-    mentions_technician: nonEmpty('mentions_technician').max(200).optional().describe("A technician's full name or id, case-insensitive. An unknown name matches nothing."),
-    mentions_service: nonEmpty('mentions_service').max(200).optional().describe('A service id (see the business). An unknown id matches nothing.'),
-    limit: z.int('limit must be a whole number from 1 to 100').min(1, `limit must be from 1 to ${MAX_SEARCH_LIMIT}`).max(MAX_SEARCH_LIMIT, `limit must be from 1 to ${MAX_SEARCH_LIMIT}`).default(DEFAULT_SEARCH_LIMIT).describe(`Maximum number of reviews returned, 1 to ${MAX_SEARCH_LIMIT}; default ${DEFAULT_SEARCH_LIMIT}.`),
+    query: nonEmpty('query')
+      .max(MAX_QUERY_LENGTH, `query may be at most ${MAX_QUERY_LENGTH} characters`)
+      .optional()
+      .describe('Case-insensitive substring of the review text or title (Unicode NFKC).'),
+    mentions_technician: nonEmpty('mentions_technician')
+      .max(200)
+      .optional()
+      .describe("A technician's full name or id, case-insensitive. An unknown name matches nothing."),
+    mentions_service: nonEmpty('mentions_service')
+      .max(200)
+      .optional()
+      .describe('A service id (see the business). An unknown id matches nothing.'),
+    limit: z
+      .int('limit must be a whole number from 1 to 100')
+      .min(1, `limit must be from 1 to ${MAX_SEARCH_LIMIT}`)
+      .max(MAX_SEARCH_LIMIT, `limit must be from 1 to ${MAX_SEARCH_LIMIT}`)
+      .default(DEFAULT_SEARCH_LIMIT)
+      .describe(`Maximum number of reviews returned, 1 to ${MAX_SEARCH_LIMIT}; default ${DEFAULT_SEARCH_LIMIT}.`),
   })
   .superRefine((q, ctx) => {
     if (q.since !== undefined && q.until !== undefined && q.since > q.until) {
       ctx.addIssue({ code: 'custom', path: ['since'], message: `since (${q.since}) is after until (${q.until})` });
     }
     if (q.rating !== undefined && q.min_rating !== undefined && q.rating < q.min_rating) {
-      ctx.addIssue({ code: 'custom', path: ['rating'], message: `rating ${q.rating} contradicts min_rating ${q.min_rating}: no review can match` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['rating'],
+        message: `rating ${q.rating} contradicts min_rating ${q.min_rating}: no review can match`,
+      });
     }
   })
   .meta({ id: 'SearchQuery' });
@@ -78,7 +106,11 @@ export function fromSearchParams(params: URLSearchParams): Parsed<SearchQuery> {
   }
   for (const [name, times] of seen) {
     if (!(SEARCH_PARAMETERS as string[]).includes(name)) {
-      issues.push({ code: 'unrecognized_keys', path: [name], message: `unknown parameter "${name}"; the parameters are ${SEARCH_PARAMETERS.join(', ')}` });
+      issues.push({
+        code: 'unrecognized_keys',
+        path: [name],
+        message: `unknown parameter "${name}"; the parameters are ${SEARCH_PARAMETERS.join(', ')}`,
+      });
     } else if (times > 1) {
       issues.push({ code: 'custom', path: [name], message: `${name} is given ${times} times; give it once` });
     } else if (params.get(name) === '') {

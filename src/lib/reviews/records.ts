@@ -115,7 +115,8 @@ function spanReader(source: RecordSource): (start: number, end: number) => Uint8
   let buffer: Uint8Array | undefined;
   return (start, end) => {
     if (!source.readInto) return source.read(start, end);
-    if (!buffer || buffer.length < end - start) buffer = new Uint8Array(Math.max(end - start, (buffer?.length ?? 0) * 2, 64 * 1024));
+    if (!buffer || buffer.length < end - start)
+      buffer = new Uint8Array(Math.max(end - start, (buffer?.length ?? 0) * 2, 64 * 1024));
     source.readInto(start, end, buffer, 0);
     return buffer.subarray(0, end - start);
   };
@@ -172,7 +173,7 @@ export function recordsFromSource(source: RecordSource): ReviewRecords {
   let lastEnd = reviewsFrom + 1;
   let spanBytes = SPAN_BYTES;
   // A span is used up to its last whole record; the next span starts there.
-  for (let at = reviewsFrom + 1; reviewsTo < 0; ) {
+  for (let at = reviewsFrom + 1; reviewsTo < 0;) {
     if (at >= source.size) throw new Error('the dataset ends inside its reviews array');
     const span = loading(at, Math.min(source.size, at + spanBytes));
     let used = 0;
@@ -182,7 +183,8 @@ export function recordsFromSource(source: RecordSource): ReviewRecords {
         const end = valueEnd(span, i);
         if (end < 0) break;
         // Offsets hold starts only: a record ends one byte (a comma) before the next begins.
-        if (starts.length > 0 && at + i !== lastEnd + 1) throw new Error('the reviews must be compact JSON, one comma between records');
+        if (starts.length > 0 && at + i !== lastEnd + 1)
+          throw new Error('the reviews must be compact JSON, one comma between records');
         add(JSON.parse(decoder.decode(span.subarray(i, end))) as Review, at + i);
         lastEnd = at + end;
         i = end - 1;
@@ -259,7 +261,7 @@ export function recordsFromSource(source: RecordSource): ReviewRecords {
         }
         return;
       }
-      for (let i = 0; i < positions.length; ) {
+      for (let i = 0; i < positions.length;) {
         // A run of consecutive ascending positions is consecutive in the file, one comma apart: one read.
         let j = i + 1;
         while (j < positions.length && positions[j]! === positions[j - 1]! + 1) j++;
@@ -275,12 +277,13 @@ export function recordsFromSource(source: RecordSource): ReviewRecords {
     review: (p) => JSON.parse(decoder.decode(source.read(offsets[p]!, endOf(p)))) as Review,
     forEach(visit) {
       const spans = spanReader(source);
-      for (let from = 0; from < n; ) {
+      for (let from = 0; from < n;) {
         let to = from + 1;
         while (to < n && offsets[to + 1]! - offsets[from]! <= SPAN_BYTES) to++;
         const span = spans(offsets[from]!, endOf(to - 1));
         const base = offsets[from]!;
-        for (let p = from; p < to; p++) visit(JSON.parse(decoder.decode(span.subarray(offsets[p]! - base, endOf(p) - base))) as Review, p);
+        for (let p = from; p < to; p++)
+          visit(JSON.parse(decoder.decode(span.subarray(offsets[p]! - base, endOf(p) - base))) as Review, p);
         from = to;
       }
     },

@@ -15,7 +15,12 @@ export const searchResponse = z
 export const sinceResponse = z
   .object({
     since: isoDate.describe('The date asked for.'),
-    count: z.int().min(0).describe(`Reviews in this page: at most ${SINCE_PAGE_SIZE}, unless one day alone has more (that day is then one page).`),
+    count: z
+      .int()
+      .min(0)
+      .describe(
+        `Reviews in this page: at most ${SINCE_PAGE_SIZE}, unless one day alone has more (that day is then one page).`,
+      ),
     has_more: z.boolean().describe('Whether reviews after this page exist; then fetch `next`.'),
     next: z
       .string()
@@ -23,7 +28,9 @@ export const sinceResponse = z
       .describe(
         'The next page, a URL path to resolve against this one: since/{next_date}. Pages hold whole days, so the next page starts exactly after this one and every review comes once. Null on the last page.',
       ),
-    next_date: isoDate.nullable().describe('The date of the next page (the `date` to ask for next), or null on the last page.'),
+    next_date: isoDate
+      .nullable()
+      .describe('The date of the next page (the `date` to ask for next), or null on the last page.'),
     reviews: z.array(review).describe('Oldest first: date ascending, then id ascending.'),
   })
   .meta({

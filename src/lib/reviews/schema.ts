@@ -14,7 +14,10 @@ export const isoDate = z
 /** RFC 3339 UTC instant, second precision: `2025-03-04T00:00:00Z`. */
 export const utcInstant = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/, { message: 'expected an RFC 3339 UTC instant like 2025-03-04T00:00:00Z', abort: true })
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/, {
+    message: 'expected an RFC 3339 UTC instant like 2025-03-04T00:00:00Z',
+    abort: true,
+  })
   .refine((value) => isRealCalendarDate(value.slice(0, 10)) && !Number.isNaN(Date.parse(value)), 'not a real instant')
   .meta({ format: 'date-time' });
 
@@ -49,7 +52,12 @@ export const review = z
     services: z.array(z.string()).describe('Service ids.'),
     service_area: z.string().nullable().describe('Service area id.'),
     source: z.string().describe('Where the review was collected: google, website, email, ...'),
-    source_id: z.string().optional().describe("The platform's own id of the review (imported reviews); with source, the key that keeps imports from doubling."),
+    source_id: z
+      .string()
+      .optional()
+      .describe(
+        "The platform's own id of the review (imported reviews); with source, the key that keeps imports from doubling.",
+      ),
     source_url: z.string().optional().describe('Where the original can be read, when the platform has such a link.'),
     verified: z.literal(true),
     response: reviewResponse.nullable().describe("The business's public reply."),
@@ -70,7 +78,10 @@ const clockTime = z.string().regex(/^(?:[01]\d|2[0-3]):[0-5]\d$/, 'expected a ti
 
 /** One line of the business's hours, as schema.org's OpeningHoursSpecification has it: closes before opens runs past midnight. */
 export const openingHours = z.object({
-  days: z.array(z.enum(DAYS_OF_WEEK)).min(1, 'name at least one day').describe('Days these hours hold, English names: Monday … Sunday.'),
+  days: z
+    .array(z.enum(DAYS_OF_WEEK))
+    .min(1, 'name at least one day')
+    .describe('Days these hours hold, English names: Monday … Sunday.'),
   opens: clockTime.describe('Opening time, HH:MM, 24-hour.'),
   closes: clockTime.describe('Closing time, HH:MM, 24-hour.'),
 });
@@ -90,11 +101,16 @@ export const business = z
     technicians: z.array(namedRef),
     license_numbers: z.array(z.string()).optional(),
     founded: z.string().optional(),
-    opening_hours: z.array(openingHours).optional().describe('When the business answers customers; days without a line are closed.'),
+    opening_hours: z
+      .array(openingHours)
+      .optional()
+      .describe('When the business answers customers; days without a line are closed.'),
     profiles: z
       .array(z.httpUrl())
       .optional()
-      .describe("The business's own pages elsewhere (Google Business Profile, Yelp, Facebook, BBB): the JSON-LD's sameAs."),
+      .describe(
+        "The business's own pages elsewhere (Google Business Profile, Yelp, Facebook, BBB): the JSON-LD's sameAs.",
+      ),
   })
   .meta({ id: 'Business' });
 

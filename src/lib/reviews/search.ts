@@ -21,7 +21,12 @@ export interface SearchHits {
 
 export function searchReviews(index: ReviewIndex, query: SearchQuery): SearchResponse {
   const hits = searchPositions(index, query);
-  return { total: hits.total, count: hits.positions.length, limit: hits.limit, reviews: hits.positions.map((position) => index.records.review(position)) };
+  return {
+    total: hits.total,
+    count: hits.positions.length,
+    limit: hits.limit,
+    reviews: hits.positions.map((position) => index.records.review(position)),
+  };
 }
 
 export function searchPositions(index: ReviewIndex, query: SearchQuery): SearchHits {

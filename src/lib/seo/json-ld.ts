@@ -54,7 +54,11 @@ function reviewNode(review: Review, url: string) {
   } satisfies ReviewLeaf;
 }
 
-export function businessJsonLd(dataset: ReviewsDataset, reviews: readonly Review[], reviewUrl: (id: string) => string): WithContext<RoofingContractorLeaf> {
+export function businessJsonLd(
+  dataset: ReviewsDataset,
+  reviews: readonly Review[],
+  reviewUrl: (id: string) => string,
+): WithContext<RoofingContractorLeaf> {
   const { business, aggregate_rating: rating } = dataset;
   const { address, ...identity } = businessIdentity(business);
   return {
@@ -63,14 +67,24 @@ export function businessJsonLd(dataset: ReviewsDataset, reviews: readonly Review
     description: business.description || undefined,
     email: business.email,
     address,
-    geo: business.geo ? { '@type': 'GeoCoordinates', latitude: business.geo.latitude, longitude: business.geo.longitude } : undefined,
+    geo: business.geo
+      ? { '@type': 'GeoCoordinates', latitude: business.geo.latitude, longitude: business.geo.longitude }
+      : undefined,
     openingHoursSpecification: business.opening_hours?.length
-      ? business.opening_hours.map((hours) => ({ '@type': 'OpeningHoursSpecification', dayOfWeek: hours.days, opens: hours.opens, closes: hours.closes }))
+      ? business.opening_hours.map((hours) => ({
+          '@type': 'OpeningHoursSpecification',
+          dayOfWeek: hours.days,
+          opens: hours.opens,
+          closes: hours.closes,
+        }))
       : undefined,
     sameAs: business.profiles?.length ? business.profiles : undefined,
     foundingDate: business.founded || undefined,
     areaServed: business.service_areas.map((area) => ({ '@type': 'City', name: area.name })),
-    makesOffer: business.services.map((service) => ({ '@type': 'Offer', itemOffered: { '@type': 'Service', name: service.name } })),
+    makesOffer: business.services.map((service) => ({
+      '@type': 'Offer',
+      itemOffered: { '@type': 'Service', name: service.name },
+    })),
     aggregateRating:
       rating.review_count > 0
         ? {
@@ -107,5 +121,8 @@ export function reviewJsonLd(review: Review, business: Business, url: string): W
  * change how the HTML parser reads it; U+2028/2029 are escaped for old parsers.
  */
 export function scriptSafeJson(value: unknown): string {
-  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }

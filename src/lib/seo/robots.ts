@@ -6,6 +6,11 @@
 export const DISALLOWED = ['/admin/', '/api/reviews/', '/api/websub/', '/api/cron/', '/mcp'];
 
 export function robotsTxt(site: string): string {
-  const lines = ['User-agent: *', ...DISALLOWED.map((path) => `Disallow: ${path}`), '', `Sitemap: ${new URL('/sitemap.xml', site).href}`];
+  const lines = [
+    'User-agent: *',
+    ...DISALLOWED.map((path) => `Disallow: ${path}`),
+    '',
+    `Sitemap: ${new URL('/sitemap.xml', site).href}`,
+  ];
   return `${lines.join('\n')}\n`;
 }

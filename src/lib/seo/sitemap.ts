@@ -27,8 +27,10 @@ export function sitePages(dataset: ReviewsDataset, site: string): SitemapUrl[] {
     { loc: at('/api-reference') },
   ];
   // A new review shifts every list page by one, so each changes when the dataset does.
-  for (let page = 1; page <= reviewPageCount(dataset.reviews.length); page++) urls.push({ loc: at(`/reviews/page/${page}`), lastmod: updated });
-  for (const review of dataset.reviews) urls.push({ loc: at(`/reviews/${encodeURIComponent(review.id)}`), lastmod: review.updated });
+  for (let page = 1; page <= reviewPageCount(dataset.reviews.length); page++)
+    urls.push({ loc: at(`/reviews/page/${page}`), lastmod: updated });
+  for (const review of dataset.reviews)
+    urls.push({ loc: at(`/reviews/${encodeURIComponent(review.id)}`), lastmod: review.updated });
   return urls;
 }
 
@@ -53,7 +55,12 @@ export function sitemapXml(urls: readonly SitemapUrl[], site: string, perFile = 
 }
 
 export function urlsetXml(urls: readonly SitemapUrl[]): string {
-  return document('urlset', urls.map((url) => `<url><loc>${xmlText(url.loc)}</loc>${url.lastmod ? `<lastmod>${url.lastmod}</lastmod>` : ''}</url>`));
+  return document(
+    'urlset',
+    urls.map(
+      (url) => `<url><loc>${xmlText(url.loc)}</loc>${url.lastmod ? `<lastmod>${url.lastmod}</lastmod>` : ''}</url>`,
+    ),
+  );
 }
 
 function document(root: string, entries: string[]): string {
@@ -62,5 +69,10 @@ function document(root: string, entries: string[]): string {
 
 /** The protocol asks for every URL entity-escaped. */
 function xmlText(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+  return value
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
 }

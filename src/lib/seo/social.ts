@@ -37,12 +37,18 @@ export function ratingSentence(rating: AggregateRating): string {
 }
 
 /** The card of any page of the site: the page's title, and the business's rating first in the description. */
-export function siteCard(dataset: Pick<ReviewsDataset, 'business' | 'aggregate_rating'>, page: { title: string; description?: string; url?: string }): SocialCard {
+export function siteCard(
+  dataset: Pick<ReviewsDataset, 'business' | 'aggregate_rating'>,
+  page: { title: string; description?: string; url?: string },
+): SocialCard {
   const { business, aggregate_rating: rating } = dataset;
   return {
     siteName: business.name,
     title: page.title,
-    description: excerpt([ratingSentence(rating), page.description ?? business.description].filter(Boolean).join(' '), DESCRIPTION_MAX),
+    description: excerpt(
+      [ratingSentence(rating), page.description ?? business.description].filter(Boolean).join(' '),
+      DESCRIPTION_MAX,
+    ),
     ...(page.url ? { url: page.url } : {}),
     type: 'website',
     facts:
@@ -68,7 +74,10 @@ export function reviewCard(review: Review, business: Business, url: string): Soc
     // The default `updated` is the review's own day: only a later change is a modification.
     ...(review.updated !== `${review.date}T00:00:00Z` ? { modified: review.updated } : {}),
     facts: [
-      { label: 'Rating', value: `${'★'.repeat(review.rating)}${'☆'.repeat(5 - review.rating)} ${review.rating} out of 5` },
+      {
+        label: 'Rating',
+        value: `${'★'.repeat(review.rating)}${'☆'.repeat(5 - review.rating)} ${review.rating} out of 5`,
+      },
       { label: 'Business', value: business.name },
     ],
   };
@@ -87,9 +96,16 @@ export function socialMetaTags(card: SocialCard): MetaTag[] {
   if (card.modified) tags.push({ property: 'article:modified_time', content: card.modified });
   // `summary`, the card without a large image: the site has no picture to show, and
   // summary_large_image without one renders as an empty frame on some networks.
-  tags.push({ name: 'twitter:card', content: 'summary' }, { name: 'twitter:title', content: card.title }, { name: 'twitter:description', content: card.description });
+  tags.push(
+    { name: 'twitter:card', content: 'summary' },
+    { name: 'twitter:title', content: card.title },
+    { name: 'twitter:description', content: card.description },
+  );
   card.facts.slice(0, 2).forEach((fact, index) => {
-    tags.push({ name: `twitter:label${index + 1}`, content: fact.label }, { name: `twitter:data${index + 1}`, content: fact.value });
+    tags.push(
+      { name: `twitter:label${index + 1}`, content: fact.label },
+      { name: `twitter:data${index + 1}`, content: fact.value },
+    );
   });
   return tags;
 }

@@ -34,7 +34,10 @@ function brotliQuality(path: string, size: number): number {
 }
 
 const brotliOptions = (path: string, bytes: Uint8Array) => ({
-  params: { [constants.BROTLI_PARAM_QUALITY]: brotliQuality(path, bytes.length), [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+  params: {
+    [constants.BROTLI_PARAM_QUALITY]: brotliQuality(path, bytes.length),
+    [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+  },
 });
 const GZIP_OPTIONS = { level: 9 };
 
@@ -61,5 +64,7 @@ export function compressInPool(path: string, bytes: Uint8Array): Promise<[br: Bu
  */
 export function compressWhileWaiting(body: Uint8Array, encoding: 'br' | 'gzip'): Buffer {
   if (encoding === 'gzip') return gzipSync(body, { level: 6 });
-  return brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength } });
+  return brotliCompressSync(body, {
+    params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength },
+  });
 }

@@ -34,5 +34,7 @@ export function contentTypeFor(path: string): string {
 }
 
 export function isCompressible(contentType: string): boolean {
-  return /^(text\/|application\/(json|feed\+json|atom\+xml|xml|manifest\+json|javascript)|image\/svg\+xml)/.test(contentType);
+  return /^(text\/|application\/(json|feed\+json|atom\+xml|xml|manifest\+json|javascript)|image\/svg\+xml)/.test(
+    contentType,
+  );
 }

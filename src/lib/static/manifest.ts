@@ -34,7 +34,6 @@ export interface StaticEntry {
   link?: string;
 }
 
-
 /**
  * Compressible files up to this size get their variants from the Node server on
  * their first request (a few ms each, kept in memory afterwards), not from the
@@ -54,7 +53,6 @@ export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
  */
 export const CONTENT_CACHE = 'public, max-age=60, s-maxage=300, stale-while-revalidate=600';
 
-
 /**
  * The Link header of each WebSub topic, by path: the feeds and reviews.json
  * (src/lib/websub/topic-registry.ts names the same three). Every host sends it from
@@ -63,7 +61,8 @@ export const CONTENT_CACHE = 'public, max-age=60, s-maxage=300, stale-while-reva
 export function discoveryLinks(site: string): Record<string, string> {
   const links = siteLinks(site);
   const out: Record<string, string> = {};
-  for (const topic of [links.atomFeed, links.jsonFeed, links.reviewsJson]) out[new URL(topic).pathname] = `<${links.hub}>; rel="hub", <${topic}>; rel="self"`;
+  for (const topic of [links.atomFeed, links.jsonFeed, links.reviewsJson])
+    out[new URL(topic).pathname] = `<${links.hub}>; rel="hub", <${topic}>; rel="self"`;
   return out;
 }
 
@@ -79,7 +78,10 @@ export interface ManifestOptions {
   compressedEarly?: string[];
 }
 
-export async function writeStaticManifest(clientDir: string, { site, precompress = true, compressedEarly }: ManifestOptions = {}): Promise<StaticManifest> {
+export async function writeStaticManifest(
+  clientDir: string,
+  { site, precompress = true, compressedEarly }: ManifestOptions = {},
+): Promise<StaticManifest> {
   const manifest: StaticManifest = {};
   const links = site ? discoveryLinks(site) : {};
   const reviewsUpdated = ownUpdated(readFileSync(join(clientDir, 'reviews.json')));
@@ -113,7 +115,9 @@ export async function writeStaticManifest(clientDir: string, { site, precompress
       encodings,
       ...(onRequest ? { compressOnRequest: true as const } : {}),
       // reviews.json's was read above already.
-      ...(DATA_PATHS.includes(`/${file}`) ? lastModifiedOf(file === 'reviews.json' ? reviewsUpdated : ownUpdated(bytes), reviewsUpdated) : {}),
+      ...(DATA_PATHS.includes(`/${file}`)
+        ? lastModifiedOf(file === 'reviews.json' ? reviewsUpdated : ownUpdated(bytes), reviewsUpdated)
+        : {}),
       ...(links[`/${file}`] ? { link: links[`/${file}`] } : {}),
     };
     for (const path of urlPathsFor(file)) manifest[path] = entry;
@@ -134,7 +138,9 @@ export async function writeStaticManifest(clientDir: string, { site, precompress
  * Kept on globalThis: the integration and the prerendered routes are different module graphs.
  */
 const EARLY = Symbol.for('roofing-reviews:early-compressions');
-type EarlyGlobal = typeof globalThis & { [EARLY]?: Map<string, { bytes: Uint8Array; variants: Promise<[br: Buffer, gz: Buffer]> }> };
+type EarlyGlobal = typeof globalThis & {
+  [EARLY]?: Map<string, { bytes: Uint8Array; variants: Promise<[br: Buffer, gz: Buffer]> }>;
+};
 const early = () => (globalThis as EarlyGlobal)[EARLY];
 
 export function acceptEarlyCompressions(): void {

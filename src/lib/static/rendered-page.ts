@@ -17,13 +17,18 @@ export interface PageAnswer {
   body: Uint8Array | null;
 }
 
-export function answerPage(body: Uint8Array, lastModified: string | undefined, requestHeaders: { get(name: string): string | null }): PageAnswer {
+export function answerPage(
+  body: Uint8Array,
+  lastModified: string | undefined,
+  requestHeaders: { get(name: string): string | null },
+): PageAnswer {
   const etag = strongEtag(body);
   const compressible = body.byteLength >= MIN_PRECOMPRESS_BYTES;
   const encoding = compressible ? negotiateEncoding(requestHeaders.get('accept-encoding'), ['br', 'gzip']) : 'identity';
   const headers: Record<string, string> = { etag: representationEtag(etag, encoding) };
   if (compressible) headers.vary = 'Accept-Encoding';
-  if (isNotModified(requestHeaders, { etag, lastModified }, ENCODING_SUFFIXES)) return { status: 304, headers, body: null };
+  if (isNotModified(requestHeaders, { etag, lastModified }, ENCODING_SUFFIXES))
+    return { status: 304, headers, body: null };
   const sent = encoding === 'identity' ? body : compressWhileWaiting(body, encoding);
   if (encoding !== 'identity') headers['content-encoding'] = encoding;
   headers['content-length'] = String(sent.byteLength);

@@ -28,7 +28,11 @@ export interface RenderedFiles {
  * `precompress`: whether variants are offered (the Node server compresses them
  * once and keeps them; a CDN host compresses by itself).
  */
-export function renderedFile(path: string, body: Buffer, options: { contentType: string; lastModified?: string; precompress: boolean }): RenderedFile {
+export function renderedFile(
+  path: string,
+  body: Buffer,
+  options: { contentType: string; lastModified?: string; precompress: boolean },
+): RenderedFile {
   const entry: StaticEntry = {
     file: path.slice(1),
     contentType: options.contentType,

@@ -22,7 +22,11 @@ export function reviewJsonFiles(dataset: DatasetSource, precompress: boolean): R
       if (position === undefined) return undefined;
       // The record's bytes and the newline every JSON body ends with: toJsonBody(review).
       const body = Buffer.concat([index.records.json(position), NEWLINE]);
-      return renderedFile(pathname, body, { contentType: JSON_TYPE, lastModified: httpDate(index.records.updates[position]!), precompress });
+      return renderedFile(pathname, body, {
+        contentType: JSON_TYPE,
+        lastModified: httpDate(index.records.updates[position]!),
+        precompress,
+      });
     },
   };
 }

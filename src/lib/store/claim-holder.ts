@@ -53,7 +53,12 @@ const START = processStart();
  */
 const PROCESS_HOLDER = Symbol.for('roofing-reviews.claim-holder');
 const processGlobals = globalThis as { [PROCESS_HOLDER]?: string };
-export const THIS_HOLDER: string = (processGlobals[PROCESS_HOLDER] ??= JSON.stringify({ machine: MACHINE, pid: process.pid, start: START, id: randomBytes(8).toString('hex') }));
+export const THIS_HOLDER: string = (processGlobals[PROCESS_HOLDER] ??= JSON.stringify({
+  machine: MACHINE,
+  pid: process.pid,
+  start: START,
+  id: randomBytes(8).toString('hex'),
+}));
 
 /** Whether the process that took a claim as `holder` has certainly exited. */
 export function holderIsGone(holder: unknown): boolean {
@@ -65,7 +70,8 @@ export function holderIsGone(holder: unknown): boolean {
     return false;
   }
   if (parsed.machine !== MACHINE || typeof parsed.pid !== 'number' || typeof parsed.id !== 'string') return false;
-  if (parsed.pid === process.pid) return START !== null && typeof parsed.start === 'string' ? parsed.start !== START : holder !== THIS_HOLDER;
+  if (parsed.pid === process.pid)
+    return START !== null && typeof parsed.start === 'string' ? parsed.start !== START : holder !== THIS_HOLDER;
   try {
     process.kill(parsed.pid, 0);
     return false;

@@ -15,7 +15,10 @@ export interface FileDriverOptions {
 
 /** Keys are `:`-separated; each segment becomes a path segment, made safe for any file system. */
 export function keyToPath(base: string, key: string): string {
-  const segments = key.split(':').filter(Boolean).map((s) => encodeURIComponent(s).replace(/^\.+/, (dots) => '%2E'.repeat(dots.length)));
+  const segments = key
+    .split(':')
+    .filter(Boolean)
+    .map((s) => encodeURIComponent(s).replace(/^\.+/, (dots) => '%2E'.repeat(dots.length)));
   if (segments.length === 0) throw new Error('empty store key');
   return join(base, ...segments);
 }

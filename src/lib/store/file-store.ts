@@ -100,7 +100,10 @@ export function fileStore(dir: string, now: () => number, options: FileStoreOpti
     async keys(prefix) {
       const entries = await basic.entries(prefix);
       for (const { key, value } of entries) if (isCorrupt(value)) await keepAside(key, value);
-      return liveKeys(entries.filter(({ key }) => !key.startsWith(CLAIMS)), now());
+      return liveKeys(
+        entries.filter(({ key }) => !key.startsWith(CLAIMS)),
+        now(),
+      );
     },
     setIfAbsent: (key, value, opts) =>
       withLock(pathOf(key), async () => {
@@ -111,7 +114,8 @@ export function fileStore(dir: string, now: () => number, options: FileStoreOpti
     removeIf: (key, field, expected) =>
       withLock(pathOf(key), async () => {
         const live = (await readLive(key))?.value;
-        if (typeof live !== 'object' || live === null || (live as Record<string, unknown>)[field] !== expected) return false;
+        if (typeof live !== 'object' || live === null || (live as Record<string, unknown>)[field] !== expected)
+          return false;
         await basic.remove(key);
         return true;
       }),
@@ -164,7 +168,8 @@ export function fileStore(dir: string, now: () => number, options: FileStoreOpti
           return false;
         }
         // Sets are per expiry bucket, and a past bucket is not asked for again: drop the expired.
-        for (const [other, { envelope: old }] of memberSets) if (old && unwrap(old, now()) === null) memberSets.delete(other);
+        for (const [other, { envelope: old }] of memberSets)
+          if (old && unwrap(old, now()) === null) memberSets.delete(other);
         kept = { version, envelope };
         memberSets.set(key, kept);
       }
@@ -226,7 +231,8 @@ async function readRaw(path: string): Promise<string | null> {
   try {
     return await readFile(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'EISDIR') return null;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'EISDIR')
+      return null;
     throw error;
   }
 }

@@ -31,12 +31,34 @@ export async function pruneFolders(base: string, dir = base): Promise<boolean> {
   for (const entry of entries) {
     const path = join(dir, entry.name);
     if (!entry.isDirectory()) {
-      if (entry.name.endsWith('.tmp') && (await isOlderThan(path, ABANDONED_TEMPORARY_MS)) && (await rm(path, { force: true }).then(() => true, () => false))) left--;
+      if (
+        entry.name.endsWith('.tmp') &&
+        (await isOlderThan(path, ABANDONED_TEMPORARY_MS)) &&
+        (await rm(path, { force: true }).then(
+          () => true,
+          () => false,
+        ))
+      )
+        left--;
       continue;
     }
     if (entry.name.endsWith('.lock')) {
-      if ((await isOlderThan(path, ABANDONED_LOCK_MS)) && (await rm(path, { recursive: true, force: true }).then(() => true, () => false))) left--;
-    } else if ((await pruneFolders(base, path)) && (await rmdir(path).then(() => true, () => false))) left--;
+      if (
+        (await isOlderThan(path, ABANDONED_LOCK_MS)) &&
+        (await rm(path, { recursive: true, force: true }).then(
+          () => true,
+          () => false,
+        ))
+      )
+        left--;
+    } else if (
+      (await pruneFolders(base, path)) &&
+      (await rmdir(path).then(
+        () => true,
+        () => false,
+      ))
+    )
+      left--;
   }
   return dir !== base && left === 0;
 }

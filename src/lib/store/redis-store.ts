@@ -22,19 +22,22 @@ import { StoreUnavailableError } from './unavailable.ts';
 import { liveKeys, unstorageStore } from './unstorage-store.ts';
 
 /** INCR, and a TTL on the counter's first increment: one atomic step. */
-const INCREMENT_SCRIPT = "local v = redis.call('INCR', KEYS[1]) if v == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end return v";
+const INCREMENT_SCRIPT =
+  "local v = redis.call('INCR', KEYS[1]) if v == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end return v";
 
 /** SADD, and an expiry that only ever moves later: one atomic step. */
-const ADD_MEMBER_SCRIPT = "redis.call('SADD', KEYS[1], ARGV[1]) if redis.call('TTL', KEYS[1]) < tonumber(ARGV[2]) then redis.call('EXPIRE', KEYS[1], ARGV[2]) end return 1";
+const ADD_MEMBER_SCRIPT =
+  "redis.call('SADD', KEYS[1], ARGV[1]) if redis.call('TTL', KEYS[1]) < tonumber(ARGV[2]) then redis.call('EXPIRE', KEYS[1], ARGV[2]) end return 1";
 
 /** DEL only if the stored envelope's value has ARGV[1] = ARGV[2] (compare-and-delete): one atomic step. */
 const REMOVE_IF_SCRIPT =
   "local raw = redis.call('GET', KEYS[1]) if not raw then return 0 end " +
-  "local ok, envelope = pcall(cjson.decode, raw) " +
+  'local ok, envelope = pcall(cjson.decode, raw) ' +
   "if ok and type(envelope) == 'table' and type(envelope.value) == 'table' and envelope.value[ARGV[1]] == ARGV[2] then return redis.call('DEL', KEYS[1]) end return 0";
 
 /** Replaces a claim's holder ARGV[1] (one that has exited) by ARGV[2] for ARGV[3] s, if it still holds it: one atomic step. */
-const TAKE_OVER_SCRIPT = "if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3]) return 1 end return 0";
+const TAKE_OVER_SCRIPT =
+  "if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3]) return 1 end return 0";
 
 /** Longest wait for a connection or an answer: a request that needs the store gets its 503 within about this. */
 export const REDIS_TIMEOUT_MS = 2000;
@@ -69,7 +72,8 @@ export function redisStore(url: string, prefix: string, now: () => number): Stor
   // An unreadable value is renamed out of the key space, never deleted, and logged.
   const basic = unstorageStore(createStorage({ driver }), now, async (key) => {
     const aside = `${prefix}:_corrupt:${key}:${Date.now()}`;
-    if ((await client.renamenx(`${prefix}:${key}`, aside).catch(() => 0)) === 1) console.error(`store: "${key}" in Redis is not readable JSON; renamed to "${aside}"`);
+    if ((await client.renamenx(`${prefix}:${key}`, aside).catch(() => 0)) === 1)
+      console.error(`store: "${key}" in Redis is not readable JSON; renamed to "${aside}"`);
   });
   const seconds = (ttl: number) => String(Math.max(1, Math.ceil(ttl)));
 
@@ -78,7 +82,9 @@ export function redisStore(url: string, prefix: string, now: () => number): Stor
   client.on('error', (error: Error & { code?: string }) => {
     if (outage !== null) return;
     outage = error.code ?? error.message;
-    console.error(`store: Redis at ${shown} is unreachable (${error.message}); the WebSub hub and MCP 2025 sessions answer 503 until it is back. Retrying every ≤ ${REDIS_TIMEOUT_MS / 1000} s.`);
+    console.error(
+      `store: Redis at ${shown} is unreachable (${error.message}); the WebSub hub and MCP 2025 sessions answer 503 until it is back. Retrying every ≤ ${REDIS_TIMEOUT_MS / 1000} s.`,
+    );
   });
   client.on('ready', () => {
     if (outage === null) return;
@@ -95,7 +101,10 @@ export function redisStore(url: string, prefix: string, now: () => number): Stor
     if (client.status === 'ready') return;
     if (outage === null && client.status !== 'end') {
       // Rejects on an 'error' event or the deadline, whichever comes before 'ready'.
-      const connected = await once(client, 'ready', { signal: AbortSignal.timeout(REDIS_TIMEOUT_MS) }).then(() => true, () => false);
+      const connected = await once(client, 'ready', { signal: AbortSignal.timeout(REDIS_TIMEOUT_MS) }).then(
+        () => true,
+        () => false,
+      );
       if (connected) return;
     }
     throw new StoreUnavailableError(`The state store, Redis at ${shown}, is unreachable (${outage ?? client.status})`);
@@ -108,7 +117,9 @@ export function redisStore(url: string, prefix: string, now: () => number): Stor
       return await command();
     } catch (error) {
       if ((error as Error).name === 'ReplyError') throw error;
-      throw new StoreUnavailableError(`The state store, Redis at ${shown}, failed (${(error as Error).message})`, { cause: error });
+      throw new StoreUnavailableError(`The state store, Redis at ${shown}, failed (${(error as Error).message})`, {
+        cause: error,
+      });
     }
   };
 
@@ -121,20 +132,32 @@ export function redisStore(url: string, prefix: string, now: () => number): Stor
       run(async () => {
         const envelope = JSON.stringify(wrap(value, options?.ttlSeconds, now()));
         const ttl = options?.ttlSeconds;
-        const answer = ttl ? await client.set(`${prefix}:${key}`, envelope, 'EX', seconds(ttl), 'NX') : await client.set(`${prefix}:${key}`, envelope, 'NX');
+        const answer = ttl
+          ? await client.set(`${prefix}:${key}`, envelope, 'EX', seconds(ttl), 'NX')
+          : await client.set(`${prefix}:${key}`, envelope, 'NX');
         return answer === 'OK';
       }),
-    removeIf: (key, field, expected) => run(async () => Number(await client.eval(REMOVE_IF_SCRIPT, 1, `${prefix}:${key}`, field, expected)) === 1),
+    removeIf: (key, field, expected) =>
+      run(async () => Number(await client.eval(REMOVE_IF_SCRIPT, 1, `${prefix}:${key}`, field, expected)) === 1),
     claim: (key, ttlSeconds) =>
       run(async () => {
         const claimKey = `${prefix}:claims:${key}`;
         if ((await client.set(claimKey, THIS_HOLDER, 'EX', seconds(ttlSeconds), 'NX')) === 'OK') return true;
         // Held by a process of this machine that has exited (claim-holder.ts): taken over, if no one else did first.
         const holder = await client.get(claimKey);
-        return holder !== null && holderIsGone(holder) && Number(await client.eval(TAKE_OVER_SCRIPT, 1, claimKey, holder, THIS_HOLDER, seconds(ttlSeconds))) === 1;
+        return (
+          holder !== null &&
+          holderIsGone(holder) &&
+          Number(await client.eval(TAKE_OVER_SCRIPT, 1, claimKey, holder, THIS_HOLDER, seconds(ttlSeconds))) === 1
+        );
       }),
-    increment: (key, ttlSeconds) => run(async () => Number(await client.eval(INCREMENT_SCRIPT, 1, `${prefix}:counters:${key}`, seconds(ttlSeconds)))),
-    addMember: (key, member, ttlSeconds) => run(async () => void (await client.eval(ADD_MEMBER_SCRIPT, 1, `${prefix}:sets:${key}`, member, seconds(ttlSeconds)))),
+    increment: (key, ttlSeconds) =>
+      run(async () => Number(await client.eval(INCREMENT_SCRIPT, 1, `${prefix}:counters:${key}`, seconds(ttlSeconds)))),
+    addMember: (key, member, ttlSeconds) =>
+      run(
+        async () =>
+          void (await client.eval(ADD_MEMBER_SCRIPT, 1, `${prefix}:sets:${key}`, member, seconds(ttlSeconds))),
+      ),
     hasMember: (key, member) => run(async () => (await client.sismember(`${prefix}:sets:${key}`, member)) === 1),
     redis: () => run(async () => ({ client, prefix })),
     close: () => basic.close(),

@@ -84,7 +84,9 @@ export class CorruptValueError extends Error {
   override name = 'CorruptValueError';
   readonly key: string;
   constructor(key: string, where: string) {
-    super(`the stored value of "${key}" (${where}) is not readable JSON (truncated or damaged): restore it from a backup or delete it`);
+    super(
+      `the stored value of "${key}" (${where}) is not readable JSON (truncated or damaged): restore it from a backup or delete it`,
+    );
     this.key = key;
   }
 }
@@ -100,7 +102,8 @@ export function readEnvelope(raw: unknown): Envelope | 'corrupt' | null {
       return 'corrupt';
     }
   }
-  if (typeof envelope !== 'object' || envelope === null || !('value' in envelope) || !('expires_at' in envelope)) return 'corrupt';
+  if (typeof envelope !== 'object' || envelope === null || !('value' in envelope) || !('expires_at' in envelope))
+    return 'corrupt';
   return envelope as Envelope;
 }
 

@@ -17,7 +17,8 @@ export class StoreUnavailableError extends Error {
   readonly publicMessage: string;
   constructor(message: string, options?: { cause?: unknown; publicMessage?: string }) {
     super(message, options);
-    this.publicMessage = options?.publicMessage ?? 'The state store (Redis, REDIS_URL) is unreachable. Try again in a few seconds.';
+    this.publicMessage =
+      options?.publicMessage ?? 'The state store (Redis, REDIS_URL) is unreachable. Try again in a few seconds.';
   }
 }
 

@@ -14,7 +14,11 @@ export type BasicStore = Pick<Store, 'get' | 'set' | 'remove' | 'close'> & {
  * `onCorrupt`: what the backend does with a present but unreadable value before
  * it reads as null (the folder store moves the file aside; Redis logs it).
  */
-export function unstorageStore(storage: Storage, now: () => number, onCorrupt: (key: string, raw: unknown) => Promise<void>): BasicStore {
+export function unstorageStore(
+  storage: Storage,
+  now: () => number,
+  onCorrupt: (key: string, raw: unknown) => Promise<void>,
+): BasicStore {
   return {
     async get<T>(key: string, options?: { corrupt?: 'throw' }) {
       const raw = await storage.getItemRaw(key);
@@ -27,7 +31,11 @@ export function unstorageStore(storage: Storage, now: () => number, onCorrupt: (
     },
     async set(key, value, options) {
       const ttl = options?.ttlSeconds;
-      await storage.setItemRaw(key, JSON.stringify(wrap(value, ttl, now())), ttl ? { ttl: Math.max(1, Math.ceil(ttl)) } : {});
+      await storage.setItemRaw(
+        key,
+        JSON.stringify(wrap(value, ttl, now())),
+        ttl ? { ttl: Math.max(1, Math.ceil(ttl)) } : {},
+      );
     },
     async remove(key) {
       await storage.removeItem(key);
@@ -35,7 +43,8 @@ export function unstorageStore(storage: Storage, now: () => number, onCorrupt: (
     async entries(prefix) {
       const keys = (await storage.getKeys(prefix)).filter((key) => key.startsWith(prefix)).sort();
       const out: Array<{ key: string; value: unknown }> = [];
-      for (let start = 0; start < keys.length; start += 500) out.push(...(await storage.getItems(keys.slice(start, start + 500))));
+      for (let start = 0; start < keys.length; start += 500)
+        out.push(...(await storage.getItems(keys.slice(start, start + 500))));
       return out;
     },
     async close() {

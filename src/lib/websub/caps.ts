@@ -86,17 +86,30 @@ export class SubscriptionCaps {
    * Callers leave out re-subscriptions of a callback already subscribed: those are not new.
    */
   async refusal(topicId: string, place: CallbackPlace): Promise<CapRefusal | null> {
-    const { maxSubscriptionsPerTopic: topicCap, maxSubscriptionsPerCallbackHost: hostCap, maxSubscriptionsPerCallbackNetwork: networkCap } = this.#settings;
+    const {
+      maxSubscriptionsPerTopic: topicCap,
+      maxSubscriptionsPerCallbackHost: hostCap,
+      maxSubscriptionsPerCallbackNetwork: networkCap,
+    } = this.#settings;
     const tallyFrom = Math.min(hostCap, networkCap);
     const known = this.#census.get(topicId);
-    const census = known && this.#now() - known.at < COUNT_FRESH_MS && this.#clear(known, place) ? known : await this.#count(topicId, tallyFrom);
+    const census =
+      known && this.#now() - known.at < COUNT_FRESH_MS && this.#clear(known, place)
+        ? known
+        : await this.#count(topicId, tallyFrom);
     if (census.total >= topicCap) return { cap: 'topic', reason: 'this topic has reached its subscription limit' };
     if ((census.hosts?.get(place.host) ?? 0) >= hostCap) {
-      return { cap: 'host', reason: `callbacks on this host hold ${hostCap} subscriptions to this topic, the limit per host` };
+      return {
+        cap: 'host',
+        reason: `callbacks on this host hold ${hostCap} subscriptions to this topic, the limit per host`,
+      };
     }
     if (place.network !== undefined && (census.networks?.get(place.network) ?? 0) >= networkCap) {
       // Never names the network: it would tell which address the host name resolves to.
-      return { cap: 'network', reason: `callbacks in this host's network hold ${networkCap} subscriptions to this topic, the limit per network` };
+      return {
+        cap: 'network',
+        reason: `callbacks in this host's network hold ${networkCap} subscriptions to this topic, the limit per network`,
+      };
     }
     return null;
   }
@@ -112,12 +125,19 @@ export class SubscriptionCaps {
 
   /** Whether a recent census shows room under every cap with a margin for what other instances added since. */
   #clear(census: Census, place: CallbackPlace): boolean {
-    const { maxSubscriptionsPerTopic: topicCap, maxSubscriptionsPerCallbackHost: hostCap, maxSubscriptionsPerCallbackNetwork: networkCap } = this.#settings;
+    const {
+      maxSubscriptionsPerTopic: topicCap,
+      maxSubscriptionsPerCallbackHost: hostCap,
+      maxSubscriptionsPerCallbackNetwork: networkCap,
+    } = this.#settings;
     const below = (count: number, cap: number) => count + Math.max(1, Math.ceil(cap * COUNT_MARGIN)) < cap;
     if (!below(census.total, topicCap)) return false;
     if (below(census.total, Math.min(hostCap, networkCap))) return true;
     if (!census.hosts || !census.networks) return false;
-    return below(census.hosts.get(place.host) ?? 0, hostCap) && (place.network === undefined || below(census.networks.get(place.network) ?? 0, networkCap));
+    return (
+      below(census.hosts.get(place.host) ?? 0, hostCap) &&
+      (place.network === undefined || below(census.networks.get(place.network) ?? 0, networkCap))
+    );
   }
 
   async #count(topicId: string, tallyFrom: number): Promise<Census> {

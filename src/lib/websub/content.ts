@@ -27,6 +27,9 @@ export function httpContentSource(origin: string, timeoutMs: number): ContentSou
       await response.body?.cancel();
       return undefined;
     }
-    return { body: Buffer.from(await response.arrayBuffer()), contentType: response.headers.get('content-type') ?? 'application/octet-stream' };
+    return {
+      body: Buffer.from(await response.arrayBuffer()),
+      contentType: response.headers.get('content-type') ?? 'application/octet-stream',
+    };
   };
 }

@@ -69,9 +69,7 @@ export class Distributor {
     const fresh = jobs.filter((job) => !this.#inFlight.has(job.id));
     for (const job of fresh) this.#inFlight.add(job.id);
     return Promise.all(
-      fresh.map((job) =>
-        this.#deps.pool.run(() => this.#deliver(job)).finally(() => this.#inFlight.delete(job.id)),
-      ),
+      fresh.map((job) => this.#deps.pool.run(() => this.#deliver(job)).finally(() => this.#inFlight.delete(job.id))),
     );
   }
 
@@ -98,8 +96,12 @@ export class Distributor {
       'content-type': content.contentType,
       link: `<${topics.hub}>; rel="hub", <${topic.url}>; rel="self"`,
     };
-    if (sub.secret) headers['x-hub-signature'] = `sha256=${createHmac('sha256', sub.secret).update(content.body).digest('hex')}`;
-    const result = await sendOutbound({ url: sub.callback, method: 'POST', headers, body: content.body }, this.#deps.outbound);
+    if (sub.secret)
+      headers['x-hub-signature'] = `sha256=${createHmac('sha256', sub.secret).update(content.body).digest('hex')}`;
+    const result = await sendOutbound(
+      { url: sub.callback, method: 'POST', headers, body: content.body },
+      this.#deps.outbound,
+    );
 
     if (result.ok && result.status >= 200 && result.status <= 299) {
       // The delivery's record first, at once: a kill after the 2xx and before it is the one window in which the
@@ -116,7 +118,9 @@ export class Distributor {
     }
     if (!result.ok && result.error === 'busy') {
       // Too many host lookups in this process: our side again, not counted.
-      log(`websub: ${topic.id} delivery to ${job.callback_key.slice(0, 12)} postponed (${result.detail ?? result.message})`);
+      log(
+        `websub: ${topic.id} delivery to ${job.callback_key.slice(0, 12)} postponed (${result.detail ?? result.message})`,
+      );
       await this.#retryAfter(job, config.retryDelaysSeconds[0]!);
       return 'skipped';
     }
@@ -126,12 +130,22 @@ export class Distributor {
     const logged = result.ok ? why : `${result.error}: ${result.detail ?? result.message}`;
     if (failures >= MAX_FAILURES) {
       await state.removeSubscription(sub.topic_id, job.callback_key);
-      log(`websub: ${topic.id} subscription ${job.callback_key.slice(0, 12)} ended after ${failures} consecutive failed deliveries (last: ${logged})`);
-      await sendDenied(sub.callback, topic.url, `delivery failed ${failures} consecutive times (last: ${why}); subscribe again`, this.#deps.outbound).catch(() => {});
+      log(
+        `websub: ${topic.id} subscription ${job.callback_key.slice(0, 12)} ended after ${failures} consecutive failed deliveries (last: ${logged})`,
+      );
+      await sendDenied(
+        sub.callback,
+        topic.url,
+        `delivery failed ${failures} consecutive times (last: ${why}); subscribe again`,
+        this.#deps.outbound,
+      ).catch(() => {});
       return 'ended';
     }
     await this.#updateFailures(sub, failures);
-    await this.#retryAfter(job, config.retryDelaysSeconds[Math.min(failures - 1, config.retryDelaysSeconds.length - 1)]!);
+    await this.#retryAfter(
+      job,
+      config.retryDelaysSeconds[Math.min(failures - 1, config.retryDelaysSeconds.length - 1)]!,
+    );
     return 'failed';
   }
 
@@ -146,7 +160,8 @@ export class Distributor {
   async #updateFailures(sub: Subscription, failures: number): Promise<void> {
     // Re-read: a re-subscription may have replaced the record while we were sending.
     const current = await this.#deps.state.getSubscription(sub.topic_id, callbackKey(sub.callback));
-    if (current && current.verified_at === sub.verified_at) await this.#deps.state.putSubscription({ ...current, failures });
+    if (current && current.verified_at === sub.verified_at)
+      await this.#deps.state.putSubscription({ ...current, failures });
   }
 
   isInFlight(jobId: string): boolean {

@@ -72,11 +72,14 @@ export function createDnsResolver(options: DnsResolverOptions = {}): DnsResolver
         running++;
         resolve(true);
       };
-      const timer = setTimeout(() => {
-        const at = waiting.indexOf(take);
-        if (at >= 0) waiting.splice(at, 1);
-        resolve(false);
-      }, Math.max(0, deadline - Date.now()));
+      const timer = setTimeout(
+        () => {
+          const at = waiting.indexOf(take);
+          if (at >= 0) waiting.splice(at, 1);
+          resolve(false);
+        },
+        Math.max(0, deadline - Date.now()),
+      );
       waiting.push(take);
     });
   };

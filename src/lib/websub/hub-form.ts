@@ -29,7 +29,9 @@ export function createHubFormParser(topics: TopicRegistry): (form: URLSearchPara
   const topic = z
     .string({ error: 'hub.topic is required' })
     .min(1, 'hub.topic must not be empty')
-    .refine((value) => topics.byUrl(value) !== undefined, { message: `hub.topic must be one of this hub's topics: ${topics.all.map((t) => t.url).join(', ')}` });
+    .refine((value) => topics.byUrl(value) !== undefined, {
+      message: `hub.topic must be one of this hub's topics: ${topics.all.map((t) => t.url).join(', ')}`,
+    });
   const callback = z
     .string({ error: 'hub.callback is required' })
     .min(1, 'hub.callback must not be empty')
@@ -49,7 +51,9 @@ export function createHubFormParser(topics: TopicRegistry): (form: URLSearchPara
     'hub.secret': z
       .string()
       .min(1, 'hub.secret must not be empty (leave it out for unsigned notifications)')
-      .refine((value) => encoder.encode(value).length <= MAX_SECRET_BYTES, { message: 'hub.secret must be less than 200 bytes' })
+      .refine((value) => encoder.encode(value).length <= MAX_SECRET_BYTES, {
+        message: 'hub.secret must be less than 200 bytes',
+      })
       .optional(),
   });
   // hub.lease_seconds and hub.secret mean nothing on unsubscribe: ignored, not checked.
@@ -63,24 +67,51 @@ export function createHubFormParser(topics: TopicRegistry): (form: URLSearchPara
       const values = form.getAll(name);
       // Publishers may name several topics at once (hub.url / hub.topic, as PubSubHubbub allowed).
       if (values.length > 1 && !(mode === 'publish' && (name === 'hub.url' || name === 'hub.topic'))) {
-        issues.push({ code: 'invalid_value', path: [name], message: `${name} is given ${values.length} times; give it once` });
+        issues.push({
+          code: 'invalid_value',
+          path: [name],
+          message: `${name} is given ${values.length} times; give it once`,
+        });
       } else if (values.length >= 1) single[name] = values[0]!;
     }
     if (issues.length > 0) return { ok: false, issues };
 
     if (mode === 'publish') {
       const named = [...form.getAll('hub.topic'), ...form.getAll('hub.url')];
-      if (named.length === 0) return { ok: false, issues: [{ code: 'invalid_type', path: ['hub.url'], message: 'hub.url or hub.topic is required to publish' }] };
+      if (named.length === 0)
+        return {
+          ok: false,
+          issues: [{ code: 'invalid_type', path: ['hub.url'], message: 'hub.url or hub.topic is required to publish' }],
+        };
       const unknown = named.filter((value) => topics.byUrl(value) === undefined);
       if (unknown.length > 0) {
-        return { ok: false, issues: unknown.map((value) => ({ code: 'custom', path: [form.getAll('hub.topic').includes(value) ? 'hub.topic' : 'hub.url'], message: `not a topic of this hub: ${value.slice(0, 200)}` })) };
+        return {
+          ok: false,
+          issues: unknown.map((value) => ({
+            code: 'custom',
+            path: [form.getAll('hub.topic').includes(value) ? 'hub.topic' : 'hub.url'],
+            message: `not a topic of this hub: ${value.slice(0, 200)}`,
+          })),
+        };
       }
-      return { ok: true, request: { mode: 'publish', topics: [...new Set(named.map((value) => topics.byUrl(value)!.url))] } };
+      return {
+        ok: true,
+        request: { mode: 'publish', topics: [...new Set(named.map((value) => topics.byUrl(value)!.url))] },
+      };
     }
     if (mode !== 'subscribe' && mode !== 'unsubscribe') {
       return {
         ok: false,
-        issues: [{ code: 'invalid_value', path: ['hub.mode'], message: mode === null ? 'hub.mode is required: subscribe, unsubscribe or publish' : 'hub.mode must be subscribe, unsubscribe or publish' }],
+        issues: [
+          {
+            code: 'invalid_value',
+            path: ['hub.mode'],
+            message:
+              mode === null
+                ? 'hub.mode is required: subscribe, unsubscribe or publish'
+                : 'hub.mode must be subscribe, unsubscribe or publish',
+          },
+        ],
       };
     }
     const parsed = (mode === 'subscribe' ? subscribe : unsubscribe).safeParse(single);
@@ -88,7 +119,8 @@ export function createHubFormParser(topics: TopicRegistry): (form: URLSearchPara
     if (!parsed.success) return { ok: false, issues: toIssues(parsed.error) };
     const data = parsed.data as Record<string, string | undefined>;
     const topicUrl = topics.byUrl(data['hub.topic']!)!.url;
-    if (mode === 'unsubscribe') return { ok: true, request: { mode, callback: stripFragment(data['hub.callback']!), topic: topicUrl } };
+    if (mode === 'unsubscribe')
+      return { ok: true, request: { mode, callback: stripFragment(data['hub.callback']!), topic: topicUrl } };
     return {
       ok: true,
       request: {

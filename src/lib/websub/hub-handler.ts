@@ -68,7 +68,8 @@ type Unsubscribe = Extract<HubRequest, { mode: 'unsubscribe' }>;
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 const ALLOWED = ['POST'];
 
-const json = (body: unknown, status: number, headers: Record<string, string> = {}) => toResponse(jsonAnswer(body, { status, headers }));
+const json = (body: unknown, status: number, headers: Record<string, string> = {}) =>
+  toResponse(jsonAnswer(body, { status, headers }));
 
 export function createHub(options: HubOptions): Hub {
   const { config, store } = options;
@@ -79,7 +80,12 @@ export function createHub(options: HubOptions): Hub {
   const state = new HubState(store, now);
   // A delivery unanswered after 2 s frees its slot for the next subscriber (pool.ts): silent callbacks delay no one.
   const pool = new Pool(config.concurrency, { lagAfterMs: 2000 });
-  const outbound: OutboundOptions = { allowLoopback: config.allowLoopback, timeoutMs: config.requestTimeoutMs, userAgent: HUB_USER_AGENT, resolver: options.resolver };
+  const outbound: OutboundOptions = {
+    allowLoopback: config.allowLoopback,
+    timeoutMs: config.requestTimeoutMs,
+    userAgent: HUB_USER_AGENT,
+    resolver: options.resolver,
+  };
   const distributor = new Distributor({ state, topics, content: options.content, config, outbound, pool, now, log });
   const publishDeps = { state, content: options.content, distributor, log };
   /**
@@ -93,7 +99,10 @@ export function createHub(options: HubOptions): Hub {
   const prepare = async (topic: Topic) => {
     const prepared = await preparePublish(topic, publishDeps);
     if (prepared.outcome?.result === 'elsewhere') {
-      if (!unconfirmed.has(topic.id)) log(`websub: the change of ${topic.id} is claimed by another holder; checked again in ${PUBLISH_CLAIM_SECONDS + 1} s`);
+      if (!unconfirmed.has(topic.id))
+        log(
+          `websub: the change of ${topic.id} is claimed by another holder; checked again in ${PUBLISH_CLAIM_SECONDS + 1} s`,
+        );
       unconfirmed.set(topic.id, now() + (PUBLISH_CLAIM_SECONDS + 1) * 1000);
     }
     return prepared;
@@ -143,7 +152,9 @@ export function createHub(options: HubOptions): Hub {
   };
 
   const clampLease = (requested: number | undefined) =>
-    requested === undefined ? config.leaseDefaultSeconds : Math.min(config.leaseMaxSeconds, Math.max(config.leaseMinSeconds, requested));
+    requested === undefined
+      ? config.leaseDefaultSeconds
+      : Math.min(config.leaseMaxSeconds, Math.max(config.leaseMinSeconds, requested));
 
   const topicOf = (url: string) => topics.byUrl(url) as Topic;
 
@@ -157,22 +168,34 @@ export function createHub(options: HubOptions): Hub {
   function oneAtATime<T>(topicId: string, task: () => Promise<T>): Promise<T> {
     const run = (applying.get(topicId) ?? Promise.resolve()).then(task, task);
     // One entry per topic, of which there are three: nothing to remove.
-    applying.set(topicId, run.catch(() => {}));
+    applying.set(
+      topicId,
+      run.catch(() => {}),
+    );
     return run;
   }
 
-  async function verifyAndApply(request: Subscribe | Unsubscribe, intentId: string, requested: CallbackPlace): Promise<void> {
+  async function verifyAndApply(
+    request: Subscribe | Unsubscribe,
+    intentId: string,
+    requested: CallbackPlace,
+  ): Promise<void> {
     const topic = topicOf(request.topic);
     const key = callbackKey(request.callback);
     const lease = request.mode === 'subscribe' ? clampLease(request.leaseSeconds) : undefined;
-    const outcome = await pool.run(() => verifyIntent({ mode: request.mode, callback: request.callback, topic: topic.url, leaseSeconds: lease }, outbound));
+    const outcome = await pool.run(() =>
+      verifyIntent({ mode: request.mode, callback: request.callback, topic: topic.url, leaseSeconds: lease }, outbound),
+    );
     if (!outcome.verified) {
       // A failed verification changes nothing: a new subscription is not made, an old one stays as it was.
       log(`websub: ${request.mode} of ${key.slice(0, 12)} to ${topic.id} not verified (${outcome.detail})`);
       return;
     }
     // Counted where the challenge was answered: DNS may have named another network when the request came.
-    const place: CallbackPlace = { host: requested.host, network: (outcome.address && addressNetwork(outcome.address)) ?? requested.network };
+    const place: CallbackPlace = {
+      host: requested.host,
+      network: (outcome.address && addressNetwork(outcome.address)) ?? requested.network,
+    };
     const refused = await oneAtATime(topic.id, async () => {
       // A later request for the same callback and topic wins, whatever order the verifications finish in.
       if (!(await state.isLatestIntent(topic.id, key, intentId))) return null;
@@ -222,7 +245,12 @@ export function createHub(options: HubOptions): Hub {
     const kind = form.get('hub.mode') === 'publish' ? 'publish' : 'subscribe';
     const rate = await limits.hit(kind, client.address);
     if (!rate.ok) {
-      return toResponse(tooManyRequests(`Too many ${kind} requests from this address; try again in ${rate.retryAfterSeconds} s.`, rate.retryAfterSeconds));
+      return toResponse(
+        tooManyRequests(
+          `Too many ${kind} requests from this address; try again in ${rate.retryAfterSeconds} s.`,
+          rate.retryAfterSeconds,
+        ),
+      );
     }
 
     const parsed = parseForm(form);
@@ -237,16 +265,27 @@ export function createHub(options: HubOptions): Hub {
       return json({ status: 'accepted', mode: 'publish', topics: hubRequest.topics }, 202);
     }
 
-    const target = await resolveTarget(hubRequest.callback, { allowLoopback: config.allowLoopback, resolver: options.resolver, timeoutMs: config.requestTimeoutMs });
+    const target = await resolveTarget(hubRequest.callback, {
+      allowLoopback: config.allowLoopback,
+      resolver: options.resolver,
+      timeoutMs: config.requestTimeoutMs,
+    });
     if (!target.ok) {
       // The answer never names resolved addresses (target.reason); the log may (target.detail). Only the host is logged: a callback's query may hold a token.
       log(`websub: ${hubRequest.mode} refused: ${target.detail}`);
-      return toResponse(invalidRequest([{ code: 'custom', path: ['hub.callback'], message: `hub.callback is refused: ${target.reason}` }]));
+      return toResponse(
+        invalidRequest([
+          { code: 'custom', path: ['hub.callback'], message: `hub.callback is refused: ${target.reason}` },
+        ]),
+      );
     }
 
     const topic = topicOf(hubRequest.topic);
     const key = callbackKey(hubRequest.callback);
-    const place: CallbackPlace = { host: callbackHost(hubRequest.callback), network: addressNetwork(target.target.addresses[0]!.address) };
+    const place: CallbackPlace = {
+      host: callbackHost(hubRequest.callback),
+      network: addressNetwork(target.target.addresses[0]!.address),
+    };
     const isNew = hubRequest.mode === 'subscribe' && !(await state.getSubscription(topic.id, key));
     const refusal = isNew ? await caps.refusal(topic.id, place) : null;
     if (refusal?.cap === 'topic') {
@@ -259,12 +298,21 @@ export function createHub(options: HubOptions): Hub {
       await state.setIntent(topic.id, key, intentId);
       inBackground(() => verifyAndApply(hubRequest, intentId, place), defer);
     }
-    return json({ status: 'accepted', mode: hubRequest.mode, topic: topic.url, message: 'The hub will now verify the intent with a GET to the callback.' }, 202);
+    return json(
+      {
+        status: 'accepted',
+        mode: hubRequest.mode,
+        topic: topic.url,
+        message: 'The hub will now verify the intent with a GET to the callback.',
+      },
+      202,
+    );
   }
 
   return {
     handle: async (request, client, defer) => {
-      if (closed) return json({ error: 'unavailable', message: 'The hub is shutting down.' }, 503, { 'retry-after': '5' });
+      if (closed)
+        return json({ error: 'unavailable', message: 'The hub is shutting down.' }, 503, { 'retry-after': '5' });
       try {
         return await handle(request, client, defer);
       } catch (error) {

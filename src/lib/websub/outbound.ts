@@ -51,7 +51,11 @@ export const outboundTlsContext = (): SecureContext => (sharedContext ??= create
 
 export async function sendOutbound(req: OutboundRequest, options: OutboundOptions): Promise<OutboundResult> {
   const deadline = Date.now() + options.timeoutMs;
-  const checked = await resolveTarget(req.url, { allowLoopback: options.allowLoopback, resolver: options.resolver, timeoutMs: options.timeoutMs });
+  const checked = await resolveTarget(req.url, {
+    allowLoopback: options.allowLoopback,
+    resolver: options.resolver,
+    timeoutMs: options.timeoutMs,
+  });
   if (!checked.ok) {
     const error = checked.kind === 'busy' ? 'busy' : checked.kind === 'unresolved' ? 'network' : 'refused';
     return { ok: false, error, message: checked.reason, detail: checked.detail };
@@ -86,26 +90,23 @@ export async function sendOutbound(req: OutboundRequest, options: OutboundOption
       // Answers are small or dropped; a giant header block is not our problem to parse.
       maxHeaderSize: 16 * 1024,
     };
-    const outgoing = httpsRequest(
-      requestOptions,
-      (res) => {
-        const address = res.socket?.remoteAddress;
-        const chunks: Buffer[] = [];
-        let size = 0;
-        const answered = () => finish({ ok: true, status: res.statusCode ?? 0, body: Buffer.concat(chunks), address });
-        res.on('data', (chunk: Buffer) => {
-          if (size < keep) chunks.push(chunk.subarray(0, keep - size));
-          size += chunk.length;
-          // Enough to decide: stop reading (a callback streaming megabytes is not read until the deadline).
-          if (keep > 0 && size >= keep) {
-            answered();
-            outgoing.destroy();
-          }
-        });
-        res.once('end', answered);
-        res.once('error', (error) => finish({ ok: false, error: 'network', message: error.message }));
-      },
-    );
+    const outgoing = httpsRequest(requestOptions, (res) => {
+      const address = res.socket?.remoteAddress;
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const answered = () => finish({ ok: true, status: res.statusCode ?? 0, body: Buffer.concat(chunks), address });
+      res.on('data', (chunk: Buffer) => {
+        if (size < keep) chunks.push(chunk.subarray(0, keep - size));
+        size += chunk.length;
+        // Enough to decide: stop reading (a callback streaming megabytes is not read until the deadline).
+        if (keep > 0 && size >= keep) {
+          answered();
+          outgoing.destroy();
+        }
+      });
+      res.once('end', answered);
+      res.once('error', (error) => finish({ ok: false, error: 'network', message: error.message }));
+    });
     const timer = setTimeout(() => {
       finish({ ok: false, error: 'timeout', message: `no answer in ${options.timeoutMs} ms` });
       outgoing.destroy();

@@ -27,7 +27,8 @@ export type PublishOutcome =
   | { topic: string; result: 'distributed'; subscribers: number; outcomes: DeliveryOutcome[] };
 
 /** A prepared publish: nothing to send, or the jobs this instance must send. */
-export type PreparedPublish = { outcome: PublishOutcome; jobs?: never } | { outcome?: never; topic: Topic; jobs: DeliveryJob[] };
+export type PreparedPublish =
+  { outcome: PublishOutcome; jobs?: never } | { outcome?: never; topic: Topic; jobs: DeliveryJob[] };
 
 /**
  * How long the claim of one change holds: long enough for every instance to have started.
@@ -46,7 +47,8 @@ export const contentHash = (body: Buffer): string => createHash('sha256').update
  * re-publish of the same transition after a dead holder's claim expired gives the same
  * version, and each later transition a new one, even back to an earlier content.
  */
-export const changeVersion = (transition: string): string => createHash('sha256').update(transition).digest('base64url').slice(0, 22);
+export const changeVersion = (transition: string): string =>
+  createHash('sha256').update(transition).digest('base64url').slice(0, 22);
 
 export interface PublishDeps {
   state: HubState;
@@ -76,7 +78,9 @@ export async function preparePublish(topic: Topic, deps: PublishDeps): Promise<P
     const jobs = await distributor.enqueueAll(topic, changeVersion(transition));
     await state.recordHash(topic.id, hash, 0);
     if (jobs.length === 0) return { outcome: { topic: topic.url, result: 'recorded' } };
-    deps.log(`websub: ${topic.id} has no recorded hash (a new or emptied store); notifying ${jobs.length} subscriber(s) of its content`);
+    deps.log(
+      `websub: ${topic.id} has no recorded hash (a new or emptied store); notifying ${jobs.length} subscriber(s) of its content`,
+    );
     return { topic, jobs };
   }
   const { generation } = last;

@@ -27,7 +27,10 @@ export function renderedContentSource(dataset: () => Promise<ReviewsDataset>, si
     if (!render) return undefined;
     let content = rendered.get(path);
     if (!content) {
-      content = dataset().then((data) => ({ body: Buffer.from(render(data, siteHref)), contentType: contentTypeFor(path) }));
+      content = dataset().then((data) => ({
+        body: Buffer.from(render(data, siteHref)),
+        contentType: contentTypeFor(path),
+      }));
       rendered.set(path, content);
       content.catch(() => rendered.delete(path));
     }

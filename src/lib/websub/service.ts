@@ -43,17 +43,25 @@ export function createHubService(options: HubServiceOptions): HubService {
       outcomes = await hub.publishChanged();
     } catch (error) {
       if (!isStoreUnavailable(error) || closed) throw error;
-      if (!waiting) console.error(`websub: start-up publish waits for the store (${error.message}); trying again every ${PUBLISH_RETRY_MS / 1000} s`);
+      if (!waiting)
+        console.error(
+          `websub: start-up publish waits for the store (${error.message}); trying again every ${PUBLISH_RETRY_MS / 1000} s`,
+        );
       waiting = true;
-      retry = setTimeout(() => void publishOnStart().catch((again: unknown) => console.error('websub: start-up publish failed:', again)), PUBLISH_RETRY_MS);
+      retry = setTimeout(
+        () => void publishOnStart().catch((again: unknown) => console.error('websub: start-up publish failed:', again)),
+        PUBLISH_RETRY_MS,
+      );
       retry.unref();
       return;
     }
     if (waiting) console.log('websub: the store is reachable again; start-up publish runs');
     waiting = false;
     for (const outcome of outcomes) {
-      if (outcome.result === 'distributed') console.log(`websub: published ${outcome.topic} to ${outcome.subscribers} subscriber(s)`);
-      else if (outcome.result === 'recorded') console.log(`websub: recorded the first hash of ${outcome.topic}; nobody notified`);
+      if (outcome.result === 'distributed')
+        console.log(`websub: published ${outcome.topic} to ${outcome.subscribers} subscriber(s)`);
+      else if (outcome.result === 'recorded')
+        console.log(`websub: recorded the first hash of ${outcome.topic}; nobody notified`);
     }
     // Logged once every start-up delivery is done (operators and the tests wait for it).
     console.log(`websub: start-up publish done (${outcomes.map((outcome) => outcome.result).join(', ')})`);

@@ -120,7 +120,12 @@ function literalHost(url: URL): string | undefined {
  * IP literal the address is the caller's own, so its class is named.
  * `detail` is for the hub's log only.
  */
-export type TargetRefusal = { ok: false; kind: 'syntax' | 'refused' | 'unresolved' | 'busy'; reason: string; detail: string };
+export type TargetRefusal = {
+  ok: false;
+  kind: 'syntax' | 'refused' | 'unresolved' | 'busy';
+  reason: string;
+  detail: string;
+};
 
 /**
  * One answer for "resolves to a non-public address" and "does not resolve": two
@@ -144,8 +149,17 @@ export async function resolveTarget(
   const literal = literalHost(url);
   if (literal) {
     const verdict = checkAddress(literal, options.allowLoopback);
-    if (!verdict.ok) return { ok: false, kind: 'refused', reason: `the callback's host is a refused address: ${verdict.reason}`, detail: verdict.reason };
-    return { ok: true, target: { url, servername: '', addresses: [{ address: literal, family: isIP(literal) === 6 ? 6 : 4 }] } };
+    if (!verdict.ok)
+      return {
+        ok: false,
+        kind: 'refused',
+        reason: `the callback's host is a refused address: ${verdict.reason}`,
+        detail: verdict.reason,
+      };
+    return {
+      ok: true,
+      target: { url, servername: '', addresses: [{ address: literal, family: isIP(literal) === 6 ? 6 : 4 }] },
+    };
   }
   const hostname = url.hostname.replace(/\.$/, '');
   const timeoutMs = options.timeoutMs ?? 10_000;
@@ -153,22 +167,46 @@ export async function resolveTarget(
   // The deadline holds whatever the resolver does (the system one keeps it itself; one a test swaps in may hang).
   const deadline = new AbortController();
   try {
-    const late = sleep(timeoutMs, undefined, { signal: deadline.signal }).then(() => Promise.reject(new Error(`timed out after ${timeoutMs} ms`)));
+    const late = sleep(timeoutMs, undefined, { signal: deadline.signal }).then(() =>
+      Promise.reject(new Error(`timed out after ${timeoutMs} ms`)),
+    );
     found = await Promise.race([(options.resolver ?? systemResolver)(hostname, { timeoutMs }), late]);
   } catch (error) {
-    if (error instanceof LookupBusyError) return { ok: false, kind: 'busy', reason: LOOKUPS_BUSY, detail: `host ${hostname}: ${error.message}` };
-    return { ok: false, kind: 'unresolved', reason: NON_PUBLIC_HOST, detail: `host ${hostname} does not resolve: ${(error as Error).message}` };
+    if (error instanceof LookupBusyError)
+      return { ok: false, kind: 'busy', reason: LOOKUPS_BUSY, detail: `host ${hostname}: ${error.message}` };
+    return {
+      ok: false,
+      kind: 'unresolved',
+      reason: NON_PUBLIC_HOST,
+      detail: `host ${hostname} does not resolve: ${(error as Error).message}`,
+    };
   } finally {
     deadline.abort();
   }
-  if (found.length === 0) return { ok: false, kind: 'unresolved', reason: NON_PUBLIC_HOST, detail: `host ${hostname} has no A or AAAA records` };
+  if (found.length === 0)
+    return {
+      ok: false,
+      kind: 'unresolved',
+      reason: NON_PUBLIC_HOST,
+      detail: `host ${hostname} has no A or AAAA records`,
+    };
   for (const { address } of found) {
     const verdict = checkAddress(address, options.allowLoopback);
-    if (!verdict.ok) return { ok: false, kind: 'refused', reason: NON_PUBLIC_HOST, detail: `host ${hostname} resolves to ${verdict.reason}` };
+    if (!verdict.ok)
+      return {
+        ok: false,
+        kind: 'refused',
+        reason: NON_PUBLIC_HOST,
+        detail: `host ${hostname} resolves to ${verdict.reason}`,
+      };
   }
   return {
     ok: true,
-    target: { url, servername: hostname, addresses: found.map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 })) },
+    target: {
+      url,
+      servername: hostname,
+      addresses: found.map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 })),
+    },
   };
 }
 
@@ -178,16 +216,26 @@ export async function resolveTarget(
  * between the check and the connection.
  */
 export function pinnedLookup(addresses: CheckedTarget['addresses']): LookupFunction {
-  return ((_hostname: string, options: { all?: boolean; family?: number | string } | number, callback: (...args: unknown[]) => void) => {
+  return ((
+    _hostname: string,
+    options: { all?: boolean; family?: number | string } | number,
+    callback: (...args: unknown[]) => void,
+  ) => {
     const opts = typeof options === 'object' && options !== null ? options : { family: options };
-    const wanted = opts.family === 4 || opts.family === 'IPv4' ? 4 : opts.family === 6 || opts.family === 'IPv6' ? 6 : 0;
+    const wanted =
+      opts.family === 4 || opts.family === 'IPv4' ? 4 : opts.family === 6 || opts.family === 'IPv6' ? 6 : 0;
     const usable = wanted ? addresses.filter((a) => a.family === wanted) : addresses;
     if (usable.length === 0) {
       const error = Object.assign(new Error('no checked address of the requested family'), { code: 'ENOTFOUND' });
       process.nextTick(callback, error);
       return;
     }
-    if (opts.all) process.nextTick(callback, null, usable.map((a) => ({ address: a.address, family: a.family })));
+    if (opts.all)
+      process.nextTick(
+        callback,
+        null,
+        usable.map((a) => ({ address: a.address, family: a.family })),
+      );
     else process.nextTick(callback, null, usable[0]!.address, usable[0]!.family);
   }) as unknown as LookupFunction;
 }

@@ -68,7 +68,8 @@ export interface DistributedHash {
   generation: number;
 }
 
-export const callbackKey = (callback: string): string => createHash('sha256').update(callback).digest('hex').slice(0, 40);
+export const callbackKey = (callback: string): string =>
+  createHash('sha256').update(callback).digest('hex').slice(0, 40);
 export const newId = (): string => randomBytes(16).toString('base64url');
 
 const INTENT_TTL_SECONDS = 3600;
@@ -114,7 +115,9 @@ export class HubState {
 
   /** The topic's live subscriptions; `keys` when the caller has just listed them. */
   async activeSubscriptions(topicId: string, keys?: string[]): Promise<Subscription[]> {
-    const subs = await inBatches(keys ?? (await this.subscriptionKeys(topicId)), (key) => this.getSubscription(topicId, key));
+    const subs = await inBatches(keys ?? (await this.subscriptionKeys(topicId)), (key) =>
+      this.getSubscription(topicId, key),
+    );
     return subs.filter((sub) => sub !== null);
   }
 
@@ -150,13 +153,19 @@ export class HubState {
    */
   async recordDelivered(job: DeliveryJob, ttlSeconds: number): Promise<void> {
     if (job.version === undefined) return;
-    await this.store.set(`websub:sent:${job.topic_id}:${job.callback_key}`, { version: job.version, at: this.#now() } satisfies Delivered, { ttlSeconds });
+    await this.store.set(
+      `websub:sent:${job.topic_id}:${job.callback_key}`,
+      { version: job.version, at: this.#now() } satisfies Delivered,
+      { ttlSeconds },
+    );
   }
 
   /** Whether the subscription has already received the change this job announces. */
   async wasDelivered(job: DeliveryJob): Promise<boolean> {
     if (job.version === undefined) return false;
-    return (await this.store.get<Delivered>(`websub:sent:${job.topic_id}:${job.callback_key}`))?.version === job.version;
+    return (
+      (await this.store.get<Delivered>(`websub:sent:${job.topic_id}:${job.callback_key}`))?.version === job.version
+    );
   }
 
   async allJobs(): Promise<DeliveryJob[]> {

@@ -21,7 +21,11 @@ export interface TopicRegistry {
 export function topicRegistry(site: string): TopicRegistry {
   const links = siteLinks(site);
   const topic = (id: Topic['id'], url: string): Topic => ({ id, url, path: new URL(url).pathname });
-  const all: Topic[] = [topic('atom', links.atomFeed), topic('json-feed', links.jsonFeed), topic('reviews', links.reviewsJson)];
+  const all: Topic[] = [
+    topic('atom', links.atomFeed),
+    topic('json-feed', links.jsonFeed),
+    topic('reviews', links.reviewsJson),
+  ];
   return {
     all,
     hub: links.hub,

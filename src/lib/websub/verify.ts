@@ -25,19 +25,33 @@ export async function verifyIntent(
   outbound: OutboundOptions,
 ): Promise<VerificationOutcome> {
   const challenge = randomBytes(32).toString('base64url');
-  const params: Record<string, string> = { 'hub.mode': intent.mode, 'hub.topic': intent.topic, 'hub.challenge': challenge };
-  if (intent.mode === 'subscribe' && intent.leaseSeconds !== undefined) params['hub.lease_seconds'] = String(intent.leaseSeconds);
+  const params: Record<string, string> = {
+    'hub.mode': intent.mode,
+    'hub.topic': intent.topic,
+    'hub.challenge': challenge,
+  };
+  if (intent.mode === 'subscribe' && intent.leaseSeconds !== undefined)
+    params['hub.lease_seconds'] = String(intent.leaseSeconds);
   const result = await sendOutbound(
     { url: withParams(intent.callback, params), method: 'GET', keepBodyBytes: Buffer.byteLength(challenge) + 1 },
     outbound,
   );
   if (!result.ok) return { verified: false, detail: `${result.error}: ${result.detail ?? result.message}` };
   if (result.status < 200 || result.status > 299) return { verified: false, detail: `answered ${result.status}` };
-  if (result.body.toString('utf8') !== challenge) return { verified: false, detail: 'answered a body other than the challenge' };
+  if (result.body.toString('utf8') !== challenge)
+    return { verified: false, detail: 'answered a body other than the challenge' };
   return { verified: true, detail: 'verified', address: result.address };
 }
 
 /** Tells a subscriber its subscription is refused or ended (§5.2). The answer is not looked at. */
-export async function sendDenied(callback: string, topic: string, reason: string, outbound: OutboundOptions): Promise<void> {
-  await sendOutbound({ url: withParams(callback, { 'hub.mode': 'denied', 'hub.topic': topic, 'hub.reason': reason }), method: 'GET' }, outbound);
+export async function sendDenied(
+  callback: string,
+  topic: string,
+  reason: string,
+  outbound: OutboundOptions,
+): Promise<void> {
+  await sendOutbound(
+    { url: withParams(callback, { 'hub.mode': 'denied', 'hub.topic': topic, 'hub.reason': reason }), method: 'GET' },
+    outbound,
+  );
 }

@@ -41,10 +41,14 @@ export function formProblems(data: FormData): string[] {
   } else {
     const { date, updated, response } = parsed.data;
     // The same checks between dates as load.ts (toReview).
-    if (response && response.date < date) problems.push(`response.date: the reply (${response.date}) is dated before the review (${date})`);
-    if (updated && updated.slice(0, 10) < date) problems.push(`updated: ${updated} is before the review's date ${date}`);
+    if (response && response.date < date)
+      problems.push(`response.date: the reply (${response.date}) is dated before the review (${date})`);
+    if (updated && updated.slice(0, 10) < date)
+      problems.push(`updated: ${updated} is before the review's date ${date}`);
     if (updated && response && updated.slice(0, 10) < response.date) {
-      problems.push(`updated: ${updated} is before the reply of ${response.date}: set it to when the reply was published, or leave it empty`);
+      problems.push(
+        `updated: ${updated} is before the reply of ${response.date}: set it to when the reply was published, or leave it empty`,
+      );
     }
   }
   const textProblem = reviewTextProblem(body);

@@ -6,4 +6,5 @@ import { routeClient } from '../../hosts/route-client.ts';
 
 export const prerender = false;
 
-export const ALL: APIRoute = async (context) => handleApiRequest(context.request, await getApiContext(), routeClient(context));
+export const ALL: APIRoute = async (context) =>
+  handleApiRequest(context.request, await getApiContext(), routeClient(context));

@@ -28,7 +28,9 @@ const jsonFeed = z.object({
   description: z.string(),
   language: z.string(),
   authors: z.array(jsonFeedAuthor),
-  hubs: z.array(z.object({ type: z.literal('WebSub'), url: z.url() })).describe('The WebSub hub that pushes this feed when it changes.'),
+  hubs: z
+    .array(z.object({ type: z.literal('WebSub'), url: z.url() }))
+    .describe('The WebSub hub that pushes this feed when it changes.'),
   items: z
     .array(
       z.object({
@@ -52,7 +54,9 @@ const jsonFeed = z.object({
             source_id: z.string().optional(),
             source_url: z.string().optional(),
           })
-          .describe('Extension (JSON Feed §Extensions): the review fields a feed reader would otherwise lose. The full record is in /reviews.json.'),
+          .describe(
+            'Extension (JSON Feed §Extensions): the review fields a feed reader would otherwise lose. The full record is in /reviews.json.',
+          ),
       }),
     )
     .max(FEED_SIZE)
@@ -64,7 +68,11 @@ const jsonRpcId = z.union([z.string(), z.int()]);
 const jsonRpcRequest = z.object({
   jsonrpc: z.literal('2.0'),
   id: jsonRpcId.optional().describe('Absent for a notification, which is answered 202 with no body.'),
-  method: z.string().describe('initialize, tools/list, tools/call, resources/list, resources/read, ping, notifications/initialized, ...'),
+  method: z
+    .string()
+    .describe(
+      'initialize, tools/list, tools/call, resources/list, resources/read, ping, notifications/initialized, ...',
+    ),
   params: z.record(z.string(), z.unknown()).optional(),
 });
 const jsonRpcErrorObject = z.object({ code: z.int(), message: z.string(), data: z.unknown().optional() });
@@ -72,7 +80,11 @@ const jsonRpcResponse = z.object({
   jsonrpc: z.literal('2.0'),
   id: jsonRpcId.nullable(),
   result: z.record(z.string(), z.unknown()).optional().describe('Present on success.'),
-  error: jsonRpcErrorObject.optional().describe('Present on failure: -32700 parse error, -32600 invalid request, -32601 unknown method, -32602 invalid params.'),
+  error: jsonRpcErrorObject
+    .optional()
+    .describe(
+      'Present on failure: -32700 parse error, -32600 invalid request, -32601 unknown method, -32602 invalid params.',
+    ),
 });
 const jsonRpcErrorResponse = z.object({ jsonrpc: z.literal('2.0'), id: z.null(), error: jsonRpcErrorObject });
 
@@ -86,7 +98,12 @@ function hubForm(site: string) {
   const topic = z.enum(topicUrls(site));
   return z.object({
     'hub.mode': z.enum(['subscribe', 'unsubscribe', 'publish']),
-    'hub.callback': z.url().optional().describe('subscribe/unsubscribe: the subscriber\'s HTTPS URL. Plain HTTP, credentials in the URL and private, loopback, link-local or metadata addresses are refused.'),
+    'hub.callback': z
+      .url()
+      .optional()
+      .describe(
+        "subscribe/unsubscribe: the subscriber's HTTPS URL. Plain HTTP, credentials in the URL and private, loopback, link-local or metadata addresses are refused.",
+      ),
     'hub.topic': topic.optional().describe('subscribe/unsubscribe (required) and publish: one of the three topics.'),
     'hub.lease_seconds': z
       .int()
@@ -94,7 +111,13 @@ function hubForm(site: string) {
       .describe(
         `subscribe: the lease asked for, in seconds. Clamped to ${DEFAULT_HUB_CONFIG.leaseMinSeconds}..${DEFAULT_HUB_CONFIG.leaseMaxSeconds} (1 hour to 30 days); default ${DEFAULT_HUB_CONFIG.leaseDefaultSeconds} (10 days). The lease granted is the one sent in the verification request. Ignored on unsubscribe.`,
       ),
-    'hub.secret': z.string().max(199).optional().describe('subscribe: a secret of fewer than 200 bytes; notifications then carry X-Hub-Signature: sha256=<hex HMAC-SHA256 of the body>.'),
+    'hub.secret': z
+      .string()
+      .max(199)
+      .optional()
+      .describe(
+        'subscribe: a secret of fewer than 200 bytes; notifications then carry X-Hub-Signature: sha256=<hex HMAC-SHA256 of the body>.',
+      ),
     'hub.url': topic.optional().describe('publish: the topic that changed (a synonym of hub.topic).'),
   });
 }
@@ -141,13 +164,18 @@ export function generateComponents(site: string): Record<string, JsonSchema> {
   const schemas: Record<string, JsonSchema> = {};
   for (const [id, schema] of Object.entries(generated)) {
     if (id === '__shared') {
-      for (const [sharedId, shared] of Object.entries((schema.$defs ?? {}) as Record<string, JsonSchema>)) schemas[sharedId] = shared;
+      for (const [sharedId, shared] of Object.entries((schema.$defs ?? {}) as Record<string, JsonSchema>))
+        schemas[sharedId] = shared;
     } else schemas[id] = schema;
   }
   // The query as one object (the MCP tool search_reviews takes the same arguments): the input side, defaults included.
   const inputs = z.registry<{ id: string }>();
   inputs.add(searchQuery, { id: 'SearchQuery' });
-  schemas.SearchQuery = z.toJSONSchema(inputs, { target: JSON_SCHEMA_TARGET, io: 'input', uri: (id) => `${COMPONENT_REF}${id}` }).schemas.SearchQuery as JsonSchema;
+  schemas.SearchQuery = z.toJSONSchema(inputs, {
+    target: JSON_SCHEMA_TARGET,
+    io: 'input',
+    uri: (id) => `${COMPONENT_REF}${id}`,
+  }).schemas.SearchQuery as JsonSchema;
   schemas.SearchQuery.description =
     'The search parameters as one object: the query string of GET /api/reviews/search and the arguments of the MCP tool search_reviews. Also refused: since after until, and rating below min_rating.';
 
@@ -163,7 +191,8 @@ export function generateComponents(site: string): Record<string, JsonSchema> {
  */
 function openResponseObjects(ctx: { zodSchema: unknown; jsonSchema: JsonSchema }): void {
   const def = (ctx.zodSchema as { _zod?: { def?: { type?: string; catchall?: unknown } } })._zod?.def;
-  if (def?.type === 'object' && def.catchall === undefined && ctx.jsonSchema.additionalProperties === false) delete ctx.jsonSchema.additionalProperties;
+  if (def?.type === 'object' && def.catchall === undefined && ctx.jsonSchema.additionalProperties === false)
+    delete ctx.jsonSchema.additionalProperties;
 }
 
 /**
@@ -176,7 +205,11 @@ function tidy(value: unknown): unknown {
   const out: JsonObject = {};
   for (const [key, inner] of Object.entries(value)) {
     if (key === '$schema' || key === '$id') continue;
-    if ((key === 'minimum' && inner === Number.MIN_SAFE_INTEGER) || (key === 'maximum' && inner === Number.MAX_SAFE_INTEGER)) continue;
+    if (
+      (key === 'minimum' && inner === Number.MIN_SAFE_INTEGER) ||
+      (key === 'maximum' && inner === Number.MAX_SAFE_INTEGER)
+    )
+      continue;
     if (key === '$ref' && typeof inner === 'string') {
       out.$ref = inner.replace(`${COMPONENT_REF}__shared#/$defs/`, COMPONENT_REF);
       continue;

@@ -29,22 +29,48 @@ export function mcpPath(): PathItem {
             examples: {
               initialize: {
                 summary: 'Open a session',
-                value: { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'example-client', version: '1.0.0' } } },
+                value: {
+                  jsonrpc: '2.0',
+                  id: 1,
+                  method: 'initialize',
+                  params: {
+                    protocolVersion: '2025-06-18',
+                    capabilities: {},
+                    clientInfo: { name: 'example-client', version: '1.0.0' },
+                  },
+                },
               },
               toolsList: { summary: 'List the tools', value: { jsonrpc: '2.0', id: 2, method: 'tools/list' } },
-              searchReviews: { summary: 'Call search_reviews', value: { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'search_reviews', arguments: { rating: 5, limit: 3 } } } },
+              searchReviews: {
+                summary: 'Call search_reviews',
+                value: {
+                  jsonrpc: '2.0',
+                  id: 3,
+                  method: 'tools/call',
+                  params: { name: 'search_reviews', arguments: { rating: 5, limit: 3 } },
+                },
+              },
             },
           },
         },
       },
       responses: {
         '200': {
-          description: 'The JSON-RPC response: a result, or a JSON-RPC error (-32601 unknown method, -32602 invalid params). Content-Type application/json, written by the MCP SDK.',
-          headers: { 'Mcp-Session-Id': { ...ref('headers', 'McpSessionId'), description: 'Only on a successful initialize.' } as JsonObject, 'Cache-Control': ref('headers', 'NoStore') },
+          description:
+            'The JSON-RPC response: a result, or a JSON-RPC error (-32601 unknown method, -32602 invalid params). Content-Type application/json, written by the MCP SDK.',
+          headers: {
+            'Mcp-Session-Id': {
+              ...ref('headers', 'McpSessionId'),
+              description: 'Only on a successful initialize.',
+            } as JsonObject,
+            'Cache-Control': ref('headers', 'NoStore'),
+          },
           content: { [JSON_MEDIA]: { schema: ref('schemas', 'JsonRpcResponse') } },
         },
         '202': { description: 'Accepted: a notification or response from the client; no body.' },
-        '400': rpcError('Parse error (-32700), not a JSON-RPC message (-32600), a batch, a missing Mcp-Session-Id after initialize, or an unsupported MCP-Protocol-Version.'),
+        '400': rpcError(
+          'Parse error (-32700), not a JSON-RPC message (-32600), a batch, a missing Mcp-Session-Id after initialize, or an unsupported MCP-Protocol-Version.',
+        ),
         '403': rpcError('Host is not this site, or the browser Origin is not allowed.'),
         '404': rpcError('Unknown, forged, expired or ended session (-32001): send a new initialize.'),
         '406': rpcError('Accept must list both application/json and text/event-stream.'),
@@ -70,15 +96,30 @@ export function mcpPath(): PathItem {
       summary: 'Not offered: no server-sent event stream',
       description: 'This server sends no event stream, so GET is refused; use POST (DELETE ends a session).',
       responses: {
-        '405': { ...rpcError('Method Not Allowed.'), headers: { Allow: { ...ref('headers', 'Allow'), example: 'POST, DELETE, OPTIONS' } as JsonObject, 'Cache-Control': ref('headers', 'NoStore') } },
+        '405': {
+          ...rpcError('Method Not Allowed.'),
+          headers: {
+            Allow: { ...ref('headers', 'Allow'), example: 'POST, DELETE, OPTIONS' } as JsonObject,
+            'Cache-Control': ref('headers', 'NoStore'),
+          },
+        },
       },
     },
     options: {
       operationId: 'mcpPreflight',
       tags: ['MCP'],
       summary: 'CORS preflight for /mcp',
-      description: 'Allows POST and DELETE with Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version and Authorization (which is ignored).',
-      responses: { '204': { description: 'No body.', headers: { Allow: ref('headers', 'Allow'), 'Access-Control-Allow-Methods': ref('headers', 'AccessControlAllowMethods') } } },
+      description:
+        'Allows POST and DELETE with Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version and Authorization (which is ignored).',
+      responses: {
+        '204': {
+          description: 'No body.',
+          headers: {
+            Allow: ref('headers', 'Allow'),
+            'Access-Control-Allow-Methods': ref('headers', 'AccessControlAllowMethods'),
+          },
+        },
+      },
     },
   };
 }

@@ -30,8 +30,15 @@ interface ReadEndpoint {
 
 /** GET, HEAD and the OPTIONS preflight of one read-only resource. */
 function readOnlyPath(endpoint: ReadEndpoint): PathItem {
-  const conditional = [ref('parameters', 'IfNoneMatch'), ...(endpoint.lastModified ? [ref('parameters', 'IfModifiedSince')] : [])];
-  const headers = { ...validatorHeaders(endpoint.lastModified), ...(endpoint.negotiated ? { Vary: ref('headers', 'Vary') } : {}), ...corsHeaders };
+  const conditional = [
+    ref('parameters', 'IfNoneMatch'),
+    ...(endpoint.lastModified ? [ref('parameters', 'IfModifiedSince')] : []),
+  ];
+  const headers = {
+    ...validatorHeaders(endpoint.lastModified),
+    ...(endpoint.negotiated ? { Vary: ref('headers', 'Vary') } : {}),
+    ...corsHeaders,
+  };
   const errors: Record<string, JsonObject> = endpoint.invalid ? { '400': ref('responses', 'ValidationError') } : {};
   const capitalised = endpoint.id[0]!.toUpperCase() + endpoint.id.slice(1);
   const pathParameters = (endpoint.parameters ?? []).filter((p) => p.in === 'path');
@@ -53,13 +60,16 @@ function readOnlyPath(endpoint: ReadEndpoint): PathItem {
       operationId: `head${capitalised}`,
       tags: [endpoint.tag],
       summary: `Headers of ${endpoint.path} without the body`,
-      description: 'The status and headers a GET would answer (Content-Length included), without a body: a cheap way to read the validators.',
+      description:
+        'The status and headers a GET would answer (Content-Length included), without a body: a cheap way to read the validators.',
       parameters: [...(endpoint.parameters ?? []), ...conditional],
       responses: {
         '200': { description: 'OK, no body.', headers },
         '304': ref('responses', 'NotModified'),
         ...(endpoint.invalid ? { '400': { description: 'Invalid request (no body on HEAD).' } } : {}),
-        ...(endpoint.notFound ? { '404': { description: 'Not found (no body on HEAD).', headers: endpoint.notFound.headers } } : {}),
+        ...(endpoint.notFound
+          ? { '404': { description: 'Not found (no body on HEAD).', headers: endpoint.notFound.headers } }
+          : {}),
       },
     },
     options: {
@@ -81,12 +91,23 @@ const SEARCH_RATE_LIMITED =
 
 /** `item` with a 429 for a client over its limit: JSON on GET, no body on HEAD. */
 function withRateLimit(when: string, item: PathItem): PathItem {
-  const headers = { 'Retry-After': ref('headers', 'RetryAfter'), 'Cache-Control': ref('headers', 'NoStore'), ...corsHeaders };
-  const get = { description: `${when} Wait Retry-After seconds.`, headers, content: { [JSON_MEDIA]: { schema: ref('schemas', 'MessageError') } } };
+  const headers = {
+    'Retry-After': ref('headers', 'RetryAfter'),
+    'Cache-Control': ref('headers', 'NoStore'),
+    ...corsHeaders,
+  };
+  const get = {
+    description: `${when} Wait Retry-After seconds.`,
+    headers,
+    content: { [JSON_MEDIA]: { schema: ref('schemas', 'MessageError') } },
+  };
   return {
     ...item,
     get: { ...item.get!, responses: { ...item.get!.responses, '429': get } },
-    head: { ...item.head!, responses: { ...item.head!.responses, '429': { description: `${when} (No body on HEAD.)`, headers } } },
+    head: {
+      ...item.head!,
+      responses: { ...item.head!.responses, '429': { description: `${when} (No body on HEAD.)`, headers } },
+    },
   };
 }
 
@@ -113,7 +134,16 @@ export function readPaths(): Record<string, PathItem> {
       summary: 'One review',
       description:
         "One review's record exactly as /reviews.json holds it (no envelope): a static file per review, also the URI of the MCP review resource. Last-Modified is the review's own `updated`. A larger record is also served precompressed, and then carries Vary: Accept-Encoding.",
-      parameters: [{ name: 'id', in: 'path', required: true, description: reviewId.description, schema: reviewId.schema, example: '2025-03-04-jane-d-leak-repair' }],
+      parameters: [
+        {
+          name: 'id',
+          in: 'path',
+          required: true,
+          description: reviewId.description,
+          schema: reviewId.schema,
+          example: '2025-03-04-jane-d-leak-repair',
+        },
+      ],
       mediaType: JSON_MEDIA,
       schema: ref('schemas', 'Review'),
       negotiated: false,
@@ -121,7 +151,12 @@ export function readPaths(): Record<string, PathItem> {
       notFound: {
         description: 'No review has this id (or it was taken down): a JSON error, not cached.',
         headers: { 'Cache-Control': ref('headers', 'NoStore'), ...corsHeaders },
-        content: { [JSON_MEDIA]: { schema: ref('schemas', 'MessageError'), example: { error: 'not_found', message: 'No resource lives at this path.' } } },
+        content: {
+          [JSON_MEDIA]: {
+            schema: ref('schemas', 'MessageError'),
+            example: { error: 'not_found', message: 'No resource lives at this path.' },
+          },
+        },
       },
     }),
     '/insights.json': readOnlyPath({
@@ -129,7 +164,8 @@ export function readPaths(): Record<string, PathItem> {
       id: 'getInsightsDataset',
       tag: 'Datasets',
       summary: 'The insights dataset',
-      description: 'Aspect-based sentiment computed at build time from the review text; entities (technicians, services, service areas); topics; FAQ; an editorial summary.',
+      description:
+        'Aspect-based sentiment computed at build time from the review text; entities (technicians, services, service areas); topics; FAQ; an editorial summary.',
       mediaType: JSON_MEDIA,
       schema: ref('schemas', 'Insights'),
       negotiated: true,
@@ -157,20 +193,23 @@ export function readPaths(): Record<string, PathItem> {
       negotiated: true,
       lastModified: true,
     }),
-    '/api/reviews/search': withRateLimit(SEARCH_RATE_LIMITED, readOnlyPath({
-      path: '/api/reviews/search',
-      id: 'searchReviews',
-      tag: 'Reviews',
-      summary: 'Search reviews',
-      description:
-        'Reviews matching every filter given (filters combine with AND), newest first (date descending, then id ascending), at most `limit` of them; `total` counts all matches. An unknown technician or service matches nothing (200 with no reviews), it is not an error. Only the parameters listed exist: any other, a repeated or an empty one is a 400. The HTTP twin of the MCP tool search_reviews.',
-      parameters: searchParameters(),
-      mediaType: JSON_MEDIA,
-      schema: ref('schemas', 'SearchResponse'),
-      negotiated: true,
-      lastModified: true,
-      invalid: true,
-    })),
+    '/api/reviews/search': withRateLimit(
+      SEARCH_RATE_LIMITED,
+      readOnlyPath({
+        path: '/api/reviews/search',
+        id: 'searchReviews',
+        tag: 'Reviews',
+        summary: 'Search reviews',
+        description:
+          'Reviews matching every filter given (filters combine with AND), newest first (date descending, then id ascending), at most `limit` of them; `total` counts all matches. An unknown technician or service matches nothing (200 with no reviews), it is not an error. Only the parameters listed exist: any other, a repeated or an empty one is a 400. The HTTP twin of the MCP tool search_reviews.',
+        parameters: searchParameters(),
+        mediaType: JSON_MEDIA,
+        schema: ref('schemas', 'SearchResponse'),
+        negotiated: true,
+        lastModified: true,
+        invalid: true,
+      }),
+    ),
     '/api/reviews/since/{date}': readOnlyPath({
       path: '/api/reviews/since/{date}',
       id: 'listReviewsSince',
@@ -180,9 +219,18 @@ export function readPaths(): Record<string, PathItem> {
         `The reviews dated on or after {date}, oldest first (date ascending, then id ascending), one page of at most ${SINCE_PAGE_SIZE} at a time. ` +
         'A page holds whole days: it ends before the first day that would not fit whole, so one day with more reviews than a page is a page of its own. ' +
         'To walk every page: while `has_more` is true, GET `next` (the path since/{next_date}, resolved against this URL); the next page starts right after this one, so each review comes exactly once. ' +
-        'Made for incremental sync: keep each page\'s ETag and send it back in If-None-Match, a 304 means that page is unchanged; to pick up new reviews later, ask since/{the date of the newest review you hold} again and skip the ids you have. ' +
+        "Made for incremental sync: keep each page's ETag and send it back in If-None-Match, a 304 means that page is unchanged; to pick up new reviews later, ask since/{the date of the newest review you hold} again and skip the ids you have. " +
         'Last-Modified is the newest `updated` among all reviews on or after {date}, not only this page. A malformed or impossible date is a 400; the endpoint takes no query parameters.',
-      parameters: [{ name: 'date', in: 'path', required: true, description: since.description, schema: since.schema, example: '2025-01-01' }],
+      parameters: [
+        {
+          name: 'date',
+          in: 'path',
+          required: true,
+          description: since.description,
+          schema: since.schema,
+          example: '2025-01-01',
+        },
+      ],
       mediaType: JSON_MEDIA,
       schema: ref('schemas', 'SinceResponse'),
       negotiated: true,
@@ -194,7 +242,8 @@ export function readPaths(): Record<string, PathItem> {
       id: 'getOpenApiDocument',
       tag: 'Meta',
       summary: 'This OpenAPI 3.1 document',
-      description: 'The description of the whole interface, generated from the same schemas the server validates with. Human-readable at /api-reference.',
+      description:
+        'The description of the whole interface, generated from the same schemas the server validates with. Human-readable at /api-reference.',
       mediaType: JSON_MEDIA,
       schema: { type: 'object', description: 'An OpenAPI 3.1.0 document.' },
       negotiated: true,

@@ -25,15 +25,27 @@ export function websubHubPath(origin: string): PathItem {
           'application/x-www-form-urlencoded': {
             schema: ref('schemas', 'HubRequest'),
             examples: {
-              subscribe: { summary: 'Subscribe to the Atom feed for 7 days', value: { 'hub.mode': 'subscribe', 'hub.callback': 'https://subscriber.example/callback', 'hub.topic': links.atomFeed, 'hub.lease_seconds': 604800 } },
-              publish: { summary: 'Tell the hub a topic changed', value: { 'hub.mode': 'publish', 'hub.url': links.reviewsJson } },
+              subscribe: {
+                summary: 'Subscribe to the Atom feed for 7 days',
+                value: {
+                  'hub.mode': 'subscribe',
+                  'hub.callback': 'https://subscriber.example/callback',
+                  'hub.topic': links.atomFeed,
+                  'hub.lease_seconds': 604800,
+                },
+              },
+              publish: {
+                summary: 'Tell the hub a topic changed',
+                value: { 'hub.mode': 'publish', 'hub.url': links.reviewsJson },
+              },
             },
           },
         },
       },
       responses: {
         '202': {
-          description: 'Accepted. For subscribe and unsubscribe the verification follows asynchronously: 202 says nothing about its outcome.',
+          description:
+            'Accepted. For subscribe and unsubscribe the verification follows asynchronously: 202 says nothing about its outcome.',
           headers: { 'Cache-Control': ref('headers', 'NoStore'), ...corsHeaders },
           content: { [JSON_MEDIA]: { schema: ref('schemas', 'HubAccepted') } },
         },
@@ -42,8 +54,14 @@ export function websubHubPath(origin: string): PathItem {
             'Refused, nothing stored, nothing sent to the callback: a missing or invalid field, a plain-HTTP callback, credentials in the callback URL, a callback resolving to a loopback, private, link-local or metadata address, an unknown topic or mode, or a hub.secret of 200 bytes or more.',
           content: { [JSON_MEDIA]: { schema: ref('schemas', 'ErrorResponse') } },
         },
-        '413': { description: `The body is larger than ${HUB_MAX_BODY_BYTES} bytes.`, content: { [JSON_MEDIA]: { schema: ref('schemas', 'MessageError') } } },
-        '415': { description: 'The body is not application/x-www-form-urlencoded.', content: { [JSON_MEDIA]: { schema: ref('schemas', 'MessageError') } } },
+        '413': {
+          description: `The body is larger than ${HUB_MAX_BODY_BYTES} bytes.`,
+          content: { [JSON_MEDIA]: { schema: ref('schemas', 'MessageError') } },
+        },
+        '415': {
+          description: 'The body is not application/x-www-form-urlencoded.',
+          content: { [JSON_MEDIA]: { schema: ref('schemas', 'MessageError') } },
+        },
         '429': {
           description: 'Too many requests from this address; wait Retry-After seconds.',
           headers: { 'Retry-After': ref('headers', 'RetryAfter') },
@@ -57,14 +75,22 @@ export function websubHubPath(origin: string): PathItem {
       tags: ['WebSub'],
       summary: 'CORS preflight for the hub',
       description: 'The hub takes form POSTs from any origin (W3C WebSub §5.1).',
-      responses: { '204': { ...ref('responses', 'Preflight'), description: 'Allows POST from any origin. No body.' } as JsonObject },
+      responses: {
+        '204': { ...ref('responses', 'Preflight'), description: 'Allows POST from any origin. No body.' } as JsonObject,
+      },
     },
   };
 }
 
 function hubCallbacks(): JsonObject {
   const callback = '{$request.body#/hub.callback}';
-  const query = (name: string, description: string, schema: JsonObject, required = true) => ({ name, in: 'query', required, description, schema });
+  const query = (name: string, description: string, schema: JsonObject, required = true) => ({
+    name,
+    in: 'query',
+    required,
+    description,
+    schema,
+  });
   return {
     verification: {
       [callback]: {
@@ -81,8 +107,14 @@ function hubCallbacks(): JsonObject {
             query('hub.reason', 'Why (denied only).', { type: 'string' }, false),
           ],
           responses: {
-            '200': { description: 'Confirmed when the body equals hub.challenge (any 2xx).', content: { 'text/plain': { schema: { type: 'string' } } } },
-            default: { description: 'Any other status, a different body or a redirect: not verified (a re-subscription keeps the old state).' },
+            '200': {
+              description: 'Confirmed when the body equals hub.challenge (any 2xx).',
+              content: { 'text/plain': { schema: { type: 'string' } } },
+            },
+            default: {
+              description:
+                'Any other status, a different body or a redirect: not verified (a re-subscription keeps the old state).',
+            },
           },
         },
       },
@@ -95,8 +127,20 @@ function hubCallbacks(): JsonObject {
           description:
             'The full current content of the topic, once per content change and only after it is live. 3 consecutive failed attempts (a non-2xx, a redirect, a 10 s timeout or a connection error) end the subscription; a failed attempt is retried about 1 and 10 minutes later. 410 ends it at once.',
           parameters: [
-            { name: 'Link', in: 'header', required: true, description: '<hub>; rel="hub", <topic>; rel="self"', schema: { type: 'string' } },
-            { name: 'X-Hub-Signature', in: 'header', required: false, description: 'sha256=<hex HMAC-SHA256 of the body with hub.secret>; only when a secret was given.', schema: { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' } },
+            {
+              name: 'Link',
+              in: 'header',
+              required: true,
+              description: '<hub>; rel="hub", <topic>; rel="self"',
+              schema: { type: 'string' },
+            },
+            {
+              name: 'X-Hub-Signature',
+              in: 'header',
+              required: false,
+              description: 'sha256=<hex HMAC-SHA256 of the body with hub.secret>; only when a secret was given.',
+              schema: { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' },
+            },
           ],
           requestBody: {
             required: true,

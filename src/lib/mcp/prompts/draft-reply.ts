@@ -7,7 +7,14 @@
  */
 import type { Review } from '../../reviews/schema.ts';
 import { recordsOf } from '../../reviews/review-index.ts';
-import { InvalidArguments, UNTRUSTED_TEXT, type Completion, type McpContext, type PromptDefinition, type PromptResult } from '../definitions.ts';
+import {
+  InvalidArguments,
+  UNTRUSTED_TEXT,
+  type Completion,
+  type McpContext,
+  type PromptDefinition,
+  type PromptResult,
+} from '../definitions.ts';
 
 /** Earlier replies given as tone examples. */
 const EXAMPLES = 3;
@@ -22,7 +29,13 @@ export const DRAFT_REPLY: PromptDefinition = {
   description:
     "Drafts the business's public reply to one review: gives the review, the technicians, services and area it concerns, " +
     `and earlier public replies of the business as examples of its tone. ${UNTRUSTED_TEXT}`,
-  arguments: [{ name: 'review_id', description: 'The id of the review to reply to (from search_reviews, reviews_since or get_review).', required: true }],
+  arguments: [
+    {
+      name: 'review_id',
+      description: 'The id of the review to reply to (from search_reviews, reviews_since or get_review).',
+      required: true,
+    },
+  ],
 };
 
 export interface DraftReply {
@@ -38,10 +51,14 @@ export function draftReply(context: McpContext): DraftReply {
     definition: DRAFT_REPLY,
     get(args) {
       const id = args?.review_id;
-      if (typeof id !== 'string' || id === '') throw new InvalidArguments('draft_reply needs the argument review_id: a review id');
+      if (typeof id !== 'string' || id === '')
+        throw new InvalidArguments('draft_reply needs the argument review_id: a review id');
       const index = context.index();
       const position = index.byId(id);
-      if (position === undefined) throw new InvalidArguments(`No review has the id ${JSON.stringify(id)}; ids come from search_reviews or reviews_since`);
+      if (position === undefined)
+        throw new InvalidArguments(
+          `No review has the id ${JSON.stringify(id)}; ids come from search_reviews or reviews_since`,
+        );
       return prompt(context, index.records.review(position));
     },
     complete(argument, value) {
@@ -57,14 +74,17 @@ export function draftReply(context: McpContext): DraftReply {
 
 function prompt(context: McpContext, review: Review): PromptResult {
   const { business } = context.content.dataset;
-  const nameOf = (list: ReadonlyArray<{ id: string; name: string }>, id: string) => list.find((entry) => entry.id === id)?.name ?? id;
+  const nameOf = (list: ReadonlyArray<{ id: string; name: string }>, id: string) =>
+    list.find((entry) => entry.id === id)?.name ?? id;
   const facts = {
     review_id: review.id,
     rating: review.rating,
     date: review.date,
     technicians: review.technicians,
     services: review.services.map((id) => ({ id, name: nameOf(business.services, id) })),
-    service_area: review.service_area ? { id: review.service_area, name: nameOf(business.service_areas, review.service_area) } : null,
+    service_area: review.service_area
+      ? { id: review.service_area, name: nameOf(business.service_areas, review.service_area) }
+      : null,
     current_reply: review.response ?? null,
   };
   const examples = earlierReplies(context, review);
@@ -78,8 +98,24 @@ function prompt(context: McpContext, review: Review): PromptResult {
     description: `A reply to the ${review.rating}-star review ${review.id}`,
     messages: [
       { role: 'user', content: { type: 'text', text: instructions } },
-      { role: 'user', content: { type: 'resource', resource: { uri: context.links.reviewJson(review.id), mimeType: 'application/json', text: JSON.stringify(review) } } },
-      { role: 'user', content: { type: 'text', text: `Facts of the review (from the business's records):\n${JSON.stringify(facts, null, 2)}` } },
+      {
+        role: 'user',
+        content: {
+          type: 'resource',
+          resource: {
+            uri: context.links.reviewJson(review.id),
+            mimeType: 'application/json',
+            text: JSON.stringify(review),
+          },
+        },
+      },
+      {
+        role: 'user',
+        content: {
+          type: 'text',
+          text: `Facts of the review (from the business's records):\n${JSON.stringify(facts, null, 2)}`,
+        },
+      },
       {
         role: 'user',
         content: {
@@ -95,7 +131,10 @@ function prompt(context: McpContext, review: Review): PromptResult {
 }
 
 /** Up to EXAMPLES replies of the business to other reviews, newest first, those to reviews of the same rating first. */
-function earlierReplies(context: McpContext, review: Review): Array<{ review_id: string; rating: number; reply: string }> {
+function earlierReplies(
+  context: McpContext,
+  review: Review,
+): Array<{ review_id: string; rating: number; reply: string }> {
   const { records } = context.index();
   const same: Review[] = [];
   const other: Review[] = [];
@@ -106,5 +145,7 @@ function earlierReplies(context: McpContext, review: Review): Array<{ review_id:
     if (candidate.rating === review.rating) same.push(candidate);
     else if (other.length < EXAMPLES) other.push(candidate);
   }
-  return [...same, ...other].slice(0, EXAMPLES).map((r) => ({ review_id: r.id, rating: r.rating, reply: r.response!.text }));
+  return [...same, ...other]
+    .slice(0, EXAMPLES)
+    .map((r) => ({ review_id: r.id, rating: r.rating, reply: r.response!.text }));
 }

@@ -10,13 +10,21 @@ export const getReview = defineTool({
     'date, technicians, services, service area and the business reply. Example: {"id": "2024-05-03-maria-g-full-replacement"}. ' +
     UNTRUSTED_TEXT,
   input: z.strictObject({
-    id: z.string('id must be a review id (a string)').min(1, 'id must not be empty').max(200, 'id may be at most 200 characters').describe('The review id.'),
+    id: z
+      .string('id must be a review id (a string)')
+      .min(1, 'id must not be empty')
+      .max(200, 'id may be at most 200 characters')
+      .describe('The review id.'),
   }),
   output: z.object({ review }),
   run(context, { id }) {
     const index = context.index();
     const position = index.byId(id);
-    if (position === undefined) return errorResult({ error: 'not_found', message: `No review has the id ${JSON.stringify(id)}. Ids come from search_reviews or reviews_since results.` });
+    if (position === undefined)
+      return errorResult({
+        error: 'not_found',
+        message: `No review has the id ${JSON.stringify(id)}. Ids come from search_reviews or reviews_since results.`,
+      });
     return result({ review: index.records.review(position) });
   },
 });

@@ -25,7 +25,8 @@ const TEMPLATES = {
   },
 } as const;
 
-export const getStaticPaths = (() => Object.keys(TEMPLATES).map((template) => ({ params: { template } }))) satisfies GetStaticPaths;
+export const getStaticPaths = (() =>
+  Object.keys(TEMPLATES).map((template) => ({ params: { template } }))) satisfies GetStaticPaths;
 
 export const GET: APIRoute = ({ params }) => {
   const t = TEMPLATES[params.template as keyof typeof TEMPLATES];
