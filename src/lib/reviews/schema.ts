@@ -111,6 +111,15 @@ export const business = z
       .describe(
         "The business's own pages elsewhere (Google Business Profile, Yelp, Facebook, BBB): the JSON-LD's sameAs.",
       ),
+    write_review: z
+      .object({
+        url: z.httpUrl().describe('The page where a customer writes a new review (a Google review link, say).'),
+        platform: z.string().min(1).describe('Where that page is, as people read it: "Google", "Trustpilot".'),
+      })
+      .optional()
+      .describe(
+        'Where customers are asked to write a review: the pages\' "Write a review" link and the widget\'s collector button.',
+      ),
   })
   .meta({ id: 'Business' });
 
