@@ -9,6 +9,7 @@
  */
 import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ApiContext } from './lib/api/context.ts';
@@ -20,13 +21,16 @@ import { securityHeadersFor } from './lib/http/security-headers.ts';
 import { registerProcessDataset } from './hosts/node/process-dataset.ts';
 import { getReviewIndex } from './lib/reviews/review-index.ts';
 import { bodySettingsFromEnv, serverTimeouts, type BodySettings } from './node/body-settings.ts';
-import { answerClientError } from './node/client-errors.ts';
+import { answerClientError, refuseConnect } from './node/client-errors.ts';
 import { canonicalTarget, checkedHost, FORBIDDEN_METHODS, nodeHeaderReader, requestUrl } from './node/request.ts';
 import { openDatasetFile } from './node/dataset-file.ts';
 import { createNodeServices } from './node/dynamic-routes.ts';
 import { loadStaticFiles } from './node/static-files.ts';
 import { reviewJsonFiles } from './lib/static/review-files.ts';
 import { runWebHandler, sendAnswer } from './node/web-bridge.ts';
+
+/** What a refused method (TRACE, CONNECT) is told to use instead. */
+const REFUSED_METHOD_ALLOW = ['GET', 'HEAD', 'OPTIONS'];
 
 export interface ServerOptions {
   distDir: string;
@@ -102,13 +106,13 @@ export async function startServer(options: ServerOptions) {
   };
   const server = createServer(serverTimeouts(options.bodies), (req, res) => {
     try {
-      if (FORBIDDEN_METHODS.has(req.method ?? '')) {
-        sendAnswer(methodNotAllowed(['GET', 'HEAD', 'OPTIONS']), res);
-        return;
-      }
       const target = canonicalTarget(req);
       for (const [name, value] of Object.entries(securityHeadersFor(target.kind === 'route' ? target.path : '/')))
         res.setHeader(name, value);
+      if (FORBIDDEN_METHODS.has(req.method ?? '')) {
+        sendAnswer(methodNotAllowed(REFUSED_METHOD_ALLOW), res);
+        return;
+      }
       if (target.kind !== 'route' || !checkedHost(req, siteHost)) {
         refuseTarget(
           req,
@@ -138,6 +142,8 @@ export async function startServer(options: ServerOptions) {
     }
   });
   server.on('clientError', answerClientError);
+  // Node hands CONNECT to this event instead of the request handler, and closes the socket when nothing listens.
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => refuseConnect(socket, REFUSED_METHOD_ALLOW));
   const slowPath = async (
     req: IncomingMessage,
     res: ServerResponse,
@@ -153,7 +159,8 @@ export async function startServer(options: ServerOptions) {
   };
   /**
    * Another spelling of a path is sent to the canonical one (the method kept
-   * where it is not GET or HEAD); what is no path or no host is a 400. A body
+   * where it is not GET or HEAD); what is no path or no host is a 400, what
+   * names nothing here (an escaped `/` in a page's path) the site's 404. A body
    * is never read here: the connection closes after the answer.
    */
   const refuseTarget = (
@@ -165,6 +172,10 @@ export async function startServer(options: ServerOptions) {
     if (!read) res.setHeader('connection', 'close');
     if (target.kind === 'invalid') {
       sendAnswer(jsonAnswer({ error: 'bad_request', message: target.message }, { status: 400 }), res);
+      return;
+    }
+    if (target.kind === 'absent') {
+      staticFiles.notFound(res);
       return;
     }
     res.writeHead(read ? 301 : 308, {

@@ -45,26 +45,32 @@ export const FORBIDDEN_METHODS: ReadonlySet<string> = new Set(['CONNECT', 'TRACE
 export type Target =
   | { kind: 'route'; path: string; search: string }
   | { kind: 'redirect'; location: string }
-  | { kind: 'invalid'; message: string };
+  | { kind: 'invalid'; message: string }
+  | { kind: 'absent' };
 
 /** Characters a path keeps as they are (RFC 3986 pchar and `/`, without `%`). */
 const PATH_CHARS = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/]*$/;
 /** A `.` or `..` segment. */
 const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
-/** Escapes of what a path is never to hide: the unreserved characters (ALPHA DIGIT - . _ ~), `/` and `\`. */
-const DECODED = /[A-Za-z0-9\-._~/\\]/;
+/** Escapes decoded in the canonical form: the unreserved characters (ALPHA DIGIT - . _ ~), RFC 3986 §6.2.2.2. */
+const DECODED = /[A-Za-z0-9\-._~]/;
+/** An escaped `/` or `\`: data inside one segment, never a separator. */
+const ENCODED_SEPARATOR = /%2F|%5C/i;
 
 /**
  * The one spelling of a request target that every router sees, ours and
  * Astro's alike. Astro decodes a path before it routes, and a router that
- * matched the raw bytes would let `/%6dcp` or `/%2fstatic-manifest.json` past
- * it to a second handler; so the target is put in canonical form first (RFC
- * 3986 §6.2.2: escapes of unreserved characters decoded, other escapes in
- * upper case, dot segments removed), with `%2F`, `%5C` and `\` as `/` and runs of
- * slashes as one, as file servers read them. A target already canonical is
- * routed; any other spelling is redirected to the canonical one, never served
- * under it. An absolute-form target (RFC 9112 §3.2.2) is its path, its
- * authority taking the place of Host.
+ * matched the raw bytes would let `/%6dcp` past it to a second handler; so the
+ * target is put in canonical form first (RFC 3986 §6.2.2: escapes of
+ * unreserved characters decoded, other escapes in upper case, dot segments of
+ * real separators removed), with `\` as `/` and runs of slashes as one, as
+ * browsers and file servers read them. `%2F` and `%5C` stay data (§2.2): one
+ * spelling never names another resource. A target already canonical is routed;
+ * any other spelling is redirected to the canonical one, never served under
+ * it. A segment holding an escaped separator names nothing outside the API
+ * (which answers it itself: a 400 naming `date`, or a JSON 404): it is absent,
+ * before Astro could decode it into a path of its own. An absolute-form target
+ * (RFC 9112 §3.2.2) is its path, its authority taking the place of Host.
  */
 export function canonicalTarget(req: IncomingMessage): Target {
   let raw = req.url ?? '/';
@@ -85,8 +91,9 @@ export function canonicalTarget(req: IncomingMessage): Target {
   if (canonical === undefined && path.startsWith('/api/')) return { kind: 'route', path, search };
   if (canonical === undefined)
     return { kind: 'invalid', message: 'The request path is not valid percent-encoded UTF-8.' };
-  if (canonical === path) return { kind: 'route', path, search };
-  return { kind: 'redirect', location: `${canonical}${search}` };
+  if (canonical !== path) return { kind: 'redirect', location: `${canonical}${search}` };
+  if (ENCODED_SEPARATOR.test(path) && !path.startsWith('/api/')) return { kind: 'absent' };
+  return { kind: 'route', path, search };
 }
 
 /** The canonical form of a path (see canonicalTarget); undefined when its escapes are broken. */

@@ -36,6 +36,8 @@ export interface StaticFiles {
    * topics at every start, and reviews.json is 57 MB at 100k reviews.
    */
   read(pathname: string): { body: Buffer; contentType: string; sha256?: string } | undefined;
+  /** The site's 404 page (a JSON 404 when the build has none), for a path that names nothing. */
+  notFound(res: ServerResponse): void;
   /** Adds files rendered on request (after the build's files, which win on the same path). */
   mount(source: RenderedFiles): void;
   /** The site URL the build was made for, as its feed's discovery Link names it (undefined without one). */
@@ -189,6 +191,7 @@ export function loadStaticFiles(clientDir: string): StaticFiles {
     mount(source) {
       sources.push(source);
     },
+    notFound: sendNotFound,
     builtSite: siteOfLink(byPath.get('/feed.xml')?.link),
   };
 }

@@ -59,7 +59,36 @@ it('TRACE, which the Fetch API refuses to carry, is 405 everywhere', async () =>
       const answer = await raw(method, path);
       assert.equal(answer.status, 405, `${method} ${path}: ${answer.body}`);
       assert.ok(answer.headers.allow);
+      assertSecurityHeaders(answer.headers, `${method} ${path}`);
     }
+  }
+});
+
+/** The two headers docs/reliability.md promises on every answer. */
+function assertSecurityHeaders(headers: Record<string, unknown>, what: string): void {
+  assert.equal(headers['x-content-type-options'], 'nosniff', what);
+  assert.equal(headers['referrer-policy'], 'strict-origin-when-cross-origin', what);
+}
+
+/** The status line and headers of a raw answer, by lower-case name. */
+function parseHead(text: string): { status: number; headers: Record<string, string>; body: string } {
+  const [head = '', body = ''] = text.split('\r\n\r\n');
+  const [statusLine = '', ...lines] = head.split('\r\n');
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  return { status: Number(statusLine.split(' ')[1]), headers, body };
+}
+
+it('CONNECT, to a path or to any authority, is a 405 with the security headers, not a closed connection', async () => {
+  for (const target of ['/reviews.json', '/mcp', 'evil.example:443', `127.0.0.1:${server.port}`, '*']) {
+    const answer = parseHead(await rawBytes(`CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n\r\n`));
+    assert.equal(answer.status, 405, `CONNECT ${target}`);
+    assert.equal(answer.headers.allow, 'GET, HEAD, OPTIONS');
+    assert.equal(JSON.parse(answer.body).error, 'method_not_allowed');
+    assertSecurityHeaders(answer.headers, `CONNECT ${target}`);
   }
 });
 
@@ -135,12 +164,14 @@ it("what Node's HTTP parser refuses is a small JSON error too, not a bare status
   assert.equal(long.status, 431);
   assert.match(String(long.headers['content-type']), /^application\/json/);
   assert.equal(JSON.parse(long.body).error, 'headers_too_large');
+  assertSecurityHeaders(long.headers, '431');
 
   const broken = await rawBytes('GET /reviews.json HTTP/1.1\r\nHost: localhost\r\nBad Header Line\r\n\r\n');
   const [head, body] = broken.split('\r\n\r\n');
   assert.match(head!, /^HTTP\/1\.1 400 /);
   assert.match(head!, /content-type: application\/json/i);
   assert.equal(JSON.parse(body!).error, 'bad_request');
+  assertSecurityHeaders(parseHead(broken).headers, '400');
 });
 
 it('a Host that is not a name or address with a port is a 400 everywhere, before Astro builds a URL from it', async () => {
