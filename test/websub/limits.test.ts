@@ -152,6 +152,17 @@ for (const kind of ['folder', 'redis'] as const)
       await subscribed('reviews', sub.url('/a3'));
     });
 
+    it('a host name with empty labels (`localhost..`) is refused 400, never counted as a host of its own', async () => {
+      for (const host of ['localhost..', 'LOCALHOST...', '.localhost', 'local..host']) {
+        const callback = `https://${host}:${sub.port}/e`;
+        const answer = await subscribe(server.url, callback, TOPICS.atom.url);
+        assert.equal(answer.status, 400, host);
+        assert.match(await answer.text(), /empty labels/, host);
+      }
+      await sleep(300);
+      assert.equal(sub.requests('/e').length, 0, 'no challenge sent');
+    });
+
     it('a network at its cap refuses another host in it; a host in another network still subscribes', async () => {
       // 127.0.0.0/24 holds 3 (/a1, /a2 and localhost's /l1): `localhost` has room as a host, not its network.
       await refused(`https://localhost:${sub.port}/l2`, '/l2', /network/);

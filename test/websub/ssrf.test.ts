@@ -8,6 +8,7 @@ import { rmSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { createStore } from '../../src/lib/store/index.ts';
 import { DEFAULT_HUB_CONFIG } from '../../src/lib/websub/config.ts';
+import { callbackHost } from '../../src/lib/websub/caps.ts';
 import { createHub } from '../../src/lib/websub/hub-handler.ts';
 import { mappedV4, v6ToBigInt } from '../../src/lib/net/ip.ts';
 import {
@@ -155,6 +156,11 @@ describe('checkCallbackSyntax', () => {
     ['https://user@example.com/cb', /credentials/],
     ['example.com/cb', /absolute/],
     ['', /absolute/],
+    ['https://example.com./cb', null],
+    ['https://localhost..:8443/d', /empty labels/],
+    ['https://localhost...:8443/d', /empty labels/],
+    ['https://a..example.com/cb', /empty labels/],
+    ['https://.example.com/cb', /empty labels/],
   ];
   for (const [url, error] of cases) {
     it(`${url || '(empty)'} → ${error ?? 'ok'}`, () => {
@@ -163,6 +169,16 @@ describe('checkCallbackSyntax', () => {
       else assert.match((verdict as { reason: string }).reason, error);
     });
   }
+});
+
+it('callbackHost counts every spelling of a name with trailing dots as the name', () => {
+  for (const url of [
+    'https://localhost/d',
+    'https://localhost.:8443/d',
+    'https://LOCALHOST../d',
+    'https://localhost.../d',
+  ])
+    assert.equal(callbackHost(url), 'localhost', url);
 });
 
 describe('resolveTarget', () => {

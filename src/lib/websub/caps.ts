@@ -46,9 +46,9 @@ export function addressNetwork(address: string): string | undefined {
   return `${ipaddr.IPv6.networkAddressFromCIDR(`${ip.toNormalizedString()}/48`).toString()}/48`;
 }
 
-/** The host a callback is counted under: its URL's host name, without a trailing dot. */
+/** The host a callback is counted under: its URL's host name, without trailing dots. */
 export function callbackHost(callback: string): string {
-  return new URL(callback).hostname.replace(/\.$/, '');
+  return new URL(callback).hostname.replace(/\.+$/, '');
 }
 
 /** Which cap refuses a new subscription, and why (told to the subscriber; it never names an address). */

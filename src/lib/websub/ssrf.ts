@@ -105,6 +105,9 @@ export function checkCallbackSyntax(raw: string): UrlVerdict {
   if (url.protocol !== 'https:') return { ok: false, reason: 'must be an https: URL' };
   if (url.username || url.password) return { ok: false, reason: 'must not carry credentials (user:password@)' };
   if (!url.hostname) return { ok: false, reason: 'must name a host' };
+  // `localhost..` or `a..b` would count as a host of its own under the per-host cap while naming the same one.
+  if (!url.hostname.startsWith('[') && /^\.|\.\./.test(url.hostname))
+    return { ok: false, reason: 'must name a host without empty labels (only one trailing dot)' };
   return { ok: true, url };
 }
 
