@@ -74,6 +74,8 @@ export async function createNodeServices(options: ServiceOptions): Promise<NodeS
     deploymentOrigins: deploymentOrigins(options.env),
     // A bad stored session key stops the start; an unreachable Redis does not (503s until it is back).
     eagerSessions: true,
+    // One count of new searches per client, whether REST or MCP asks.
+    ...(options.api.searchMisses ? { searchMisses: options.api.searchMisses } : {}),
   });
   // The WebSub hub: topic content straight from the static files in memory, exactly as served.
   const websub = createHubService({

@@ -17,6 +17,7 @@ import type { McpEndpoint } from '../lib/mcp/endpoint.ts';
 import { createMcpService } from '../lib/mcp/service.ts';
 import { deploymentOrigins } from '../hosts/deployment-origins.ts';
 import { NEEDS } from '../hosts/requirements.ts';
+import { getSearchMissLimit } from './api-context.ts';
 import { getDatasetSource } from './dataset.ts';
 import { missingSettings } from '../hosts/built-target.ts';
 import { getInsights } from './insights.ts';
@@ -31,6 +32,7 @@ import.meta.hot?.on('astro:content-changed', () => (handler = undefined));
 export function getMcpHandler(): Promise<McpEndpoint> {
   handler ??= (async () => {
     const env = process.env;
+    const searchMisses = getSearchMissLimit();
     return createMcpService({
       content: {
         site: astroSite(),
@@ -44,6 +46,7 @@ export function getMcpHandler(): Promise<McpEndpoint> {
       // A Netlify or Vercel deployment also answers under its deploy and preview names.
       deploymentOrigins: deploymentOrigins(env),
       sessionsUnavailable: () => missingSettings(NEEDS.mcp),
+      ...(searchMisses ? { searchMisses } : {}),
     });
   })();
   // A failed start (say, an unreachable store) is retried on the next request, not cached.

@@ -86,6 +86,22 @@ describe('the answer budget of POST /mcp at 10k reviews', () => {
     }
   });
 
+  it('tools/list spends from the budget too: 40 searches and 60 tools/list answer within it', async () => {
+    const messages = [
+      ...batch('tools/call', { name: 'search_reviews', arguments: { limit: 100 } }).slice(0, 40),
+      ...batch('tools/list', {}).slice(40),
+    ];
+    const reply = await post(url, messages, session);
+    assert.equal(reply.status, 200);
+    const lists = reply.json.filter((answer: any) => answer.id >= 40);
+    assert.equal(lists.length, 60);
+    assert.ok(
+      lists.some((answer: any) => answer.error?.code === OVER_BUDGET_CODE),
+      'no tools/list refused',
+    );
+    assert.ok(reply.text.length < ANSWER_MAX_BYTES * 1.25, `answer of ${reply.text.length} bytes`);
+  });
+
   it('a single read of reviews.json is refused with its URL at 2026-07-28 too; one reviews_since page answers', async () => {
     const meta = {
       'io.modelcontextprotocol/protocolVersion': '2026-07-28',

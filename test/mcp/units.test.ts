@@ -14,6 +14,7 @@ import { SessionSigner, type EndedSessions } from '../../src/lib/mcp/session-ids
 import { sessionSecret, storeEndedSessions } from '../../src/lib/mcp/session-store.ts';
 import { insightsDataset } from '../../src/lib/insights/schema.ts';
 import { toolJsonSchema } from '../../src/lib/mcp/json-schema.ts';
+import { ANSWER_MAX_BYTES, OVER_BUDGET_CODE } from '../../src/lib/mcp/budget.ts';
 import { createCatalog } from '../../src/lib/mcp/catalog.ts';
 import type { McpContent } from '../../src/lib/mcp/definitions.ts';
 import { createSessionServer } from '../../src/lib/mcp/servers.ts';
@@ -255,5 +256,40 @@ describe('get_insights', () => {
     const read = await client.readResource({ uri: resource!.uri });
     assert.deepEqual(JSON.parse((read.contents[0] as { text: string }).text), insights);
     await close();
+  });
+});
+
+describe('the answer budget of one POST', () => {
+  const dataset = JSON.parse(readFileSync(resolve(BUILDS.content.outDir, 'client/reviews.json'), 'utf8'));
+  const catalog = createCatalog({ site: 'http://localhost:4321', dataset });
+
+  it('every method spends from it, lists and completions too: past it each is refused, never answered', () => {
+    const methods: Array<[string, unknown]> = [
+      ['tools/list', {}],
+      ['resources/list', {}],
+      ['resources/templates/list', {}],
+      ['prompts/list', {}],
+      [
+        'completion/complete',
+        { ref: { type: 'ref/prompt', name: 'draft_reply' }, argument: { name: 'review_id', value: '' } },
+      ],
+    ];
+    for (const [method, params] of methods) {
+      // One handler set is one POST; in process, no batch limit stops the calls first.
+      const handlers = catalog.handlers((code, message, data) => Object.assign(new Error(message), { code, data }));
+      const handle = (handlers as unknown as Record<string, (request: { params: unknown }) => unknown>)[method]!;
+      let bytes = 0;
+      let refused: { code?: number } | undefined;
+      for (let calls = 0; calls < 200_000 && !refused; calls++) {
+        try {
+          bytes += Buffer.byteLength(JSON.stringify(handle({ params })));
+        } catch (error) {
+          refused = error as { code?: number };
+        }
+      }
+      assert.equal(refused?.code, OVER_BUDGET_CODE, `${method} was never refused`);
+      assert.ok(bytes <= ANSWER_MAX_BYTES, `${method}: ${bytes} bytes answered`);
+      assert.ok(bytes > ANSWER_MAX_BYTES * 0.9, `${method}: refused at ${bytes} bytes already`);
+    }
   });
 });

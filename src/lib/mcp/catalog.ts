@@ -25,6 +25,7 @@ import {
 import { toolJsonSchema } from './json-schema.ts';
 import { draftReply } from './prompts/draft-reply.ts';
 import { readReviewUri, resourcesFor, reviewTemplate } from './resources.ts';
+import { questionKey, ScanAnswers, TooManyScans, type ScanGate } from './scan-limit.ts';
 import { toolsFor } from './tools/index.ts';
 
 /** JSON-RPC's Invalid params. */
@@ -47,6 +48,8 @@ function definitionOf(tool: Tool): ToolDefinition {
 const toolAnswerBytes = (answer: ToolResult) =>
   2 * answer.content.reduce((sum, part) => sum + Buffer.byteLength(part.text), 0);
 
+const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
+
 /** Each SDK's own error, which it answers as a JSON-RPC error. */
 export type ToError = (code: number, message: string, data?: unknown) => Error;
 
@@ -59,6 +62,16 @@ export function createCatalog(content: McpContent) {
   const resources = new Map(resourcesFor(context).map((resource) => [resource.definition.uri, resource]));
   const resourceList = [...resources.values()].map((resource) => resource.definition);
   const prompt = draftReply(context);
+  const scans = new ScanAnswers();
+  const templateList = [reviewTemplate(context)];
+  const promptList = [prompt.definition];
+  // Every answer spends from the POST's budget, lists too: a batch of a hundred tools/list is megabytes.
+  const sizes = {
+    tools: jsonBytes({ tools: toolList }),
+    resources: jsonBytes({ resources: resourceList }),
+    templates: jsonBytes({ resourceTemplates: templateList }),
+    prompts: jsonBytes({ prompts: promptList }),
+  };
   const name = content.dataset.business.name;
 
   return {
@@ -74,22 +87,33 @@ export function createCatalog(content: McpContent) {
 
     /**
      * The request handlers of both servers, by method, for one POST: they
-     * share its answer budget. Refusals (an unknown name, over the budget, bad
-     * prompt arguments) are thrown as `toError(code, message, data)`.
+     * share its answer budget, and count the scans they make through `gate`
+     * (the POST's client's; none: not counted). Refusals (an unknown name, over
+     * the budget or the limit, bad prompt arguments) are thrown as
+     * `toError(code, message, data)`.
      */
-    handlers(toError: ToError) {
+    handlers(toError: ToError, gate?: ScanGate) {
       const budget = new AnswerBudget();
       const spend: AnswerBudget['spend'] = (what, work, sizeOf, options) => {
         try {
           return budget.spend(what, work, sizeOf, options);
         } catch (error) {
-          if (error instanceof OverBudget) throw toError(error.code, error.message, error.data);
+          if (error instanceof OverBudget || error instanceof TooManyScans)
+            throw toError(error.code, error.message, error.data);
           if (error instanceof InvalidArguments) throw toError(INVALID_PARAMS, error.message);
           throw error;
         }
       };
+      /** A list whose answer is the same every time: counted at its measured size, made without work. */
+      const listed = <T>(what: string, answer: T, bytes: number) =>
+        spend(
+          what,
+          () => answer,
+          () => bytes,
+          { knownBytes: () => bytes },
+        );
       return {
-        'tools/list': () => ({ tools: toolList }),
+        'tools/list': () => listed('tools/list', { tools: toolList }, sizes.tools),
         'tools/call': ({ params }: { params: { name: string; arguments?: Record<string, unknown> } }) => {
           const tool = tools.get(params.name);
           if (!tool)
@@ -99,10 +123,24 @@ export function createCatalog(content: McpContent) {
             );
           const parsed = validate(tool.input, params.arguments ?? {});
           if (!parsed.ok) return errorResult({ error: 'invalid_request', issues: boundIssues(parsed.issues) });
-          return spend(`the answer of ${params.name}`, () => tool.run(context, parsed.value), toolAnswerBytes);
+          const run = () => tool.run(context, parsed.value);
+          return spend(
+            `the answer of ${params.name}`,
+            tool.scans === false
+              ? run
+              : () =>
+                  scans.answer(
+                    questionKey(`tool:${tool.name}`, parsed.value as Record<string, unknown>),
+                    gate,
+                    run,
+                    toolAnswerBytes,
+                  ),
+            toolAnswerBytes,
+          );
         },
-        'resources/list': () => ({ resources: resourceList }),
-        'resources/templates/list': () => ({ resourceTemplates: [reviewTemplate(context)] }),
+        'resources/list': () => listed('resources/list', { resources: resourceList }, sizes.resources),
+        'resources/templates/list': () =>
+          listed('resources/templates/list', { resourceTemplates: templateList }, sizes.templates),
         'resources/read': ({ params: { uri } }: { params: { uri: string } }) => {
           const resource = resources.get(uri);
           const text = resource
@@ -119,7 +157,7 @@ export function createCatalog(content: McpContent) {
           if (text === undefined) throw toError(INVALID_PARAMS, `Resource not found: ${uri}`, { uri });
           return { contents: [{ uri, mimeType: 'application/json' as const, text }] };
         },
-        'prompts/list': () => ({ prompts: [prompt.definition] }),
+        'prompts/list': () => listed('prompts/list', { prompts: promptList }, sizes.prompts),
         'prompts/get': ({ params }: { params: { name: string; arguments?: Record<string, string> } }) => {
           if (params.name !== prompt.definition.name)
             throw toError(
@@ -136,12 +174,21 @@ export function createCatalog(content: McpContent) {
           params: { ref, argument },
         }: {
           params: { ref: { type: string; name?: string }; argument: { name: string; value: string } };
-        }) => ({
-          completion:
-            ref.type === 'ref/prompt' && ref.name === prompt.definition.name
-              ? prompt.complete(argument.name, argument.value)
-              : { ...NO_COMPLETION },
-        }),
+        }) =>
+          spend(
+            'completion/complete',
+            () =>
+              ref.type === 'ref/prompt' && ref.name === prompt.definition.name && argument.name === 'review_id'
+                ? // A prefix of a review id: every id is looked at.
+                  scans.answer(
+                    questionKey('complete:review_id', { value: argument.value }),
+                    gate,
+                    () => ({ completion: prompt.complete(argument.name, argument.value) }),
+                    jsonBytes,
+                  )
+                : { completion: { ...NO_COMPLETION } },
+            jsonBytes,
+          ),
       };
     },
   };

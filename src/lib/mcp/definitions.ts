@@ -70,6 +70,12 @@ export interface Tool<I extends z.ZodType = z.ZodType> {
   input: I;
   output: z.ZodType;
   run(context: McpContext, args: z.output<I>): ToolResult;
+  /**
+   * `false` for a tool that answers without scanning the reviews (a lookup by
+   * id, one page, a fixed document): never counted against the client's
+   * search limit. Any other call not asked before is counted (scan-limit.ts).
+   */
+  scans?: false;
 }
 
 export interface ResourceDefinition {

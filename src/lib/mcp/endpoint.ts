@@ -22,6 +22,7 @@
 import { createMcpHandler, isJsonContentType, isLegacyRequest, ProtocolError } from '@modelcontextprotocol/server';
 import { toResponse } from '../http/answer.ts';
 import { readLimitedText } from '../http/body.ts';
+import type { SearchMissLimit } from '../limits/search-misses.ts';
 import { isStoreUnavailable, storeUnavailableAnswer } from '../store/unavailable.ts';
 import type { McpCatalog } from './catalog.ts';
 import { LOOPBACK_NAMES, type McpConfig } from './config.ts';
@@ -39,7 +40,9 @@ interface McpHandlerOptions {
   catalog: McpCatalog;
   /** The Host names and browser Origins served (config.ts). */
   config: Pick<McpConfig, 'allowedHosts' | 'allowedOrigins' | 'loopback'>;
-  sessions: SessionOptions;
+  sessions: Omit<SessionOptions, 'scanGate'>;
+  /** Searches not answered before, per client, shared with GET /api/reviews/search (SEARCH_MISS_RATE_LIMIT); none: no limit. */
+  searchMisses?: SearchMissLimit;
 }
 
 /** `client`: who sent the request (src/lib/http/client-address.ts); without it, every caller is one client. */
@@ -55,15 +58,23 @@ export function createMcpEndpoint(options: McpHandlerOptions): McpEndpoint {
   // Failures of our own code (never the client's): logged, answered 500 without details.
   const onError = (error: unknown) => console.error('mcp request failed:', error);
 
-  const sessions = createSessionHandler(catalog, options.sessions, onError);
-  const stateless = createMcpHandler(() => createStatelessServer(catalog), {
-    legacy: 'reject',
-    maxRequestBodySize: MCP_MAX_BODY_BYTES,
-    // The SDK reports the client's mistakes here too (rejections are ProtocolErrors or say so); only ours are worth a log line.
-    onerror: (error) => {
-      if (!(error instanceof ProtocolError) && !/^Rejected /.test(error.message)) onError(error);
+  const { searchMisses } = options;
+  const scanGate = searchMisses ? (client: McpClient) => () => searchMisses.take(client.address) : undefined;
+  const sessions = createSessionHandler(catalog, { ...options.sessions, ...(scanGate ? { scanGate } : {}) }, onError);
+  // The SDK makes the server per request from the Request it was given: the client is found by it.
+  const clients = new WeakMap<Request, McpClient>();
+  const stateless = createMcpHandler(
+    ({ requestInfo }) =>
+      createStatelessServer(catalog, scanGate?.((requestInfo && clients.get(requestInfo)) ?? UNKNOWN_CLIENT)),
+    {
+      legacy: 'reject',
+      maxRequestBodySize: MCP_MAX_BODY_BYTES,
+      // The SDK reports the client's mistakes here too (rejections are ProtocolErrors or say so); only ours are worth a log line.
+      onerror: (error) => {
+        if (!(error instanceof ProtocolError) && !/^Rejected /.test(error.message)) onError(error);
+      },
     },
-  });
+  );
 
   /** Host, then Origin: the 403 message, or undefined when both are served. */
   function forbidden(headers: Headers): string | undefined {
@@ -123,6 +134,7 @@ export function createMcpEndpoint(options: McpHandlerOptions): McpEndpoint {
 
     if (await isLegacyRequest(request, body)) return sessions.post(request, body, client);
     // Caching hints travel in the results (ttlMs, cacheScope) for MCP clients; HTTP caches keep out of a POST.
+    clients.set(request, client);
     return noStore(await stateless.fetch(request, { parsedBody: body }));
   }
 }

@@ -18,6 +18,7 @@ import { CONTENT_CACHE } from '../static/manifest.ts';
 import type { McpCatalog } from './catalog.ts';
 import { SERVER_INFO } from './definitions.ts';
 import { REQUEST_SCHEMAS } from './params.ts';
+import type { ScanGate } from './scan-limit.ts';
 
 const CAPABILITIES = { tools: {}, resources: {}, prompts: {}, completions: {} };
 
@@ -45,24 +46,25 @@ const CACHE_HINTS = Object.fromEntries(
  */
 let sessionValidator: AjvJsonSchemaValidator | undefined;
 
-export function createSessionServer(catalog: McpCatalog): Server {
+/** `gate`: counts the scans of this POST's client (scan-limit.ts); none, not counted. */
+export function createSessionServer(catalog: McpCatalog, gate?: ScanGate): Server {
   sessionValidator ??= new AjvJsonSchemaValidator();
   const server = new Server(
     { ...SERVER_INFO },
     { capabilities: CAPABILITIES, instructions: catalog.instructions, jsonSchemaValidator: sessionValidator },
   );
-  const handlers = catalog.handlers((code, message, data) => new McpError(code, message, data));
+  const handlers = catalog.handlers((code, message, data) => new McpError(code, message, data), gate);
   for (const [method, handler] of Object.entries(handlers))
     server.setRequestHandler(REQUEST_SCHEMAS.get(method)!, handler as never);
   return server;
 }
 
-export function createStatelessServer(catalog: McpCatalog): StatelessServer {
+export function createStatelessServer(catalog: McpCatalog, gate?: ScanGate): StatelessServer {
   const server = new StatelessServer(
     { ...SERVER_INFO },
     { capabilities: CAPABILITIES, instructions: catalog.instructions, cacheHints: CACHE_HINTS },
   );
-  const handlers = catalog.handlers((code, message, data) => new ProtocolError(code, message, data));
+  const handlers = catalog.handlers((code, message, data) => new ProtocolError(code, message, data), gate);
   for (const [method, handler] of Object.entries(handlers)) server.setRequestHandler(method as never, handler as never);
   return server;
 }

@@ -11,6 +11,7 @@ import type { Store } from '../store/store.ts';
 import { createCatalog } from './catalog.ts';
 import type { McpContent } from './definitions.ts';
 import { createRateLimits } from '../limits/rate-limits.ts';
+import type { SearchMissLimit } from '../limits/search-misses.ts';
 import { mcpConfigFromEnv, SESSION_RATE_WINDOW_SECONDS } from './config.ts';
 import { createMcpEndpoint, type McpEndpoint } from './endpoint.ts';
 import { SessionSigner } from './session-ids.ts';
@@ -40,6 +41,8 @@ export interface McpServiceOptions {
    * store, 503 until it is back). Otherwise it is read on the first 2025-era request.
    */
   eagerSessions?: boolean;
+  /** The per-client limit on searches not answered before, the REST search's own (one count for both). */
+  searchMisses?: SearchMissLimit;
 }
 
 export async function createMcpService(options: McpServiceOptions): Promise<McpEndpoint> {
@@ -80,6 +83,7 @@ export async function createMcpService(options: McpServiceOptions): Promise<McpE
   return createMcpEndpoint({
     catalog: createCatalog(options.content),
     config,
+    ...(options.searchMisses ? { searchMisses: options.searchMisses } : {}),
     sessions: {
       signer: getSigner,
       unavailable: options.sessionsUnavailable,

@@ -18,6 +18,7 @@ import type { McpCatalog } from './catalog.ts';
 import { invalidParams, servedMethods } from './params.ts';
 import { isObject, jsonReply, noStore, rpcError, unsupportedVersion } from './protocol.ts';
 import type { SessionCheck, SessionSigner } from './session-ids.ts';
+import type { ScanGate } from './scan-limit.ts';
 import { createSessionServer } from './servers.ts';
 
 const SESSION_HEADER = 'mcp-session-id';
@@ -34,6 +35,8 @@ export interface SessionOptions {
   unavailable?: () => Response | undefined;
   /** Per client: sessions opened (initialize) and ended (DELETE), each a store write or check. */
   limits: RateLimits<SessionStep>;
+  /** The gate of a client's scans (searches not asked before); undefined: not counted. */
+  scanGate?: (client: McpClient) => ScanGate;
 }
 
 type SessionStep = 'initialize' | 'end';
@@ -114,7 +117,7 @@ export function createSessionHandler(catalog: McpCatalog, options: SessionOption
       const passed = errors.length > 0 ? messages.filter((_, index) => refused[index] === null) : null;
       if (passed?.length === 0) return jsonReply(200, errors);
 
-      const server = createSessionServer(catalog);
+      const server = createSessionServer(catalog, options.scanGate?.(client));
       try {
         const transport = new WebStandardStreamableHTTPServerTransport({
           sessionIdGenerator: undefined,

@@ -11,5 +11,6 @@ export const getBusiness = defineTool({
     'Call it first to learn the service ids and technician names that search_reviews accepts. Takes no arguments: {}.',
   input: z.strictObject({}),
   output: z.object({ business, aggregate_rating: aggregateRating }),
+  scans: false,
   run: ({ content: { dataset } }) => result({ business: dataset.business, aggregate_rating: dataset.aggregate_rating }),
 });

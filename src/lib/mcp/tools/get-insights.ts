@@ -27,6 +27,7 @@ export const getInsights = defineTool({
   input: z.strictObject({ section: section.optional().describe('One section of the insights; all when omitted.') }),
   // One section answers a part of the dataset: every section optional.
   output: insightsDataset.partial(),
+  scans: false,
   run({ content }, { section: wanted }) {
     const data = content.insights ?? {};
     if (!wanted) return result(data);

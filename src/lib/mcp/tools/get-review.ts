@@ -17,6 +17,7 @@ export const getReview = defineTool({
       .describe('The review id.'),
   }),
   output: z.object({ review }),
+  scans: false,
   run(context, { id }) {
     const index = context.index();
     const position = index.byId(id);

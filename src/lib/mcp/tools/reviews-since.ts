@@ -13,5 +13,6 @@ export const reviewsSince = defineTool({
     UNTRUSTED_TEXT,
   input: z.strictObject({ date: sinceDate }),
   output: sinceResponse,
+  scans: false,
   run: (context, { date }) => result(since(context.index(), date)),
 });
