@@ -104,6 +104,10 @@ export async function startServer(options: ServerOptions) {
     budget: { limitBytes: options.bodies.budgetBytes, held: 0 },
     deadlineMs: options.bodies.deadlineMs,
   };
+  const answerBounds = {
+    budget: { limitBytes: options.bodies.answerBudgetBytes, held: 0 },
+    deadlineMs: options.bodies.answerDeadlineMs,
+  };
   const server = createServer(serverTimeouts(options.bodies), (req, res) => {
     try {
       const target = canonicalTarget(req);
@@ -152,7 +156,7 @@ export async function startServer(options: ServerOptions) {
     const url = requestUrl(req, options.site);
     if (route) {
       const client = clientOf(req, nodeHeaderReader(req));
-      await runWebHandler(req, res, url, (request) => route.handle!(request, client), route, bodyBounds);
+      await runWebHandler(req, res, url, (request) => route.handle!(request, client), route, bodyBounds, answerBounds);
       return;
     }
     await astroHandler(req, res);

@@ -4,12 +4,13 @@
  * The body is read first, within the route's limit, the process's budget for
  * unfinished bodies and a deadline (src/node/body-reader.ts); a body refused by
  * any of them is answered at once and its connection closed, since the rest of
- * it is never read.
+ * it is never read. The answer goes out under the bounds on unread answers
+ * (AnswerBounds).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiAnswer } from '../lib/http/answer.ts';
 import { jsonAnswer, payloadTooLarge } from '../lib/http/json.ts';
-import { readBody, type BodyBounds } from './body-reader.ts';
+import { readBody, type BodyBounds, type BodyBudget } from './body-reader.ts';
 import { headersOf } from './request.ts';
 
 export type WebHandler = (request: Request) => Response | Promise<Response>;
@@ -30,6 +31,28 @@ const serverBusy = jsonAnswer(
   { status: 503, headers: { 'retry-after': '5' } },
 );
 
+/** The refusal of an answer the budget of unread answers has no room for. */
+const answersBusy = jsonAnswer(
+  {
+    error: 'server_busy',
+    message: 'The server holds too many answers that their clients have not read yet. Try again in a few seconds.',
+  },
+  { status: 503, headers: { 'retry-after': '5' } },
+);
+
+/**
+ * The bounds on answers on their way out: the process-wide count of bytes of
+ * finished answers not yet taken by their clients (as BodyBudget counts
+ * bodies coming in), and the time a client has to take a whole answer.
+ */
+export interface AnswerBounds {
+  budget: BodyBudget;
+  deadlineMs: number;
+}
+
+/** Written in pieces of this size, each when the socket has taken the last (backpressure). */
+const ANSWER_CHUNK_BYTES = 64 * 1024;
+
 export async function runWebHandler(
   req: IncomingMessage,
   res: ServerResponse,
@@ -37,6 +60,7 @@ export async function runWebHandler(
   handler: WebHandler,
   route: BodyRoute,
   bounds: Omit<BodyBounds, 'maxBytes'>,
+  answers: AnswerBounds,
 ): Promise<void> {
   const method = req.method ?? 'GET';
   let body: Buffer | undefined;
@@ -66,12 +90,14 @@ export async function runWebHandler(
         );
     }
   }
+  // No work for an answer there is no room to hold.
+  if (answers.budget.held >= answers.budget.limitBytes) return sendAnswer(answersBusy, res);
   const request = new Request(url, {
     method,
     headers: headersOf(req),
     body: body && body.length > 0 ? new Uint8Array(body) : undefined,
   });
-  await sendWebResponse(await handler(request), res);
+  await sendWebResponse(await handler(request), res, answers);
 }
 
 /**
@@ -94,7 +120,15 @@ export function sendAnswer(answer: ApiAnswer, res: ServerResponse): void {
   res.end(res.req?.method === 'HEAD' || !answer.body ? undefined : answer.body);
 }
 
-export async function sendWebResponse(response: Response, res: ServerResponse): Promise<void> {
+/**
+ * Writes a Web Response. With `answers`, its body's bytes are reserved in the
+ * budget of unread answers (or the answer is refused 503 when they do not
+ * fit), written with backpressure, and given back once the socket has taken
+ * them all or closed; a client that has not taken them by the deadline loses
+ * the connection, so a crowd of clients that never read cannot hold the
+ * process's memory.
+ */
+export async function sendWebResponse(response: Response, res: ServerResponse, answers?: AnswerBounds): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
     if (name === 'set-cookie') return;
@@ -104,6 +138,44 @@ export async function sendWebResponse(response: Response, res: ServerResponse): 
   if (cookies.length > 0) headers['set-cookie'] = cookies;
   const body = response.body ? Buffer.from(await response.arrayBuffer()) : undefined;
   if (body && !('content-length' in headers)) headers['content-length'] = String(body.length);
+  const sent = res.req?.method === 'HEAD' ? undefined : body;
+  if (!answers || !sent || sent.length === 0) {
+    res.writeHead(response.status, headers);
+    res.end(sent);
+    return;
+  }
+  // The client went away while the answer was made: nobody to hold it for.
+  if (res.destroyed) return;
+  const { budget } = answers;
+  if (budget.held + sent.length > budget.limitBytes) return sendAnswer(answersBusy, res);
+  budget.held += sent.length;
+  let held = true;
+  const release = () => {
+    if (!held) return;
+    held = false;
+    budget.held -= sent.length;
+    clearTimeout(timer);
+  };
+  const timer = setTimeout(() => {
+    release();
+    res.destroy();
+  }, answers.deadlineMs);
+  res.once('finish', release).once('close', release);
   res.writeHead(response.status, headers);
-  res.end(res.req?.method === 'HEAD' ? undefined : body);
+  let offset = 0;
+  const pump = () => {
+    while (offset < sent.length) {
+      const chunk = sent.subarray(offset, offset + ANSWER_CHUNK_BYTES);
+      offset += chunk.length;
+      if (offset >= sent.length) {
+        res.end(chunk);
+        return;
+      }
+      if (!res.write(chunk)) {
+        res.once('drain', pump);
+        return;
+      }
+    }
+  };
+  pump();
 }

@@ -13,7 +13,8 @@ import { productionNodeFlags } from './serve-command.ts';
  * The developer's own settings must not leak into a test server: a REDIS_URL,
  * an MCP secret or WebSub limits in the shell would change what is tested.
  */
-const ISOLATED = /^(REDIS_|MCP_|WEBSUB_|REQUEST_BODY_|SEARCH_MISS_|STORE_DIR$|SITE_URL$|API_THROUGH_ASTRO$)/;
+const ISOLATED =
+  /^(REDIS_|MCP_|WEBSUB_|REQUEST_BODY_|RESPONSE_BODY_|SEARCH_MISS_|STORE_DIR$|SITE_URL$|API_THROUGH_ASTRO$)/;
 
 function inheritedEnv(): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(process.env).filter(([name]) => !ISOLATED.test(name)));
