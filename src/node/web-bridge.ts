@@ -94,7 +94,7 @@ export function sendAnswer(answer: ApiAnswer, res: ServerResponse): void {
   res.end(res.req?.method === 'HEAD' || !answer.body ? undefined : answer.body);
 }
 
-export async function sendWebResponse(response: Response, res: ServerResponse): Promise<void> {
+async function sendWebResponse(response: Response, res: ServerResponse): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
     if (name === 'set-cookie') return;

@@ -6,10 +6,10 @@
  * budget: a repeated query costs a map lookup, not a search and a hash.
  */
 import { LRUCache } from 'lru-cache';
-import { textBytes, type ApiAnswer, type ApiRequest } from '../http/answer.ts';
+import type { ApiAnswer, ApiRequest } from '../http/answer.ts';
 import { httpDate, isNotModified } from '../http/conditional.ts';
 import { CORS_HEADERS } from '../http/cors.ts';
-import { JSON_TYPE, toJsonBody } from '../http/json.ts';
+import { JSON_TYPE } from '../http/json.ts';
 import { strongEtag } from '../http/etag.ts';
 import { compressWhileWaiting, MIN_PRECOMPRESS_BYTES } from '../static/compress.ts';
 import { CONTENT_CACHE } from '../static/manifest.ts';
@@ -99,7 +99,7 @@ export class BodyCache {
     return this.#entries.calculatedSize;
   }
 
-  /** Every key held, most recent first (for tests and benchmarks: no HTTP route shows it). */
+  /** Every key held, most recent first. */
   keys(): Generator<string> {
     return this.#entries.keys();
   }
@@ -135,7 +135,7 @@ export class BodyCache {
 }
 
 /** What keeping `value` under `key` counts against the budget. */
-export function costOf(key: string, value: CachedBody | string): number {
+function costOf(key: string, value: CachedBody | string): number {
   if (typeof value === 'string') return keyBytes(key) + ALIAS_OVERHEAD_BYTES;
   return (
     keyBytes(key) +
@@ -144,10 +144,6 @@ export function costOf(key: string, value: CachedBody | string): number {
     (value.variants.br?.byteLength ?? 0) +
     (value.variants.gzip?.byteLength ?? 0)
   );
-}
-
-export function jsonBody(value: unknown, lastModifiedInstant: string): CachedBody {
-  return cachedBody(textBytes(toJsonBody(value)), lastModifiedInstant);
 }
 
 /** A body already serialised (see review-json.ts), with its validators and headers. */

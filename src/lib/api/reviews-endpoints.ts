@@ -18,7 +18,7 @@ import type { ApiClient, ApiContext } from './context.ts';
 
 const caches = new WeakMap<ApiContext['dataset'], BodyCache>();
 
-/** The answers kept for one dataset (exported for tests, which check its budget: no HTTP route shows it). */
+/** The answers kept for one dataset. */
 export function cacheFor(context: ApiContext): BodyCache {
   let cache = caches.get(context.dataset);
   if (!cache) caches.set(context.dataset, (cache = new BodyCache()));

@@ -41,12 +41,12 @@ export interface StaticEntry {
  * most of which are never asked for. Larger files (the datasets, sitemaps,
  * bundles) would cost a request too long, so the build compresses those.
  */
-export const COMPRESS_ON_REQUEST_MAX_BYTES = 64 * 1024;
+const COMPRESS_ON_REQUEST_MAX_BYTES = 64 * 1024;
 
 export type StaticManifest = Record<string, StaticEntry>;
 
 /** Fingerprinted build assets never change under the same name. */
-export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
+const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
 /**
  * Everything else changes with content: browsers revalidate after a minute (a
  * 304 is cheap), CDNs keep it five minutes and may serve stale while refetching.
@@ -58,7 +58,7 @@ export const CONTENT_CACHE = 'public, max-age=60, s-maxage=300, stale-while-reva
  * (src/lib/websub/topic-registry.ts names the same three). Every host sends it from
  * the manifest, so subscribers discover the hub from the file itself.
  */
-export function discoveryLinks(site: string): Record<string, string> {
+function discoveryLinks(site: string): Record<string, string> {
   const links = siteLinks(site);
   const out: Record<string, string> = {};
   for (const topic of [links.atomFeed, links.jsonFeed, links.reviewsJson])
