@@ -1,5 +1,5 @@
 /**
- * The public record shapes of the service (see shared/interface-decisions.md).
+ * The public record shapes of the service (docs/contract.md).
  * One zod schema per shape: the types, the JSON Schema in OpenAPI and the MCP
  * output schemas are all derived from these, never written twice.
  */
