@@ -1,6 +1,6 @@
 /**
  * The headers a CDN must add to each static file so that it answers what the
- * Node server answers (src/lib/static/respond.ts): the same Content-Type with
+ * Node server answers (src/lib/http/representation.ts): the same Content-Type with
  * its charset, Cache-Control, CORS, Last-Modified, the WebSub Link header and
  * the security headers (src/lib/http/security-headers.ts),
  * all from the build's manifest. Left to the host: ETag and 304s (each host

@@ -5,7 +5,7 @@
  * in the range is one. Each candidate is tested, the cheap filters first and
  * `query` last, a substring of its folded text (review-index.ts). No index of
  * the texts: a scan of them all is a few milliseconds at 10k reviews, and the
- * REST endpoint keeps the answers (cached-json.ts). The answer is positions:
+ * REST endpoint keeps the answers (src/lib/api/answer-cache.ts). The answer is positions:
  * the REST endpoint splices the records' bytes, MCP parses them (searchReviews).
  */
 import { fold, type ReviewIndex } from './review-index.ts';

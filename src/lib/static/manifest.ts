@@ -10,6 +10,7 @@ import { availableParallelism } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { siteLinks } from '../feeds/links.ts';
 import { strongEtag } from '../http/etag.ts';
+import { CONTENT_CACHE, IMMUTABLE_CACHE } from '../http/representation.ts';
 import { compressInPool, DATA_PATHS, pays } from './compress.ts';
 import { contentTypeFor } from './content-types.ts';
 
@@ -44,14 +45,6 @@ export interface StaticEntry {
 const COMPRESS_ON_REQUEST_MAX_BYTES = 64 * 1024;
 
 export type StaticManifest = Record<string, StaticEntry>;
-
-/** Fingerprinted build assets never change under the same name. */
-const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
-/**
- * Everything else changes with content: browsers revalidate after a minute (a
- * 304 is cheap), CDNs keep it five minutes and may serve stale while refetching.
- */
-export const CONTENT_CACHE = 'public, max-age=60, s-maxage=300, stale-while-revalidate=600';
 
 /**
  * The Link header of each WebSub topic, by path: the feeds and reviews.json
