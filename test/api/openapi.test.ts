@@ -57,7 +57,8 @@ const ZOD: Record<string, z.ZodType> = {
  * path: a new endpoint cannot be served without being described.
  */
 const UNDOCUMENTED_ROUTES: Record<string, string> = {
-  '/api/[...path]': 'the catch-all answering components.responses.NotFound for unknown /api/ paths',
+  '/api/[...path]':
+    'the REST routing (src/lib/api/routes.ts): search and since, documented by their own paths, and NotFound for unknown /api/ paths',
   '/api/cron/sweep': "the serverless host's scheduler, behind CRON_SECRET",
   '/robots.txt': 'for crawlers',
   '/sitemap.xml': 'for crawlers',
