@@ -7,7 +7,7 @@
  * is skipped: nothing is live then.
  */
 import { defineMiddleware } from 'astro:middleware';
-import { answerPage } from './lib/static/rendered-page.ts';
+import { answerPage } from './lib/http/representation.ts';
 import { securityHeadersFor } from './lib/http/security-headers.ts';
 import { afterFirstRequest } from './hosts/vercel/first-request.ts';
 import { getStore } from './route-services/process-store.ts';

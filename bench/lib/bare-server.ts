@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 
-export interface CapturedAnswer {
+interface CapturedAnswer {
   status: number;
   /** Lower-case names; what Node adds itself (date, connection, keep-alive) is left out. */
   headers: Record<string, string>;

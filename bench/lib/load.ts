@@ -58,7 +58,7 @@ export interface LoadRun {
   machineBusySeconds: number | null;
 }
 
-export async function runLoad(options: LoadOptions): Promise<LoadRun> {
+async function runLoad(options: LoadOptions): Promise<LoadRun> {
   const agent = new Agent({
     keepAlive: true,
     maxSockets: options.connections,

@@ -11,7 +11,7 @@
  *            so the URL is new (there are only a few hundred such needles)
  */
 export const TEXT_QUERY_KINDS = ['word', 'phrase', 'missing', 'short'] as const;
-export type TextQueryKind = (typeof TEXT_QUERY_KINDS)[number];
+type TextQueryKind = (typeof TEXT_QUERY_KINDS)[number];
 
 export interface TextQuery {
   kind: TextQueryKind;
@@ -21,7 +21,7 @@ export interface TextQuery {
 }
 
 /** A seeded generator of numbers in [0, 1): mulberry32, as scripts/generate-reviews.ts. */
-export function seededRandom(seed: number): () => number {
+function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

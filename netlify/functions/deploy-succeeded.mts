@@ -1,6 +1,5 @@
 // Netlify event function, run after each successful deploy: publish to WebSub
 // subscribers what the deploy changed. The logic: src/hosts/netlify/functions.ts.
-import type { Context } from '@netlify/functions';
-import { deploySucceeded } from '../../src/hosts/netlify/functions.ts';
+import { deploySucceeded, type NetlifyContextLike } from '../../src/hosts/netlify/functions.ts';
 
-export default (request: Request, context: Context) => deploySucceeded(request, context);
+export default (request: Request, context: NetlifyContextLike) => deploySucceeded(request, context);

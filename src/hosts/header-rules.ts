@@ -1,6 +1,6 @@
 /**
  * The headers a CDN must add to each static file so that it answers what the
- * Node server answers (src/lib/static/respond.ts): the same Content-Type with
+ * Node server answers (src/lib/http/representation.ts): the same Content-Type with
  * its charset, Cache-Control, CORS, Last-Modified, the WebSub Link header and
  * the security headers (src/lib/http/security-headers.ts),
  * all from the build's manifest. Left to the host: ETag and 304s (each host
@@ -34,7 +34,7 @@ export interface HeaderRule {
 const HTML = /^text\/html\b/;
 
 /** What a CDN must add to the answer of the file at `path` (lower-case names). */
-export function headersFor(entry: StaticEntry, path: string): Record<string, string> {
+function headersFor(entry: StaticEntry, path: string): Record<string, string> {
   const headers: Record<string, string> = {
     'content-type': entry.contentType,
     'cache-control': entry.cacheControl,
@@ -142,7 +142,7 @@ export function ruleSource(path: string): string {
  * by segment: a literal against the other side's expression; a parameter
  * against anything. Errs towards yes.
  */
-export function mayOverlap(rule: string, route: string): boolean {
+function mayOverlap(rule: string, route: string): boolean {
   const ruleSegments = rule.split('/').filter(Boolean);
   const routeSegments = route.split('/').filter(Boolean);
   for (let i = 0; ; i++) {

@@ -19,13 +19,13 @@ import { createHubService } from '../lib/websub/service.ts';
 import type { StaticFiles } from './static-files.ts';
 import type { BodyRoute } from './web-bridge.ts';
 
-export interface ClientInfo {
+interface ClientInfo {
   /** The client's IP address, for rate limits (src/lib/http/client-address.ts: the peer's, or a trusted proxy's word). */
   address: string;
 }
 
 /** A route answers either through a Web handler (Request → Response) or, on hot read-only paths, with a plain answer. */
-export type DynamicRoute = BodyRoute & {
+type DynamicRoute = BodyRoute & {
   matches(pathname: string): boolean;
 } & (
     | { handle(request: Request, client: ClientInfo): Promise<Response> | Response; answer?: never }

@@ -97,7 +97,7 @@ export function canonicalTarget(req: IncomingMessage): Target {
 }
 
 /** The canonical form of a path (see canonicalTarget); undefined when its escapes are broken. */
-export function canonicalPath(path: string): string | undefined {
+function canonicalPath(path: string): string | undefined {
   let spelled = '';
   for (let i = 0; i < path.length; i++) {
     const char = path[i]!;

@@ -16,10 +16,10 @@ import { join } from 'node:path';
 import { LRUCache } from 'lru-cache';
 import { preflightAnswer } from '../lib/http/cors.ts';
 import { methodNotAllowed, notFound } from '../lib/http/json.ts';
+import { answerFile, type Encoding } from '../lib/http/representation.ts';
 import { brotli, gzip } from '../lib/static/compress.ts';
 import { MANIFEST_FILE, type StaticEntry, type StaticManifest } from '../lib/static/manifest.ts';
 import type { RenderedFile, RenderedFiles } from '../lib/static/rendered.ts';
-import { answerStatic, type Encoding } from '../lib/static/respond.ts';
 import { nodeHeaderReader } from './request.ts';
 import { sendFile } from './send-file.ts';
 import { sendAnswer } from './web-bridge.ts';
@@ -161,7 +161,7 @@ export function loadStaticFiles(clientDir: string): StaticFiles {
         sendAnswer(methodNotAllowed([...STATIC_METHODS, 'OPTIONS']), res);
         return true;
       }
-      const answer = answerStatic(file.entry, nodeHeaderReader(req));
+      const answer = answerFile(file.entry, nodeHeaderReader(req));
       if (answer.status === 304) {
         res.writeHead(304, answer.headers);
         res.end();

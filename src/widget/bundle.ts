@@ -9,7 +9,7 @@ import { build } from 'esbuild';
 import { resolve } from 'node:path';
 
 /** Builds run from the project's root (npm scripts, the test builds, the hosts' builders). */
-export const WIDGET_ENTRY = resolve(process.cwd(), 'src/widget/index.ts');
+const WIDGET_ENTRY = resolve(process.cwd(), 'src/widget/index.ts');
 
 export async function bundleWidget(entry = WIDGET_ENTRY): Promise<string> {
   const result = await build({

@@ -56,7 +56,7 @@ async function fetchJson<T>(url: string): Promise<T> {
 }
 
 /** The search URL for the element's filters, with the API's own parameter names. */
-export function searchUrl(links: SiteLinks, options: WidgetOptions): string {
+function searchUrl(links: SiteLinks, options: WidgetOptions): string {
   const query: Partial<Record<keyof SearchQuery, string>> = { limit: String(options.limit) };
   if (options.minRating !== undefined) query.min_rating = String(options.minRating);
   if (options.service !== undefined) query.mentions_service = options.service;

@@ -10,7 +10,7 @@ const dayFormat = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'lo
 /** 4.67 → "4.7": the one-decimal form review badges use. */
 export const formatRating = (value: number): string => ratingFormat.format(value);
 
-export const formatCount = (count: number): string => countFormat.format(count);
+const formatCount = (count: number): string => countFormat.format(count);
 
 /** `2025-05-20` → "May 20, 2025" (what the site's pages show). */
 export function formatDay(isoDay: string): string {

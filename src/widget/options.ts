@@ -4,8 +4,8 @@
  * exception: the element then shows its fallback link (see element.ts).
  */
 
-export const LAYOUTS = ['list', 'compact'] as const;
-export type Layout = (typeof LAYOUTS)[number];
+const LAYOUTS = ['list', 'compact'] as const;
+type Layout = (typeof LAYOUTS)[number];
 
 /** A widget is a teaser for the site, not the review list: a few reviews, ten at most. */
 export const DEFAULT_WIDGET_LIMIT = 3;

@@ -1,6 +1,6 @@
 /**
  * /openapi.json against the real server: the document is well-formed OpenAPI
- * 3.1 (required fields, every $ref resolves, every path of the seed, unique
+ * 3.1 (required fields, every $ref resolves, every path of the contract, unique
  * operationIds), and every status it documents that a client can provoke is
  * what the server really answers — status, content type, headers, and a body
  * that validates against the documented schema (and against the zod schema it
@@ -27,7 +27,7 @@ import { BUILDS, ROOT, type BuildName } from '../helpers/builds.ts';
 import { bytesOf, conditional } from '../helpers/http.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
 
-/** The seed's endpoints: path → methods that must be documented. */
+/** The contract's endpoints (docs/contract.md): path → methods that must be documented. */
 const SEED: Record<string, string[]> = {
   '/reviews.json': ['get'],
   '/reviews/{id}.json': ['get'],
@@ -57,7 +57,8 @@ const ZOD: Record<string, z.ZodType> = {
  * path: a new endpoint cannot be served without being described.
  */
 const UNDOCUMENTED_ROUTES: Record<string, string> = {
-  '/api/[...path]': 'the catch-all answering components.responses.NotFound for unknown /api/ paths',
+  '/api/[...path]':
+    'the REST routing (src/lib/api/routes.ts): search and since, documented by their own paths, and NotFound for unknown /api/ paths',
   '/api/cron/sweep': "the serverless host's scheduler, behind CRON_SECRET",
   '/robots.txt': 'for crawlers',
   '/sitemap.xml': 'for crawlers',
@@ -312,7 +313,7 @@ describe('OpenAPI document: structure', () => {
     for (const ref of refs) assert.notEqual(resolvePointer(doc, ref), undefined, `$ref ${ref} resolves`);
   });
 
-  it('documents every endpoint of the seed, with unique operationIds, tags and described responses', () => {
+  it('documents every endpoint of the contract, with unique operationIds, tags and described responses', () => {
     for (const [path, methods] of Object.entries(SEED)) {
       for (const method of methods)
         assert.ok(doc.paths[path]?.[method as 'get'], `${method.toUpperCase()} ${path} is documented`);

@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { recordsFromDataset, recordsFromBytes, dayNumber } from '../../src/lib/reviews/records.ts';
 import { findReview, getReviewIndex } from '../../src/lib/reviews/review-index.ts';
-import { searchReviews } from '../../src/lib/reviews/search.ts';
+import { searchRecords } from '../../src/lib/reviews/search.ts';
 import type { ReviewsDataset } from '../../src/lib/reviews/schema.ts';
 import { openDatasetFile } from '../../src/node/dataset-file.ts';
 import { BUILDS } from '../helpers/builds.ts';
@@ -81,7 +81,7 @@ describe('compact records', () => {
     const service = twice.business.services[0]!.id;
     first.services = [service, service];
     const naming = twice.reviews.filter((review) => review.technicians.includes(name));
-    const answer = searchReviews(getReviewIndex(twice), { mentions_technician: name, limit: 100 });
+    const answer = searchRecords(getReviewIndex(twice), { mentions_technician: name, limit: 100 });
     assert.equal(answer.total, naming.length);
     assert.deepEqual(
       answer.reviews.map((review) => review.id),

@@ -12,10 +12,10 @@ import { after, before, describe, it } from 'node:test';
 import {
   BODY_CACHE_BYTES,
   BodyCache,
-  cachedBody,
   MAX_ALIAS_KEY_LENGTH,
   MAX_KEPT_BODY_BYTES,
-} from '../../src/lib/api/cached-json.ts';
+} from '../../src/lib/api/answer-cache.ts';
+import { cachedBody } from '../../src/lib/http/representation.ts';
 import type { ApiContext } from '../../src/lib/api/context.ts';
 import { cacheFor, searchEndpoint } from '../../src/lib/api/reviews-endpoints.ts';
 import { BUILDS } from '../helpers/builds.ts';

@@ -24,7 +24,7 @@ after(() => server?.stop());
 
 const fold = (s: string) => s.normalize('NFKC').toLowerCase();
 
-/** The interface decisions, read literally, with no index. */
+/** docs/contract.md's search, read literally, with no index. */
 function naive(params: Record<string, string | number>): { total: number; ids: string[] } {
   const technician =
     params.mentions_technician === undefined ? undefined : String(params.mentions_technician).toLowerCase();

@@ -144,7 +144,7 @@ describe('data files', () => {
     await post.arrayBuffer();
   });
 
-  it('publishes reviews.json in the shape of the interface decisions', async () => {
+  it('publishes reviews.json in the shape of docs/contract.md', async () => {
     const dataset = await (await fetch(`${server.url}/reviews.json`)).json();
     assert.deepEqual(Object.keys(dataset).sort(), ['aggregate_rating', 'business', 'reviews', 'updated']);
     assert.match(dataset.updated, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);

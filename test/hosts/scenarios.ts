@@ -16,7 +16,7 @@ import { startSubscriber, type TestSubscriber } from '../helpers/subscriber.ts';
 import { initializeRequest, JSON_HEADERS, startRedis } from '../mcp/helpers.ts';
 import { forgetDistributedContent, isSubscribed, openStore, until } from '../websub/helpers.ts';
 import { siteLinks } from '../../src/lib/feeds/links.ts';
-import { CONTENT_CACHE } from '../../src/lib/static/manifest.ts';
+import { CONTENT_CACHE } from '../../src/lib/http/representation.ts';
 import { callbackKey } from '../../src/lib/websub/subscriptions.ts';
 import type { Store } from '../../src/lib/store/index.ts';
 import { closeOpenStores } from '../../src/lib/store/open-stores.ts';

@@ -1,7 +1,7 @@
 /**
  * The hub through the real server (`startServer('content')`, file store,
- * loopback callbacks, a trusted test CA, short retry delays): the seed's
- * state table, websub.rocks-style subscriber cases, every rejection, leases,
+ * loopback callbacks, a trusted test CA, short retry delays): the
+ * contract's subscription states (docs/contract.md), websub.rocks-style subscriber cases, every rejection, leases,
  * the delivery outcomes (3 failures, 410, redirects), a hanging subscriber
  * next to healthy ones, and the body limit.
  */

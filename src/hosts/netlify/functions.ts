@@ -10,7 +10,8 @@ import { notConfigured } from '../requirements.ts';
 import { toResponse } from '../../lib/http/answer.ts';
 import { runScheduledWork } from '../scheduled-work.ts';
 
-interface NetlifyContextLike {
+/** What the functions read of Netlify's Context (@netlify/functions, not a dependency of ours). */
+export interface NetlifyContextLike {
   site?: { url?: string };
 }
 

@@ -12,13 +12,14 @@ import { validate } from '../http/issues.ts';
 import { fromSearchParams, sinceDate, type SearchQuery } from '../reviews/query.ts';
 import { searchPositions } from '../reviews/search.ts';
 import { sinceLastModified, sincePage } from '../reviews/since.ts';
-import { BodyCache, cachedBody, conditionalJsonAnswer, type CachedBody } from './cached-json.ts';
+import { answerCached, cachedBody, type CachedBody } from '../http/representation.ts';
+import { BodyCache } from './answer-cache.ts';
 import { bodyWithRecords } from './review-json.ts';
 import type { ApiClient, ApiContext } from './context.ts';
 
 const caches = new WeakMap<ApiContext['dataset'], BodyCache>();
 
-/** The answers kept for one dataset (exported for tests, which check its budget: no HTTP route shows it). */
+/** The answers kept for one dataset. */
 export function cacheFor(context: ApiContext): BodyCache {
   let cache = caches.get(context.dataset);
   if (!cache) caches.set(context.dataset, (cache = new BodyCache()));
@@ -33,7 +34,7 @@ export function searchEndpoint(request: ApiRequest, context: ApiContext, client?
   const rawKey = `search${request.search}`;
   const seenKey = cache.keyOf(rawKey);
   const seen = seenKey === undefined ? undefined : cache.get(seenKey);
-  if (seenKey !== undefined && seen) return conditionalJsonAnswer(request, seen, () => cache.recount(seenKey));
+  if (seenKey !== undefined && seen) return answerCached(request.headers, seen, () => cache.recount(seenKey));
   const parsed = fromSearchParams(new URLSearchParams(request.search));
   if (!parsed.ok) return invalidRequest(parsed.issues);
   // The same query written another way (order, defaults) shares one body and one ETag.
@@ -54,7 +55,7 @@ export function searchEndpoint(request: ApiRequest, context: ApiContext, client?
     cache.set(key, cached);
   }
   cache.alias(rawKey, key);
-  return conditionalJsonAnswer(request, cached, () => cache.recount(key));
+  return answerCached(request.headers, cached, () => cache.recount(key));
 }
 
 export function sinceEndpoint(request: ApiRequest, context: ApiContext, rawDate: string): ApiAnswer {
@@ -87,7 +88,7 @@ export function sinceEndpoint(request: ApiRequest, context: ApiContext, rawDate:
     );
     if (request.search === '') cache.set(key, cached);
   }
-  return conditionalJsonAnswer(request, cached, () => cache.recount(key));
+  return answerCached(request.headers, cached, () => cache.recount(key));
 }
 
 /** The newest `updated` among the reviews served, or the dataset's when none are. */

@@ -49,7 +49,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   },
 ];
 
-export function answerApi(request: ApiRequest, context: ApiContext, client: ApiClient): ApiAnswer {
+function answerApi(request: ApiRequest, context: ApiContext, client: ApiClient): ApiAnswer {
   return (API_ROUTES.find((route) => route.matches(request.path)) ?? API_ROUTES.at(-1)!).answer(
     request,
     context,

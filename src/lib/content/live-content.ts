@@ -21,7 +21,7 @@ type WatchedEvent = 'add' | 'change' | 'unlink';
 const EVENTS: WatchedEvent[] = ['add', 'change', 'unlink'];
 
 /** The parts of Astro's loader context this module uses (kept structural: no Astro import). */
-export interface FollowContext {
+interface FollowContext {
   collection: string;
   logger: { info(message: string): void; warn(message: string): void; error(message: string): void };
   watcher?: {

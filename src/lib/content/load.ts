@@ -111,7 +111,7 @@ export function readReviewFile(entry: ReviewFile, business: Business | null, res
 }
 
 /** The checks across files (ids): problems per file, in file order, before the file's own. */
-export function idProblems(files: readonly ReviewFile[]): ContentProblem[][] {
+function idProblems(files: readonly ReviewFile[]): ContentProblem[][] {
   const firstFileById = new Map<string, string>();
   return files.map(({ file, id }) => {
     const problems: ContentProblem[] = [];

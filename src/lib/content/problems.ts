@@ -18,7 +18,7 @@ export class ContentError extends Error {
   }
 }
 
-export function formatProblems(problems: ContentProblem[]): string {
+function formatProblems(problems: ContentProblem[]): string {
   const lines = problems.map((p) => `  ${p.file}: ${p.field}: ${p.message}`);
   const noun = problems.length === 1 ? 'problem' : 'problems';
   return `The content folder has ${problems.length} ${noun}:\n${lines.join('\n')}`;

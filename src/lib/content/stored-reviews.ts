@@ -32,7 +32,7 @@ export const REVIEWS_PER_ENTRY = 5000;
 
 /** One store entry's data: the JSON of its reviews, deflated (raw), in base64. */
 export const storedReviews = z.object({ deflatedJson: z.string() });
-export type StoredReviews = z.infer<typeof storedReviews>;
+type StoredReviews = z.infer<typeof storedReviews>;
 type Entry = { id: string; data: StoredReviews };
 
 const deflateRawAsync = promisify(deflateRaw);

@@ -7,7 +7,7 @@ import { DAYS_OF_WEEK, type Business } from '../reviews/schema.ts';
 
 type OpeningHours = NonNullable<Business['opening_hours']>[number];
 
-export function displayDays(days: readonly OpeningHours['days'][number][]): string {
+function displayDays(days: readonly OpeningHours['days'][number][]): string {
   const order = [...new Set(days)].map((day) => DAYS_OF_WEEK.indexOf(day)).sort((a, b) => a - b);
   const runs: number[][] = [];
   for (const index of order) {

@@ -14,7 +14,7 @@
 import ipaddr from 'ipaddr.js';
 import { parseIp, unmapped } from '../net/ip.ts';
 
-export type ForwardedHeader = 'x-forwarded-for' | 'forwarded';
+type ForwardedHeader = 'x-forwarded-for' | 'forwarded';
 
 export type ProxyTrust =
   | { kind: 'none' }

@@ -50,5 +50,5 @@ export const messageError = z
     examples: [{ error: 'method_not_allowed', message: 'Use GET, HEAD, OPTIONS.' }],
   });
 
-export type ErrorResponse = z.infer<typeof errorResponse>;
-export type MessageError = z.infer<typeof messageError>;
+type ErrorResponse = z.infer<typeof errorResponse>;
+type MessageError = z.infer<typeof messageError>;

@@ -9,8 +9,8 @@ import { isObject } from './fields.ts';
 
 export class GoogleApiError extends Error {}
 
-export const GOOGLE_API_BASE = 'https://mybusiness.googleapis.com';
-export const GOOGLE_TOKEN_URL = 'https://oauth2.googleapis.com/token';
+const GOOGLE_API_BASE = 'https://mybusiness.googleapis.com';
+const GOOGLE_TOKEN_URL = 'https://oauth2.googleapis.com/token';
 const PAGE_SIZE = 50;
 /** 50 reviews a page: 100,000 reviews a location before the loop calls it a runaway. */
 const MAX_PAGES = 2000;

@@ -49,7 +49,7 @@ export interface ImportOptions {
   google?: Array<{ name: string; document: unknown }>;
 }
 
-export interface Change {
+interface Change {
   /** The review file, relative to the content folder: reviews/<id>.md */
   file: string;
   /** Where in the export. */
@@ -58,7 +58,7 @@ export interface Change {
   by?: 'id' | 'text';
 }
 
-export interface FileReport {
+interface FileReport {
   file: string;
   format?: FormatId;
   /** False when the export had a problem and nothing of it was written. */

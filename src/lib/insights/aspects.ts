@@ -12,7 +12,7 @@ import { polarityOf, scoreSentence, type Polarity, type ScoredSentence } from '.
 import { round3 } from './round.ts';
 import { splitSentences, type Sentence, type Token } from './sentences.ts';
 
-export interface AspectMention {
+interface AspectMention {
   aspect: AspectId;
   /** -1..1, the mean of the scores of the pieces that carried the aspect's terms. */
   score: number;
@@ -67,7 +67,7 @@ const cueSets = new Map<AspectId, Set<string>>(
 const ASPECT_ORDER = new Map(ASPECTS.map((a, i) => [a.id, i]));
 
 /** Analyses one scored sentence: which aspects it names and with what polarity. */
-export function detectAspects(scored: ScoredSentence): AspectMention[] {
+function detectAspects(scored: ScoredSentence): AspectMention[] {
   const tokens = scored.sentence.tokens;
   const found = new Map<AspectId, { scores: number[]; terms: string[] }>();
   for (const clause of scored.clauses) {

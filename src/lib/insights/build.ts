@@ -17,7 +17,7 @@ import { buildTopics, keyphrases } from './topics.ts';
 import { buildTrends, trendFigures } from './trends.ts';
 
 /** A capitalised name in a review's text that is no known technician. */
-export interface InsightsWarning {
+interface InsightsWarning {
   review_id: string;
   name: string;
   sentence: string;
@@ -36,7 +36,7 @@ const EXAMPLES_PER_POLARITY = 2;
  * scale): among candidates of similar strength the one the rating agrees
  * with is shown; a much stronger one still wins. 3-star reviews are neutral.
  */
-export const RATING_DISAGREEMENT_PENALTY = 0.2;
+const RATING_DISAGREEMENT_PENALTY = 0.2;
 
 /** +1 for 4–5 stars, -1 for 1–2, 0 for 3. */
 function ratingDirection(rating: number): number {
@@ -230,7 +230,7 @@ export function buildInsights(
 /** Mentions quoted per name: at 100k reviews a common word taken for a name is met tens of thousands of times. */
 const QUOTED_PER_NAME = 3;
 
-export function formatWarnings(warnings: readonly InsightsWarning[]): string {
+function formatWarnings(warnings: readonly InsightsWarning[]): string {
   const names = [...new Set(warnings.map((w) => w.name))].sort();
   const quoted = new Map<string, number>();
   const lines: string[] = [];

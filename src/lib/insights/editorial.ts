@@ -21,9 +21,9 @@ import { ContentError, fieldName, type ContentProblem } from '../content/problem
 import { isoDate, utcInstant } from '../reviews/schema.ts';
 import { placeholderProblems } from './figures.ts';
 
-export const INSIGHTS_DIR = 'insights';
-export const FAQ_FILE = `${INSIGHTS_DIR}/faq.md`;
-export const SUMMARY_FILE = `${INSIGHTS_DIR}/summary.md`;
+const INSIGHTS_DIR = 'insights';
+const FAQ_FILE = `${INSIGHTS_DIR}/faq.md`;
+const SUMMARY_FILE = `${INSIGHTS_DIR}/summary.md`;
 
 export interface Editorial {
   faq: { entries: Array<{ question: string; answer: string }>; updated: string } | null;

@@ -30,7 +30,7 @@ const BASE_FIGURES = {
   technician_count: 0,
 } as const;
 
-export const FIGURE_NAMES: readonly string[] = [
+const FIGURE_NAMES: readonly string[] = [
   ...Object.keys(BASE_FIGURES),
   ...Object.keys(TREND_FIGURES),
   ...ASPECT_IDS.map((id) => `${ASPECT_FIGURE_PREFIX}${id}`),

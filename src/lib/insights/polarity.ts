@@ -64,11 +64,11 @@ import {
 export type Polarity = 'positive' | 'neutral' | 'negative';
 
 /** A normalised score at or beyond this (in absolute value) is an opinion; below it, neutral. */
-export const POLARITY_THRESHOLD = 0.1;
+const POLARITY_THRESHOLD = 0.1;
 /** Two segments at least this strong and of opposite sign make a sentence mixed. */
-export const MIXED_THRESHOLD = 0.2;
+const MIXED_THRESHOLD = 0.2;
 
-export interface Segment {
+interface Segment {
   start: number;
   /** Exclusive. */
   end: number;
@@ -76,7 +76,7 @@ export interface Segment {
   score: number;
 }
 
-export interface Clause {
+interface Clause {
   start: number;
   end: number;
   weight: number;
@@ -97,7 +97,7 @@ export interface ScoredSentence {
   polarity: Polarity;
 }
 
-export function normalise(raw: number): number {
+function normalise(raw: number): number {
   return raw === 0 ? 0 : raw / Math.sqrt(raw * raw + 15);
 }
 

@@ -10,9 +10,9 @@ import { ASPECT_IDS } from './lexicon.ts';
 const score = z.number().min(-1).max(1);
 const count = z.int().min(0);
 
-export const aspectId = z.enum(ASPECT_IDS).describe('Aspect of roofing work, from the documented lexicon.');
+const aspectId = z.enum(ASPECT_IDS).describe('Aspect of roofing work, from the documented lexicon.');
 
-export const aspectExample = z.object({
+const aspectExample = z.object({
   review_id: z.string().describe('The review the sentence comes from.'),
   sentence: z.string().describe('The sentence that carried the aspect, as written.'),
   polarity: z.enum(['positive', 'neutral', 'negative']),
@@ -20,7 +20,7 @@ export const aspectExample = z.object({
   terms: z.array(z.string()).describe('The words that named the aspect.'),
 });
 
-export const aspectSummary = z.object({
+const aspectSummary = z.object({
   id: aspectId,
   label: z.string(),
   mentions: count.describe('Sentences that name the aspect.'),
@@ -31,13 +31,13 @@ export const aspectSummary = z.object({
   examples: z.array(aspectExample).describe('The strongest positive and negative sentences, newest first within each.'),
 });
 
-export const entityAspectScore = z.object({
+const entityAspectScore = z.object({
   id: aspectId,
   mentions: count,
   score,
 });
 
-export const entity = z.object({
+const entity = z.object({
   id: z.string(),
   name: z.string(),
   review_count: count,
@@ -50,7 +50,7 @@ export const entity = z.object({
   aspects: z.array(entityAspectScore).describe('Per-aspect scores within those reviews, in lexicon order.'),
 });
 
-export const topic = z.object({
+const topic = z.object({
   id: z.string(),
   label: z.string(),
   keywords: z.array(z.string()).describe('The keyphrase and the longer phrases that contain it.'),
@@ -61,7 +61,7 @@ export const topic = z.object({
 
 const rating = z.number().min(1).max(5);
 
-export const aspectCounts = z.object({ positive: count, neutral: count, negative: count });
+const aspectCounts = z.object({ positive: count, neutral: count, negative: count });
 
 const trendFigures = {
   review_count: count,
@@ -82,7 +82,7 @@ const trendFigures = {
     ),
 };
 
-export const trendPeriod = z.object({
+const trendPeriod = z.object({
   ...trendFigures,
   distribution: z
     .object({ '1': count, '2': count, '3': count, '4': count, '5': count })
@@ -92,14 +92,14 @@ export const trendPeriod = z.object({
     .describe("Sentences naming each aspect in the period's reviews, by polarity; every aspect listed."),
 });
 
-export const trendMonth = z.object({
+const trendMonth = z.object({
   month: z
     .string()
     .regex(/^\d{4}-(0[1-9]|1[0-2])$/)
     .describe('Calendar month, YYYY-MM.'),
   ...trendPeriod.shape,
 });
-export const trendQuarter = z.object({
+const trendQuarter = z.object({
   quarter: z
     .string()
     .regex(/^\d{4}-Q[1-4]$/)
@@ -107,7 +107,7 @@ export const trendQuarter = z.object({
   ...trendPeriod.shape,
 });
 
-export const recentWindow = z.object({
+const recentWindow = z.object({
   from: isoDate.describe('First day of the window.'),
   to: isoDate.describe('Last day of the window (included).'),
   ...trendFigures,
@@ -122,7 +122,7 @@ export const recentWindow = z.object({
     .describe("Each aspect's sentences in the window; every aspect listed."),
 });
 
-export const trends = z
+const trends = z
   .object({
     months: z
       .array(trendMonth)
@@ -154,9 +154,9 @@ export const trends = z
   })
   .describe('The reviews over time.');
 
-export const faqEntry = z.object({ question: z.string(), answer: z.string() });
+const faqEntry = z.object({ question: z.string(), answer: z.string() });
 
-export const summary = z.object({
+const summary = z.object({
   text: z.string().describe('Editorial summary, plain text paragraphs separated by blank lines.'),
   highlights: z.array(z.string()),
   updated: utcInstant,
@@ -188,8 +188,6 @@ export type InsightsDataset = z.infer<typeof insightsDataset>;
 export type AspectSummary = z.infer<typeof aspectSummary>;
 export type Entity = z.infer<typeof entity>;
 export type InsightTopic = z.infer<typeof topic>;
-export type FaqEntry = z.infer<typeof faqEntry>;
-export type Summary = z.infer<typeof summary>;
 export type Trends = z.infer<typeof trends>;
 export type TrendPeriod = z.infer<typeof trendPeriod>;
 export type RecentWindow = z.infer<typeof recentWindow>;

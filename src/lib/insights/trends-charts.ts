@@ -30,7 +30,7 @@ export interface TrendChart {
   table: ChartTable;
 }
 
-export interface AspectMultiple {
+interface AspectMultiple {
   id: AspectId;
   label: string;
   reading: string;

@@ -39,7 +39,7 @@ function replyDays(review: Pick<TrendReview, 'date' | 'response'>): number | nul
 }
 
 /** The middle value (the mean of the two middle ones for an even count); null for none. */
-export function median(values: readonly number[]): number | null {
+function median(values: readonly number[]): number | null {
   if (values.length === 0) return null;
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;

@@ -11,7 +11,7 @@
 /** Bytes of tool, resource and prompt payload one POST may answer (the JSON around them adds a little). */
 export const ANSWER_MAX_BYTES = 4 * 1024 * 1024;
 /** Milliseconds the requests of one POST may compute; a request started within it always finishes. */
-export const ANSWER_MAX_WORK_MS = 1000;
+const ANSWER_MAX_WORK_MS = 1000;
 /** The JSON-RPC error of a request over the budget (an implementation-defined server error). */
 export const OVER_BUDGET_CODE = -32050;
 

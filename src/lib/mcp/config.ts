@@ -4,9 +4,9 @@
  * and the session signing secret when one is configured.
  */
 /** 30 days: common clients do not re-initialize after a 404, so sessions live long. */
-export const DEFAULT_SESSION_TTL_SECONDS = 30 * 24 * 60 * 60;
+const DEFAULT_SESSION_TTL_SECONDS = 30 * 24 * 60 * 60;
 /** Sessions a client may open, and as many it may end, per SESSION_RATE_WINDOW_SECONDS: a client opens one per connection. */
-export const DEFAULT_SESSION_RATE_LIMIT = 30;
+const DEFAULT_SESSION_RATE_LIMIT = 30;
 export const SESSION_RATE_WINDOW_SECONDS = 60;
 /** A configured MCP_SESSION_SECRET shorter than this is refused: HMAC-SHA256 wants 256 bits. */
 export const MIN_SECRET_LENGTH = 32;

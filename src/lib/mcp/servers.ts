@@ -14,7 +14,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import { ProtocolError, Server as StatelessServer } from '@modelcontextprotocol/server';
-import { CONTENT_CACHE } from '../static/manifest.ts';
+import { CONTENT_CACHE } from '../http/representation.ts';
 import type { McpCatalog } from './catalog.ts';
 import { SERVER_INFO } from './definitions.ts';
 import { REQUEST_SCHEMAS } from './params.ts';

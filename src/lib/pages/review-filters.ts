@@ -27,7 +27,7 @@ const RATINGS = [5, 4, 3, 2, 1] as const;
 /** Beyond this a page number is not a page of any dataset this site serves. */
 const MAX_PAGE_TEXT = /^[1-9]\d{0,6}$/;
 
-export interface FilterProblem {
+interface FilterProblem {
   parameter: string;
   message: string;
 }
@@ -113,7 +113,7 @@ export function filteredPage(index: ReviewIndex, filters: ReviewFilters, page: n
   return { total: hits.total, page, lastPage, first: skipped + 1, positions: hits.positions.slice(skipped) };
 }
 
-export interface FacetChoice {
+interface FacetChoice {
   label: string;
   /** Reviews matching the current filters with this choice in place of the facet's current one. */
   count: number;

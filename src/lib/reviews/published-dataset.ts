@@ -6,18 +6,13 @@
 import type { AggregateRating, Business, Review, ReviewsDataset } from './schema.ts';
 
 /** Newest first: date descending, then id ascending (the order of reviews.json and search). */
-export function compareNewestFirst(a: Review, b: Review): number {
+function compareNewestFirst(a: Review, b: Review): number {
   if (a.date !== b.date) return a.date < b.date ? 1 : -1;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
 /** Oldest first: date ascending, then id ascending (the order of the since feed). */
-export function compareOldestFirst(a: Review, b: Review): number {
-  if (a.date !== b.date) return a.date < b.date ? -1 : 1;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-}
-
-export function aggregate(reviews: readonly Review[]): AggregateRating {
+function aggregate(reviews: readonly Review[]): AggregateRating {
   const distribution = { 1: 0, 2: 0, 3: 0, 4: 0, 5: 0 };
   let sum = 0;
   for (const review of reviews) {
@@ -59,7 +54,7 @@ export function datasetBytes(dataset: ReviewsDataset, reviewsJson: readonly Uint
 }
 
 /** The newest `updated` of any review; an empty dataset falls back to the epoch, never the clock. */
-export function newestUpdated(reviews: readonly Review[]): string {
+function newestUpdated(reviews: readonly Review[]): string {
   return newestInstant(reviews.map((review) => review.updated));
 }
 

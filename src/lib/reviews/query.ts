@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { validate, type Issue, type Parsed } from '../http/issues.ts';
 import { isoDate } from './schema.ts';
 
-export const MAX_QUERY_LENGTH = 200;
+const MAX_QUERY_LENGTH = 200;
 export const DEFAULT_SEARCH_LIMIT = 20;
 export const MAX_SEARCH_LIMIT = 100;
 /** Reviews per since page: about 570 KiB of JSON with generated reviews, where a serverless answer may be 4.5 MB. */
@@ -68,7 +68,7 @@ export const searchQuery = z
   .meta({ id: 'SearchQuery' });
 
 export type SearchQuery = z.output<typeof searchQuery>;
-export const SEARCH_PARAMETERS = Object.keys(searchQuery.shape) as (keyof SearchQuery)[];
+const SEARCH_PARAMETERS = Object.keys(searchQuery.shape) as (keyof SearchQuery)[];
 
 /** The date of GET /api/reviews/since/{date} and of the reviews_since tool. */
 export const sinceDate = isoDate.describe('Reviews dated on or after this day (YYYY-MM-DD) are returned.');

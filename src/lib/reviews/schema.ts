@@ -1,5 +1,5 @@
 /**
- * The public record shapes of the service (see shared/interface-decisions.md).
+ * The public record shapes of the service (docs/contract.md).
  * One zod schema per shape: the types, the JSON Schema in OpenAPI and the MCP
  * output schemas are all derived from these, never written twice.
  */
@@ -32,9 +32,9 @@ export function isRealCalendarDate(value: string): boolean {
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
-export const namedRef = z.object({ id: z.string(), name: z.string() });
+const namedRef = z.object({ id: z.string(), name: z.string() });
 
-export const reviewResponse = z.object({
+const reviewResponse = z.object({
   date: isoDate,
   text: z.string(),
 });
@@ -64,7 +64,7 @@ export const review = z
   })
   .meta({ id: 'Review' });
 
-export const postalAddress = z.object({
+const postalAddress = z.object({
   street: z.string(),
   locality: z.string(),
   region: z.string(),
@@ -77,7 +77,7 @@ export const DAYS_OF_WEEK = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Frid
 const clockTime = z.string().regex(/^(?:[01]\d|2[0-3]):[0-5]\d$/, 'expected a time of day as HH:MM, 24-hour');
 
 /** One line of the business's hours, as schema.org's OpeningHoursSpecification has it: closes before opens runs past midnight. */
-export const openingHours = z.object({
+const openingHours = z.object({
   days: z
     .array(z.enum(DAYS_OF_WEEK))
     .min(1, 'name at least one day')

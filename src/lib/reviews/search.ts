@@ -5,8 +5,8 @@
  * in the range is one. Each candidate is tested, the cheap filters first and
  * `query` last, a substring of its folded text (review-index.ts). No index of
  * the texts: a scan of them all is a few milliseconds at 10k reviews, and the
- * REST endpoint keeps the answers (cached-json.ts). The answer is positions:
- * the REST endpoint splices the records' bytes, MCP parses them (searchReviews).
+ * REST endpoint keeps the answers (src/lib/api/answer-cache.ts). The answer is positions:
+ * the REST endpoint splices the records' bytes, MCP parses them (searchRecords).
  */
 import { fold, type ReviewIndex } from './review-index.ts';
 import type { SearchQuery } from './query.ts';
@@ -19,7 +19,8 @@ export interface SearchHits {
   positions: number[];
 }
 
-export function searchReviews(index: ReviewIndex, query: SearchQuery): SearchResponse {
+/** The search's answer with its records read: what the MCP tool answers. */
+export function searchRecords(index: ReviewIndex, query: SearchQuery): SearchResponse {
   const hits = searchPositions(index, query);
   return {
     total: hits.total,

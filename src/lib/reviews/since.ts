@@ -15,7 +15,7 @@ import { SINCE_PAGE_SIZE } from './query.ts';
 import type { ReviewIndex } from './review-index.ts';
 import type { SinceResponse } from './responses.ts';
 
-export const SINCE_PATH = '/api/reviews/since/';
+const SINCE_PATH = '/api/reviews/since/';
 
 /** A page before its reviews are read: the envelope, and the newest-first positions of its reviews in page order. */
 export type SincePage = Omit<SinceResponse, 'reviews'> & { positions: number[] };

@@ -3,7 +3,7 @@
  * what is left out is either endless (search and since take any query or date)
  * or not for reading (the hub, /mcp, the editors' admin).
  */
-export const DISALLOWED = ['/admin/', '/api/reviews/', '/api/websub/', '/api/cron/', '/mcp'];
+const DISALLOWED = ['/admin/', '/api/reviews/', '/api/websub/', '/api/cron/', '/mcp'];
 
 export function robotsTxt(site: string): string {
   const lines = [

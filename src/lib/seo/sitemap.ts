@@ -14,7 +14,7 @@ export interface SitemapUrl {
   lastmod?: string;
 }
 
-export const URLS_PER_SITEMAP = 50_000;
+const URLS_PER_SITEMAP = 50_000;
 
 const XMLNS = 'http://www.sitemaps.org/schemas/sitemap/0.9';
 

@@ -30,7 +30,7 @@ export type MetaTag = { property: string; content: string } | { name: string; co
 const DESCRIPTION_MAX = 300;
 const EXCERPT_MAX = 200;
 
-export function ratingSentence(rating: AggregateRating): string {
+function ratingSentence(rating: AggregateRating): string {
   if (rating.review_count === 0) return 'No verified customer reviews are published yet.';
   const reviews = rating.review_count === 1 ? 'review' : 'reviews';
   return `Rated ${rating.rating_value.toFixed(2)} out of 5 from ${rating.review_count} verified customer ${reviews}.`;

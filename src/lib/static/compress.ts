@@ -6,13 +6,8 @@
  */
 import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, constants, gzip as gzipCallback, gzipSync } from 'node:zlib';
+import { MIN_PRECOMPRESS_BYTES } from '../http/representation.ts';
 import { isCompressible } from './content-types.ts';
-
-/**
- * Below this a compressed copy saves a few hundred bytes at most (a review's
- * own JSON is about 600): not worth a file or the CPU.
- */
-export const MIN_PRECOMPRESS_BYTES = 1024;
 
 /** The datasets and feeds carry the dataset's `updated` as Last-Modified, and get brotli's best. */
 export const DATA_PATHS = ['/reviews.json', '/insights.json', '/api/feed.json', '/feed.xml'];
@@ -55,16 +50,4 @@ const gzipInPool = promisify(gzipCallback);
 /** The same bytes as brotli() and gzip(), made on libuv's thread pool: the build compresses several files at once. */
 export function compressInPool(path: string, bytes: Uint8Array): Promise<[br: Buffer, gz: Buffer]> {
   return Promise.all([brotliInPool(bytes, brotliOptions(path, bytes)), gzipInPool(bytes, GZIP_OPTIONS)]);
-}
-
-/**
- * Brotli at quality 5 and gzip at 6, for answers made while a client waits
- * (search, since, pages rendered on request): the build's quality 11 would
- * take tens of milliseconds for a few percent.
- */
-export function compressWhileWaiting(body: Uint8Array, encoding: 'br' | 'gzip'): Buffer {
-  if (encoding === 'gzip') return gzipSync(body, { level: 6 });
-  return brotliCompressSync(body, {
-    params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength },
-  });
 }

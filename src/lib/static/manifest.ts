@@ -10,6 +10,7 @@ import { availableParallelism } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { siteLinks } from '../feeds/links.ts';
 import { strongEtag } from '../http/etag.ts';
+import { CONTENT_CACHE, IMMUTABLE_CACHE } from '../http/representation.ts';
 import { compressInPool, DATA_PATHS, pays } from './compress.ts';
 import { contentTypeFor } from './content-types.ts';
 
@@ -41,24 +42,16 @@ export interface StaticEntry {
  * most of which are never asked for. Larger files (the datasets, sitemaps,
  * bundles) would cost a request too long, so the build compresses those.
  */
-export const COMPRESS_ON_REQUEST_MAX_BYTES = 64 * 1024;
+const COMPRESS_ON_REQUEST_MAX_BYTES = 64 * 1024;
 
 export type StaticManifest = Record<string, StaticEntry>;
-
-/** Fingerprinted build assets never change under the same name. */
-export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
-/**
- * Everything else changes with content: browsers revalidate after a minute (a
- * 304 is cheap), CDNs keep it five minutes and may serve stale while refetching.
- */
-export const CONTENT_CACHE = 'public, max-age=60, s-maxage=300, stale-while-revalidate=600';
 
 /**
  * The Link header of each WebSub topic, by path: the feeds and reviews.json
  * (src/lib/websub/topic-registry.ts names the same three). Every host sends it from
  * the manifest, so subscribers discover the hub from the file itself.
  */
-export function discoveryLinks(site: string): Record<string, string> {
+function discoveryLinks(site: string): Record<string, string> {
   const links = siteLinks(site);
   const out: Record<string, string> = {};
   for (const topic of [links.atomFeed, links.jsonFeed, links.reviewsJson])

@@ -8,8 +8,8 @@
 import type { ApiAnswer } from '../http/answer.ts';
 import { strongEtag } from '../http/etag.ts';
 import { pays } from './compress.ts';
-import { CONTENT_CACHE, type StaticEntry } from './manifest.ts';
-import { answerStatic } from './respond.ts';
+import { answerFile, CONTENT_CACHE } from '../http/representation.ts';
+import type { StaticEntry } from './manifest.ts';
 
 export interface RenderedFile {
   entry: StaticEntry;
@@ -47,6 +47,6 @@ export function renderedFile(
 
 /** The identity answer (a CDN host compresses by itself): 200 with the bytes, or 304. */
 export function answerRendered(file: RenderedFile, requestHeaders: { get(name: string): string | null }): ApiAnswer {
-  const answer = answerStatic(file.entry, requestHeaders);
+  const answer = answerFile(file.entry, requestHeaders);
   return { status: answer.status, headers: answer.headers, body: answer.status === 304 ? null : file.body };
 }

@@ -40,7 +40,7 @@ async function openTemporary(path: string): Promise<FileHandle> {
   }
 }
 
-export async function writeFileAtomic(path: string, data: string): Promise<void> {
+async function writeFileAtomic(path: string, data: string): Promise<void> {
   const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
   const handle = await openTemporary(temporary);
   try {

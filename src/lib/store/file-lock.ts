@@ -21,7 +21,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import lockfile from 'proper-lockfile';
 
 /** Milliseconds after its last refresh that a lock counts as abandoned (proper-lockfile's minimum). */
-export const STALE_LOCK_MS = 2000;
+const STALE_LOCK_MS = 2000;
 
 const OPTIONS = {
   // The key's file may not exist yet: lock the path as given.

@@ -40,10 +40,10 @@ const TAKE_OVER_SCRIPT =
   "if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3]) return 1 end return 0";
 
 /** Longest wait for a connection or an answer: a request that needs the store gets its 503 within about this. */
-export const REDIS_TIMEOUT_MS = 2000;
+const REDIS_TIMEOUT_MS = 2000;
 
 /** The URL as it may be logged or told to a client: no user name or password. */
-export function redactedRedisUrl(url: string): string {
+function redactedRedisUrl(url: string): string {
   try {
     const parsed = new URL(url);
     parsed.username = '';

@@ -9,7 +9,7 @@ import type { ApiAnswer } from '../http/answer.ts';
 import { jsonAnswer } from '../http/json.ts';
 
 /** Seconds a client is told to wait: about one reconnection attempt of the Redis client. */
-export const STORE_RETRY_AFTER_SECONDS = 5;
+const STORE_RETRY_AFTER_SECONDS = 5;
 
 export class StoreUnavailableError extends Error {
   override name = 'StoreUnavailableError';

@@ -2,7 +2,7 @@
  * Content distribution (W3C WebSub §7): one delivery job per active
  * subscription when a topic's content changes, each sent by exactly one
  * instance (a claim on the job's id), at most `concurrency` at once, each
- * with its own deadline. Outcomes, per the interface decisions: 2xx is a
+ * with its own deadline. Outcomes (docs/contract.md, WebSub): 2xx is a
  * success and resets the failure count; 410 ends the subscription at once;
  * anything else (status, 3xx, timeout, connection error) is a failed attempt,
  * retried after the configured delays, and the 3rd consecutive failed
@@ -20,7 +20,7 @@ import { sendDenied } from './verify.ts';
 
 export type Log = (message: string) => void;
 
-/** Consecutive failed attempts that end a subscription: the seed's rule, not a setting. */
+/** Consecutive failed attempts that end a subscription: the contract's rule (docs/contract.md), not a setting. */
 const MAX_FAILURES = 3;
 
 export interface DistributorDeps {

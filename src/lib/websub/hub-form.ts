@@ -11,8 +11,8 @@ import { toIssues, type Issue } from '../http/issues.ts';
 import { checkCallbackSyntax } from './ssrf.ts';
 import type { TopicRegistry } from './topic-registry.ts';
 
-export const MAX_SECRET_BYTES = 199;
-export const MAX_CALLBACK_LENGTH = 2048;
+const MAX_SECRET_BYTES = 199;
+const MAX_CALLBACK_LENGTH = 2048;
 
 export type HubRequest =
   | { mode: 'subscribe'; callback: string; topic: string; leaseSeconds: number | undefined; secret: string | undefined }

@@ -56,7 +56,7 @@ export interface Hub {
   close(): Promise<void>;
 }
 
-export interface SweepOutcome {
+interface SweepOutcome {
   /** Jobs that were due; each outcome is one of them ('skipped': another instance holds it). */
   due: number;
   outcomes: DeliveryOutcome[];

@@ -135,7 +135,7 @@ export type TargetRefusal = {
  * would tell a caller which internal names exist. The details go to the log only.
  */
 export const NON_PUBLIC_HOST = "the callback's host does not resolve to a public address";
-export const LOOKUPS_BUSY = 'the hub is checking too many callback hosts right now; try again later';
+const LOOKUPS_BUSY = 'the hub is checking too many callback hosts right now; try again later';
 
 /**
  * Resolves the URL's host and checks every address. One refused address

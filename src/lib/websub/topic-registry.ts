@@ -1,5 +1,5 @@
 /**
- * The hub's topics: exactly the three of the seed, by URL (src/lib/feeds/links.ts)
+ * The hub's topics: exactly the three of docs/contract.md, by URL (src/lib/feeds/links.ts)
  * with the path the site serves them at (the URL's, as links.ts puts every
  * address at the site's root) and a short id for store keys.
  */

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { sendOutbound, type OutboundOptions } from './outbound.ts';
 
-export function withParams(callback: string, params: Record<string, string>): string {
+function withParams(callback: string, params: Record<string, string>): string {
   const query = new URLSearchParams(params).toString();
   return `${callback}${callback.includes('?') ? (callback.endsWith('?') || callback.endsWith('&') ? '' : '&') : '?'}${query}`;
 }

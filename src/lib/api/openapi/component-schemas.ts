@@ -185,8 +185,8 @@ export function generateComponents(site: string): Record<string, JsonSchema> {
 }
 
 /**
- * Response records may gain fields (interface decisions: "extra fields are
- * allowed"), so ordinary objects are left open: `additionalProperties: false`
+ * Response records may gain fields (docs/contract.md: a field never changes
+ * meaning, clients ignore the ones they do not know), so ordinary objects are left open: `additionalProperties: false`
  * stays only where the schema is strict.
  */
 function openResponseObjects(ctx: { zodSchema: unknown; jsonSchema: JsonSchema }): void {

@@ -17,8 +17,8 @@ import { mcpPath } from './mcp-path.ts';
 import { readPaths } from './read-paths.ts';
 import { websubHubPath } from './websub-path.ts';
 
-export const OPENAPI_VERSION = '3.1.0';
-export const API_VERSION = '1.0.0';
+const OPENAPI_VERSION = '3.1.0';
+const API_VERSION = '1.0.0';
 
 export function buildOpenApiDocument(site: string): OpenApiDocument {
   const origin = new URL(site).origin;

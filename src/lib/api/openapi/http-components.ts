@@ -4,7 +4,7 @@
  * a `$ref` to any component.
  */
 import { CORS_HEADERS, PREFLIGHT_MAX_AGE } from '../../http/cors.ts';
-import { CONTENT_CACHE } from '../../static/manifest.ts';
+import { CONTENT_CACHE } from '../../http/representation.ts';
 import type { JsonObject } from './document-types.ts';
 
 export const ref = (kind: 'schemas' | 'parameters' | 'headers' | 'responses', name: string) => ({

@@ -23,7 +23,7 @@ const EXAMPLE_SEARCH = 2000;
 /** Completion answers at most this many ids (the spec's limit). */
 const MAX_COMPLETIONS = 100;
 
-export const DRAFT_REPLY: PromptDefinition = {
+const DRAFT_REPLY: PromptDefinition = {
   name: 'draft_reply',
   title: 'Draft a reply to a review',
   description:

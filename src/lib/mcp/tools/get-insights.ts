@@ -9,7 +9,7 @@ function isSection(schema: z.ZodType): boolean {
 }
 
 /** The sections a caller may ask for: every structured part of insights.json, as its schema lists them. */
-export const INSIGHTS_SECTIONS = Object.entries(insightsDataset.shape)
+const INSIGHTS_SECTIONS = Object.entries(insightsDataset.shape)
   .filter(([, schema]) => isSection(schema as z.ZodType))
   .map(([key]) => key) as [string, ...string[]];
 

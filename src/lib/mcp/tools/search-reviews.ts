@@ -1,6 +1,6 @@
 import { searchQuery } from '../../reviews/query.ts';
 import { searchResponse } from '../../reviews/responses.ts';
-import { searchReviews as search } from '../../reviews/search.ts';
+import { searchRecords } from '../../reviews/search.ts';
 import { defineTool, result, UNTRUSTED_TEXT } from '../definitions.ts';
 
 export const searchReviews = defineTool({
@@ -16,5 +16,5 @@ export const searchReviews = defineTool({
     UNTRUSTED_TEXT,
   input: searchQuery,
   output: searchResponse,
-  run: (context, args) => result(search(context.index(), args)),
+  run: (context, args) => result(searchRecords(context.index(), args)),
 });

@@ -1,35 +1,11 @@
 /**
- * A JSON answer with validators: a strong ETag from the SHA-256 of the body,
- * Last-Modified from the content, CDN cache headers, and 304 for a matching
- * If-None-Match (which wins) or If-Modified-Since. The dataset never changes
- * inside a process, so serialised bodies are kept in an LRU with a byte
- * budget: a repeated query costs a map lookup, not a search and a hash.
+ * The API's answers kept in one process: the dataset never changes inside a
+ * process, so serialised bodies (src/lib/http/representation.ts makes them and
+ * answers from them) are kept in an LRU with a byte budget: a repeated query
+ * costs a map lookup, not a search and a hash.
  */
 import { LRUCache } from 'lru-cache';
-import { textBytes, type ApiAnswer, type ApiRequest } from '../http/answer.ts';
-import { httpDate, isNotModified } from '../http/conditional.ts';
-import { CORS_HEADERS } from '../http/cors.ts';
-import { JSON_TYPE, toJsonBody } from '../http/json.ts';
-import { strongEtag } from '../http/etag.ts';
-import { compressWhileWaiting, MIN_PRECOMPRESS_BYTES } from '../static/compress.ts';
-import { CONTENT_CACHE } from '../static/manifest.ts';
-import { ENCODING_SUFFIXES, negotiateEncoding, representationEtag } from '../static/respond.ts';
-
-export interface CachedBody {
-  body: Uint8Array;
-  /**
-   * Its br and gzip forms, each made the first time a client accepts it and
-   * kept with the body: a cached answer is compressed once, not per request.
-   */
-  variants: Partial<Record<'br' | 'gzip', Uint8Array>>;
-  etag: string;
-  lastModified: string;
-  /** The headers of the 200 and of the 304, made once: a hit copies nothing. */
-  ok: Record<string, string>;
-  notModified: Record<string, string>;
-  /** What holding it costs: the body, its validators and an estimate for its header objects. */
-  bytes: number;
-}
+import type { CachedBody } from '../http/representation.ts';
 
 /**
  * The search and since answers of one process, at most this many bytes, keys
@@ -99,7 +75,7 @@ export class BodyCache {
     return this.#entries.calculatedSize;
   }
 
-  /** Every key held, most recent first (for tests and benchmarks: no HTTP route shows it). */
+  /** Every key held, most recent first. */
   keys(): Generator<string> {
     return this.#entries.keys();
   }
@@ -135,7 +111,7 @@ export class BodyCache {
 }
 
 /** What keeping `value` under `key` counts against the budget. */
-export function costOf(key: string, value: CachedBody | string): number {
+function costOf(key: string, value: CachedBody | string): number {
   if (typeof value === 'string') return keyBytes(key) + ALIAS_OVERHEAD_BYTES;
   return (
     keyBytes(key) +
@@ -145,67 +121,3 @@ export function costOf(key: string, value: CachedBody | string): number {
     (value.variants.gzip?.byteLength ?? 0)
   );
 }
-
-export function jsonBody(value: unknown, lastModifiedInstant: string): CachedBody {
-  return cachedBody(textBytes(toJsonBody(value)), lastModifiedInstant);
-}
-
-/** A body already serialised (see review-json.ts), with its validators and headers. */
-export function cachedBody(body: Uint8Array, lastModifiedInstant: string): CachedBody {
-  const etag = strongEtag(body);
-  const lastModified = httpDate(lastModifiedInstant);
-  const notModified: Record<string, string> = {
-    'content-type': JSON_TYPE,
-    etag,
-    'last-modified': lastModified,
-    'cache-control': CONTENT_CACHE,
-    ...CORS_HEADERS,
-  };
-  // Also on answers too small to compress: what a cache keys on is the same for every answer of the endpoint.
-  notModified.vary = 'Accept-Encoding';
-  const bytes = body.byteLength + etag.length + lastModified.length;
-  return {
-    body,
-    variants: {},
-    etag,
-    lastModified,
-    notModified,
-    ok: { ...notModified, 'content-length': String(body.byteLength) },
-    bytes,
-  };
-}
-
-/**
- * 200 in the encoding the client prefers among br and gzip (each with its own
- * strong ETag, RFC 9110 §8.8.3), or 304 when it holds any of them.
- * `onCompressed` is told when a variant was made, so a cache can count it.
- */
-export function conditionalJsonAnswer(request: ApiRequest, cached: CachedBody, onCompressed?: () => void): ApiAnswer {
-  const encoding = compressible(cached.body)
-    ? negotiateEncoding(request.headers.get('accept-encoding'), ENCODINGS)
-    : 'identity';
-  if (encoding === 'identity') {
-    if (isNotModified(request.headers, cached, ENCODING_SUFFIXES))
-      return { status: 304, headers: cached.notModified, body: null };
-    return { status: 200, headers: cached.ok, body: cached.body };
-  }
-  const etag = representationEtag(cached.etag, encoding);
-  if (isNotModified(request.headers, cached, ENCODING_SUFFIXES))
-    return { status: 304, headers: { ...cached.notModified, etag }, body: null };
-  let variant = cached.variants[encoding];
-  if (!variant) {
-    variant = cached.variants[encoding] = compressWhileWaiting(cached.body, encoding);
-    onCompressed?.();
-  }
-  const headers = {
-    ...cached.notModified,
-    etag,
-    'content-encoding': encoding,
-    'content-length': String(variant.byteLength),
-  };
-  return { status: 200, headers, body: variant };
-}
-
-const ENCODINGS = ['br', 'gzip'] as const;
-
-const compressible = (body: Uint8Array) => body.byteLength >= MIN_PRECOMPRESS_BYTES;
