@@ -19,7 +19,7 @@ import type { McpCatalog } from './catalog.ts';
 import { SERVER_INFO } from './definitions.ts';
 import { REQUEST_SCHEMAS } from './params.ts';
 
-const CAPABILITIES = { tools: {}, resources: {}, prompts: {}, completions: {} };
+export const CAPABILITIES = { tools: {}, resources: {}, prompts: {}, completions: {} };
 
 function maxAgeSeconds(cacheControl: string): number {
   const match = /(?:^|,)\s*max-age=(\d+)/i.exec(cacheControl);
