@@ -12,21 +12,19 @@ import { SERVER_INFO, type McpContent } from './definitions.ts';
 import { SERVED_PROTOCOL_VERSIONS } from './protocol.ts';
 import { CAPABILITIES } from './servers.ts';
 
-/** The schema URI the draft names; nothing is published there yet, so clients must not rely on fetching it. */
-export const SERVER_CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json';
-/** Both well-known paths: the draft's, and the earlier proposal's that some clients still read. */
-export const SERVER_CARD_PATHS = ['/.well-known/mcp/server-card.json', '/.well-known/mcp.json'] as const;
+/** The schema URI as the draft names it (the draft may still change it). */
+const SERVER_CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json';
 /** The `_meta` key under which the card says it follows a draft. */
-export const DRAFT_META_KEY = 'roofing-reviews/server-card';
+const DRAFT_META_KEY = 'roofing-reviews/server-card';
 
 /** The card's `name`: the site's host in reverse-DNS order, which the site's owner can prove to a registry. */
-export function cardName(site: string): string {
+function cardName(site: string): string {
   const host = new URL(site).hostname;
   const reversed = /^[\d.]+$|:/.test(host) ? host : host.split('.').reverse().join('.');
   return `${reversed.replace(/[^a-zA-Z0-9.-]/g, '-')}/${SERVER_INFO.name}`;
 }
 
-export function serverCard(content: McpContent) {
+function serverCard(content: McpContent) {
   const catalog = createCatalog(content);
   // The list handlers never refuse; a refusal here would be a bug, thrown as such.
   const lists = catalog.handlers((code, message) => new Error(`${code}: ${message}`));
@@ -64,7 +62,7 @@ export function serverCard(content: McpContent) {
   };
 }
 
-/** The card's file: the same bytes at both paths. */
+/** The card's file: the same bytes at both well-known paths (src/pages/.well-known/). */
 export function serverCardJson(content: McpContent): string {
   return `${JSON.stringify(serverCard(content), null, 2)}\n`;
 }
