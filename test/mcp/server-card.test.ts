@@ -66,6 +66,17 @@ describe('the MCP server card', () => {
       assert.equal(compressed.headers.get('content-encoding'), 'br');
       assert.equal(await compressed.text(), bodies.at(-1), 'fetch decodes it to the same JSON');
     }
+    const preflight = await fetch(`${server.url}${PATHS[0]}`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://client.example',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'content-type',
+      },
+    });
+    assert.ok(preflight.status === 204 || preflight.status === 200, `preflight ${preflight.status}`);
+    assert.equal(preflight.headers.get('access-control-allow-origin'), '*');
+    assert.match(preflight.headers.get('access-control-allow-methods') ?? '', /\bGET\b/);
     assert.equal(bodies[0], bodies[1]);
     assert.doesNotThrow(() => JSON.parse(bodies[0]!));
   });
