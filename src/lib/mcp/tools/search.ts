@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { searchQuery } from '../../reviews/query.ts';
+import { DEFAULT_SEARCH_LIMIT, searchQuery } from '../../reviews/query.ts';
 import type { Review } from '../../reviews/schema.ts';
 import { searchReviews as search } from '../../reviews/search.ts';
 import { defineTool, result, UNTRUSTED_TEXT } from '../definitions.ts';
@@ -15,7 +15,7 @@ export const connectorSearch = defineTool({
   title: 'Search reviews (connectors)',
   description:
     'Finds verified customer reviews whose text or title contains `query` (case-insensitive), newest first, at most ' +
-    `${searchQuery.shape.limit.parse(undefined)}. Returns {"results": [{"id", "title", "url"}]}: pass an id to fetch for the whole review; ` +
+    `${DEFAULT_SEARCH_LIMIT}. Returns {"results": [{"id", "title", "url"}]}: pass an id to fetch for the whole review; ` +
     "`url` is the review's page. The same search as search_reviews with only `query` (search_reviews also filters by " +
     'rating, dates, technician and service). Example: {"query": "leak"}. ' +
     UNTRUSTED_TEXT,
