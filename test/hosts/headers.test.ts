@@ -21,7 +21,15 @@ import { MANIFEST_FILE, type StaticManifest } from '../../src/lib/static/manifes
 import { BUILDS } from '../helpers/builds.ts';
 import { pageRoutes } from './routes.ts';
 
-const DATA_FILES = ['/reviews.json', '/insights.json', '/api/feed.json', '/feed.xml', '/openapi.json'];
+const DATA_FILES = [
+  '/reviews.json',
+  '/insights.json',
+  '/api/feed.json',
+  '/feed.xml',
+  '/openapi.json',
+  '/.well-known/mcp/server-card.json',
+  '/.well-known/mcp.json',
+];
 const SECURITY = ['x-content-type-options', 'referrer-policy', 'x-frame-options', 'content-security-policy'];
 const COMPARED = [
   'content-type',

@@ -43,6 +43,8 @@ describe('MCP over streamable HTTP', () => {
       'reviews_since',
       'search_reviews',
       ...(hasInsights ? ['get_insights'] : []),
+      'search',
+      'fetch',
     ].sort();
     assert.deepEqual(names, expected, 'get_insights exists exactly when /insights.json does');
     for (const tool of tools) {

@@ -64,6 +64,8 @@ describe('MCP Inspector CLI', () => {
       'reviews_since',
       'search_reviews',
       ...(hasInsights ? ['get_insights'] : []),
+      'search',
+      'fetch',
     ].sort();
     assert.deepEqual(tools.map((t: { name: string }) => t.name).sort(), expected);
     for (const tool of tools) assert.equal(tool.annotations.readOnlyHint, true);

@@ -20,7 +20,7 @@ import { SERVER_INFO } from './definitions.ts';
 import { REQUEST_SCHEMAS } from './params.ts';
 import type { ScanGate } from './scan-limit.ts';
 
-const CAPABILITIES = { tools: {}, resources: {}, prompts: {}, completions: {} };
+export const CAPABILITIES = { tools: {}, resources: {}, prompts: {}, completions: {} };
 
 function maxAgeSeconds(cacheControl: string): number {
   const match = /(?:^|,)\s*max-age=(\d+)/i.exec(cacheControl);
