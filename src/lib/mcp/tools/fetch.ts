@@ -18,6 +18,8 @@ export const connectorFetch = defineTool({
     'service area, source and the business\'s public reply, if any. Example: {"id": "2024-05-03-maria-g-full-replacement"}. ' +
     UNTRUSTED_TEXT,
   input: getReview.input,
+  // One review by its id: no scan, so outside the search-miss limit like get_review.
+  scans: false,
   output: z.object({
     id: z.string(),
     title: z.string(),
