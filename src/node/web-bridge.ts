@@ -128,7 +128,7 @@ export function sendAnswer(answer: ApiAnswer, res: ServerResponse): void {
  * the connection, so a crowd of clients that never read cannot hold the
  * process's memory.
  */
-export async function sendWebResponse(response: Response, res: ServerResponse, answers?: AnswerBounds): Promise<void> {
+async function sendWebResponse(response: Response, res: ServerResponse, answers?: AnswerBounds): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
     if (name === 'set-cookie') return;
