@@ -10,7 +10,7 @@ export const MCP_MAX_BODY_BYTES = 1024 * 1024;
 /** The revisions the SDK v2 serves sessionless (it exports no list of them). */
 const STATELESS_PROTOCOL_VERSIONS: readonly string[] = ['2026-07-28'];
 /** Every revision /mcp serves, newest first: 2026-07-28 (SDK v2, stateless) and the session ones (SDK v1). */
-const SERVED_PROTOCOL_VERSIONS: readonly string[] = [...STATELESS_PROTOCOL_VERSIONS, ...SESSION_VERSIONS];
+export const SERVED_PROTOCOL_VERSIONS: readonly string[] = [...STATELESS_PROTOCOL_VERSIONS, ...SESSION_VERSIONS];
 
 export function rpcError(
   status: number,
