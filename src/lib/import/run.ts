@@ -6,8 +6,8 @@
  * and renamed into place. A file with a problem writes nothing (unless
  * `skipInvalid`, which leaves out the records with a problem, each reported).
  */
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { copyFileSync, existsSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
 import type { z } from 'zod';
 import { authorName, reviewFrontmatter, reviewTextProblem } from '../content/editor-schema.ts';
 import { fieldName, type ContentProblem } from '../content/problems.ts';
@@ -19,7 +19,7 @@ import {
   REVIEWS_DIR,
   type ReviewFile,
 } from '../content/load.ts';
-import type { CsvOptions, FormatId, ImportedReview, ImportProblem, Skipped } from './types.ts';
+import type { CsvOptions, FormatId, ImportedReview, ImportProblem, ParsedExport, Skipped } from './types.ts';
 import { exportFiles, readExport, type FormatName } from './detect.ts';
 import { parseGoogle } from './google.ts';
 import { ContentIndex, readExisting } from './existing.ts';
@@ -118,7 +118,7 @@ export function importReviews(paths: readonly string[], options: ImportOptions):
     ...(options.google ?? []).map(({ name, document }) => ({ name, read: () => parseGoogle(name, document) })),
   ];
   for (const input of inputs) {
-    const parsed = input.read();
+    const parsed = readInput(input);
     const file: FileReport = {
       file: input.name,
       format: parsed.format,
@@ -262,9 +262,17 @@ export function importReviews(paths: readonly string[], options: ImportOptions):
           file.skipped.push({ file: p.file, at: p.at, reason: `${p.field}: ${p.message}` });
         file.problems = [];
       }
-      for (const { plan, temp } of kept) {
+      if (!options.dryRun) {
+        const failed = renameAll(
+          kept.map(({ plan, temp }) => ({ temp, absolute: join(reviewsDir, `${plan.id}.md`), plan })),
+        );
+        if (failed) {
+          problem(failed.plan.record, '(file)', failed.message);
+          continue;
+        }
+      }
+      for (const { plan } of kept) {
         const absolute = join(reviewsDir, `${plan.id}.md`);
-        if (!options.dryRun) renameSync(temp, absolute);
         // A dry run goes on as if written: a later export of the run is compared with what this one would write.
         index.put({
           absolute,
@@ -310,6 +318,65 @@ export function importReviews(paths: readonly string[], options: ImportOptions):
     }
   }
   return report;
+}
+
+/**
+ * Renames each written file into place, all or none: when one rename fails (a folder standing at
+ * the file's name, no permission), the files already renamed are put back as they were.
+ */
+function renameAll<T>(
+  moves: ReadonlyArray<{ temp: string; absolute: string; plan: T }>,
+): { plan: T; message: string } | undefined {
+  const done: Array<{ absolute: string; backup?: string }> = [];
+  try {
+    for (const { temp, absolute, plan } of moves) {
+      let backup: string | undefined;
+      try {
+        if (existsSync(absolute) && statSync(absolute).isFile()) {
+          backup = `${temp}.before`;
+          copyFileSync(absolute, backup);
+        }
+        renameSync(temp, absolute);
+      } catch (error) {
+        if (backup) rmSync(backup, { force: true });
+        for (const undo of done.reverse()) {
+          if (undo.backup) renameSync(undo.backup, undo.absolute);
+          else rmSync(undo.absolute, { force: true });
+        }
+        done.length = 0;
+        return { plan, message: `${REVIEWS_DIR}/${basename(absolute)} could not be written: ${renameProblem(error)}` };
+      }
+      done.push({ absolute, ...(backup ? { backup } : {}) });
+    }
+  } finally {
+    for (const { backup } of done) if (backup) rmSync(backup, { force: true });
+  }
+  return undefined;
+}
+
+function renameProblem(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EISDIR' || code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOTDIR')
+    return 'a folder stands at that name; move it away and import again';
+  if (code === 'EACCES' || code === 'EPERM') return 'no permission to write there';
+  return (error as Error).message;
+}
+
+/** An export read, or refused whole when it is too deeply nested or too large for the stack: the run still ends with its report. */
+function readInput(input: { name: string; read: () => ParsedExport }): ParsedExport {
+  try {
+    return input.read();
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    const message = `cannot be read: ${error.message} (a value nested too deeply?)`;
+    return {
+      format: 'csv',
+      records: [],
+      fields: {},
+      problems: [{ file: input.name, at: '(file)', field: '(file)', message }],
+      skipped: [],
+    };
+  }
 }
 
 /** The frontmatter's meaning, whatever its layout: equal strings, equal files for the build. */
