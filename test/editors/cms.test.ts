@@ -31,7 +31,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { cmsConfigYaml, cmsSettingsFromEnv, readChoices, reviewFields } from '../../src/lib/content/cms-config.ts';
 import { REVIEW_ID, reviewFrontmatter } from '../../src/lib/content/editor-schema.ts';
-import { parseMarkdown } from '../../src/lib/content/frontmatter.ts';
+import { parseMarkdown } from '../../src/lib/content/split-frontmatter.ts';
 import { loadContent } from '../../src/lib/content/load.ts';
 import { launchChromium } from '../helpers/browser.ts';
 import { ASTRO_BIN, buildEnv, NODE, ROOT, TEST_BUILDS_DIR } from '../helpers/builds.ts';

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { loadContent } from '../../src/lib/content/load.ts';
-import { parseMarkdown } from '../../src/lib/content/frontmatter.ts';
+import { parseMarkdown } from '../../src/lib/content/split-frontmatter.ts';
 import { importReviews, type ImportOptions } from '../../src/lib/import/run.ts';
 import { totals } from '../../src/lib/import/report.ts';
 import { NODE, ROOT } from '../helpers/builds.ts';
