@@ -32,7 +32,7 @@ import { createMcpHandler, McpServer as McpServerV2 } from '@modelcontextprotoco
 import { createMcpService } from '../src/lib/mcp/service.ts';
 import { getReviewIndex } from '../src/lib/reviews/review-index.ts';
 import { searchQuery, type SearchQuery } from '../src/lib/reviews/query.ts';
-import { searchReviews } from '../src/lib/reviews/search.ts';
+import { searchRecords } from '../src/lib/reviews/search.ts';
 import { createStore, storeConfigFromEnv } from '../src/lib/store/index.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -58,7 +58,7 @@ const index = getReviewIndex(dataset);
 
 /** The tool function both sides call. */
 const searchTool = (input: SearchQuery) => {
-  const value = searchReviews(index, input);
+  const value = searchRecords(index, input);
   return {
     structuredContent: value as unknown as Record<string, unknown>,
     content: [{ type: 'text' as const, text: JSON.stringify(value) }],

@@ -88,7 +88,7 @@ describe('compact records', () => {
       naming.slice(0, 100).map((review) => review.id),
     );
     const ofService = twice.reviews.filter((review) => review.services.includes(service));
-    assert.equal(searchReviews(getReviewIndex(twice), { mentions_service: service, limit: 1 }).total, ofService.length);
+    assert.equal(searchRecords(getReviewIndex(twice), { mentions_service: service, limit: 1 }).total, ofService.length);
   });
 
   it('refuses a reviews array that is not compact JSON (offsets hold starts only)', () => {

@@ -49,6 +49,3 @@ export const messageError = z
     description: 'The body of JSON errors other than 400 (404, 405, 413, 429).',
     examples: [{ error: 'method_not_allowed', message: 'Use GET, HEAD, OPTIONS.' }],
   });
-
-type ErrorResponse = z.infer<typeof errorResponse>;
-type MessageError = z.infer<typeof messageError>;
