@@ -12,7 +12,7 @@ import type { IncomingMessage } from 'node:http';
  * that arrive; a reservation that does not fit is refused, so a crowd of
  * unfinished bodies cannot grow memory past `limitBytes`.
  */
-interface BodyBudget {
+export interface BodyBudget {
   limitBytes: number;
   held: number;
 }

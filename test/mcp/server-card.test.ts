@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { CONTENT_CACHE } from '../../src/lib/static/manifest.ts';
+import { CONTENT_CACHE } from '../../src/lib/http/representation.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
 import { post, tempDir } from './helpers.ts';
 

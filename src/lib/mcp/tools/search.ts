@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_SEARCH_LIMIT, searchQuery } from '../../reviews/query.ts';
 import type { Review } from '../../reviews/schema.ts';
-import { searchReviews as search } from '../../reviews/search.ts';
+import { searchRecords } from '../../reviews/search.ts';
 import { defineTool, result, UNTRUSTED_TEXT } from '../definitions.ts';
 
 /**
@@ -32,7 +32,7 @@ export const connectorSearch = defineTool({
     ),
   }),
   run(context, { query }) {
-    const { reviews } = search(context.index(), searchQuery.parse({ query }));
+    const { reviews } = searchRecords(context.index(), searchQuery.parse({ query }));
     return result({
       results: reviews.map((review) => ({
         id: review.id,
