@@ -223,7 +223,9 @@ export function cmsSettingsFromEnv(
     // Decap accepts the login window's answer only from exactly this origin.
     const baseUrl = env.CMS_BASE_URL?.trim();
     backend.base_url = baseUrl ? checkedUrl('CMS_BASE_URL', baseUrl) : new URL(site ?? siteUrl(env)).origin;
-    backend.auth_endpoint = env.CMS_AUTH_ENDPOINT?.trim().replace(/^\/+/, '') || (baseUrl ? 'auth' : OWN_AUTH_ENDPOINT);
+    // Decap's own default path, `auth`, is the other servers' (Netlify's among them).
+    const authEndpoint = env.CMS_AUTH_ENDPOINT?.trim().replace(/^\/+/, '') || (baseUrl ? undefined : OWN_AUTH_ENDPOINT);
+    if (authEndpoint) backend.auth_endpoint = authEndpoint;
     if (env.CMS_API_ROOT?.trim()) backend.api_root = checkedUrl('CMS_API_ROOT', env.CMS_API_ROOT.trim());
   } else {
     throw new Error(`CMS_BACKEND must be git-gateway or github, got "${name}"`);
