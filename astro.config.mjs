@@ -3,6 +3,7 @@ import netlify from '@astrojs/netlify';
 import node from '@astrojs/node';
 import vercel from '@astrojs/vercel';
 import { defineConfig } from 'astro/config';
+import { contentErrorsInDev } from './src/integrations/content-errors/index.ts';
 import { editorSchemas } from './src/integrations/editor-schemas.ts';
 import { hostConfig } from './src/hosts/build-config.ts';
 import { staticManifest } from './src/integrations/static-manifest.ts';
@@ -28,7 +29,12 @@ export default defineConfig({
   cacheDir: process.env.ASTRO_CACHE_DIR ?? './node_modules/.astro',
   trailingSlash: 'ignore',
   adapter: adapters[target](),
-  integrations: [editorSchemas(), staticManifest({ precompress: target === 'node' }), hostConfig(target)],
+  integrations: [
+    editorSchemas(),
+    contentErrorsInDev(),
+    staticManifest({ precompress: target === 'node' }),
+    hostConfig(target),
+  ],
   // The WebSub hub takes form POSTs from other origins by design (W3C WebSub §5.1);
   // Astro's origin check would 403 them. Every endpoint here is public and read-only.
   security: { checkOrigin: false },

@@ -14,6 +14,7 @@ import { defineCollection } from 'astro:content';
 import type { LoaderContext } from 'astro/loaders';
 import { resolve } from 'node:path';
 import { contentDir } from './lib/config/site.ts';
+import { loadEditingSettings } from './lib/content/load.ts';
 import { liveContent, type ContentSnapshot } from './lib/content/live-content.ts';
 import { loadContentWithInsights } from './lib/build/parallel-load.ts';
 import { packReviews, storedReviews } from './lib/content/stored-reviews.ts';
@@ -32,7 +33,9 @@ const content = liveContent(resolve(contentDir()), async (dir, warn) => {
   // The reviews' store entries, in the dataset's order (stored-reviews.ts): deflated on libuv's
   // thread pool while the insights are analysed here.
   const packing = packReviews(dataset.reviews);
-  const insights = buildInsights(dataset, loadEditorial(dir), warn, insightOf);
+  const insights = buildInsights(dataset, loadEditorial(dir), warn, insightOf, {
+    notTechnicians: loadEditingSettings(dir).not_technicians,
+  });
   return { ...loaded, dataset, insights, packed: await packing };
 });
 

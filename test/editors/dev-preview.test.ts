@@ -1,8 +1,8 @@
 /**
  * Previewing while editing: `npm run dev` (astro dev) over a copy of the real
  * content/. An added, changed or removed review, and edits of business.yaml and
- * the summary, show on the next load without a restart; a mistake shows in the
- * dev overlay with the file and field, and the page recovers once it is fixed.
+ * the summary, show on the next load without a restart; mistakes show as a page
+ * of the site listing every one, and the page recovers once they are fixed.
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -118,31 +118,54 @@ it('an added review shows on the next load, with the summary figures updated', a
   assert.equal((await fetch(`${base}/reviews/2026-11-22-preview-new-review`)).status, 200);
 });
 
-it('a changed review and a mistake: the dev overlay names the file and field; fixing it recovers', async () => {
-  edit(REVIEW, (s) => s.replace('rating: 5', 'rating: 7'));
-  await withOutput(until(async () => (await home()).status === 500, 'the page to fail on the mistake', 15_000));
-  const page = await browser.newPage();
-  await page.goto(`${base}/`);
-  // Vite's overlay is a custom element with a shadow root; Playwright's locators pierce it.
-  const overlay = page.locator('vite-error-overlay');
-  await overlay.waitFor({ timeout: 15_000 });
-  const text = await overlay
-    .locator('*')
-    .first()
-    .textContent({ timeout: 5_000 })
-    .catch(() => '');
-  const overlayText = `${text}\n${await page.evaluate(() => document.querySelector('vite-error-overlay')?.shadowRoot?.textContent ?? '')}`;
-  assert.match(overlayText, /reviews\/2026-11-22-preview-new-review\.md: rating: must be from 1 to 5/, overlayText);
-  await page.close();
-  assert.match(
-    output,
-    /reviews\/2026-11-22-preview-new-review\.md: rating: must be from 1 to 5/,
-    'the terminal says it too',
-  );
-
+it('mistakes: every one at once as a page of the site, with line, value and "did you mean"; fixing clears it', async () => {
+  // Four mistakes in one save: before, the technician was reported only once the others were fixed.
   edit(REVIEW, (s) =>
-    s.replace('rating: 7', 'rating: 4').replace('the flashing job was tidy', 'the flashing job was tidy and quick'),
+    s
+      .replace('rating: 5', 'rating: 7')
+      .replace('[Maria Santos]', '[Tomy Nguyen]')
+      .replace('[roof-repair]', '[roof-repiar]')
+      .replace('source: website', 'source: website\ntitel: Tidy job'),
   );
+  await withOutput(until(async () => (await home()).status === 500, 'the page to fail on the mistakes', 15_000));
+  const page = await browser.newPage();
+  const response = await page.goto(`${base}/`);
+  assert.equal(response?.status(), 500);
+  assert.equal(await page.locator('main h1').textContent(), 'The content folder has 4 problems');
+  assert.equal(await page.locator('.site-header').count(), 1, "in the site's layout");
+  assert.equal(await page.locator('vite-error-overlay').count(), 0, "not Astro's overlay");
+  const items = await page.locator('.content-errors li').allInnerTexts();
+  const text = items.map((item) => item.replace(/\s+/g, ' ').trim());
+  assert.equal(text.length, 4, text.join('\n'));
+  assert.match(text[0]!, /^Line 3 ?rating ?must be from 1 to 5 — you typed 7$/);
+  assert.match(text[1]!, /^Line 8 ?unknown field "titel" ?Did you mean title\?$/);
+  assert.match(
+    text[2]!,
+    /^Line 5 ?technicians\[0\] ?unknown technician "Tomy Nguyen" \(known: .*\) ?Did you mean Tommy Nguyen\?$/,
+  );
+  assert.match(
+    text[3]!,
+    /^Line 6 ?services\[0\] ?unknown service id "roof-repiar" \(known: .*\) ?Did you mean roof-repair\?$/,
+  );
+  assert.match(
+    (await page.locator('.content-errors h2').first().textContent()) ?? '',
+    /content\/reviews\/2026-11-22-preview-new-review\.md/,
+  );
+  for (const expected of [/rating: must be from 1 to 5 — you typed 7 \(line 3\)/, /did you mean "Tommy Nguyen"\?/])
+    assert.match(output, expected, 'the terminal says it too');
+
+  // Fixing two: the page updates by itself to the two left.
+  edit(REVIEW, (s) => s.replace('rating: 7', 'rating: 4').replace('titel: Tidy job\n', ''));
+  await page.locator('main h1', { hasText: 'The content folder has 2 problems' }).waitFor({ timeout: 15_000 });
+  // Fixing the rest: the page turns back into the site, with the changed text, no reload by hand.
+  edit(REVIEW, (s) =>
+    s
+      .replace('[Tomy Nguyen]', '[Tommy Nguyen]')
+      .replace('[roof-repiar]', '[roof-repair]')
+      .replace('the flashing job was tidy', 'the flashing job was tidy and quick'),
+  );
+  await page.getByText('the flashing job was tidy and quick').waitFor({ timeout: 15_000 });
+  await page.close();
   await shows('the flashing job was tidy and quick', 'the page to recover with the changed text');
 });
 

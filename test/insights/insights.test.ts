@@ -195,29 +195,41 @@ describe('entity linker', () => {
     const dataset = datasetOf(fixture('content-small'));
     const edited = {
       ...dataset,
-      reviews: dataset.reviews.map((r, i) => (i === 0 ? { ...r, text: `${r.text} Kevin was a big help too.` } : r)),
+      reviews: dataset.reviews.map((r, i) => (i === 0 ? { ...r, text: `${r.text} Jaime was a big help too.` } : r)),
     };
     const { warnings } = analyseInsights(edited, EMPTY_EDITORIAL);
     assert.ok(
-      warnings.some((w) => w.name === 'Kevin' && w.review_id === edited.reviews[0].id),
+      warnings.some((w) => w.name === 'Jaime' && w.review_id === edited.reviews[0].id),
       JSON.stringify(warnings),
     );
     const logged: string[] = [];
     buildInsights(edited, EMPTY_EDITORIAL, (m) => logged.push(m));
-    assert.match(logged.join('\n'), /Kevin/);
+    assert.match(logged.join('\n'), /Jaime/);
+  });
+  it('does not warn about the name that signs the replies (the owner)', () => {
+    const dataset = datasetOf(fixture('content-small'));
+    // content-small's replies are signed "— Kevin, owner".
+    const edited = {
+      ...dataset,
+      reviews: dataset.reviews.map((r, i) => (i === 0 ? { ...r, text: `${r.text} Kevin was a big help too.` } : r)),
+    };
+    assert.deepEqual(
+      analyseInsights(edited, EMPTY_EDITORIAL).warnings.filter((w) => w.name === 'Kevin'),
+      [],
+    );
   });
   it('quotes at most three mentions of one unknown name and counts the rest', () => {
     const dataset = datasetOf(fixture('content-small'));
     const edited = {
       ...dataset,
-      reviews: dataset.reviews.map((r) => ({ ...r, text: `${r.text} Kevin was a big help too.` })),
+      reviews: dataset.reviews.map((r) => ({ ...r, text: `${r.text} Jaime was a big help too.` })),
     };
     assert.ok(edited.reviews.length >= 5);
     const logged: string[] = [];
     buildInsights(edited, EMPTY_EDITORIAL, (m) => logged.push(m));
     const log = logged.join('\n');
-    assert.equal(log.match(/"Kevin" in: /g)?.length, 3, log);
-    assert.match(log, new RegExp(`"Kevin": ${edited.reviews.length - 3} more mentions? not quoted`), log);
+    assert.equal(log.match(/"Jaime" in: /g)?.length, 3, log);
+    assert.match(log, new RegExp(`"Jaime": ${edited.reviews.length - 3} more mentions? not quoted`), log);
   });
 });
 

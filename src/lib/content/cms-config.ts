@@ -185,6 +185,9 @@ export function readChoices(dir: string = contentDir()): BusinessChoices {
   return parsed.data;
 }
 
+/** Where the form's GitHub login starts on this site (its callback is /admin/callback). */
+export const OWN_AUTH_ENDPOINT = 'admin/auth';
+
 export const NETLIFY_IDENTITY_WIDGET = 'https://identity.netlify.com/v1/netlify-identity-widget.js';
 
 /**
@@ -192,7 +195,9 @@ export const NETLIFY_IDENTITY_WIDGET = 'https://identity.netlify.com/v1/netlify-
  * - `CMS_BACKEND`: `git-gateway` (default: Netlify Identity + Git Gateway) or `github`.
  * - `CMS_BRANCH`: the branch the form commits to (default `main`).
  * - `CMS_REPO`: `owner/name`, required with `github`.
- * - `CMS_BASE_URL`, `CMS_AUTH_ENDPOINT`: `github` only, the OAuth server (default: Netlify's, https://api.netlify.com).
+ * - `CMS_BASE_URL`, `CMS_AUTH_ENDPOINT`: `github` only, another OAuth server than this site's own
+ *   /admin/auth (Netlify's is `https://api.netlify.com`, path `auth`).
+ * - `CMS_API_ROOT`: `github` only, GitHub's REST API (default https://api.github.com; GitHub Enterprise).
  * - `CMS_LOCAL_BACKEND`: the decap-server API the form uses when opened on localhost
  *   (`npm run cms` sets it; `astro dev` defaults to `http://localhost:8081/api/v1`;
  *   a production build leaves it out unless set; `false` leaves it out).
@@ -201,7 +206,10 @@ export const NETLIFY_IDENTITY_WIDGET = 'https://identity.netlify.com/v1/netlify-
  *   password. Default: `true` with git-gateway in a Netlify build (NETLIFY=true), off
  *   elsewhere, where /admin then loads nothing from another host.
  */
-export function cmsSettingsFromEnv(env: Record<string, string | undefined> = process.env, { dev = false }: { dev?: boolean } = {}) {
+export function cmsSettingsFromEnv(
+  env: Record<string, string | undefined> = process.env,
+  { dev = false, site }: { dev?: boolean; site?: string } = {},
+) {
   const name = env.CMS_BACKEND?.trim() || 'git-gateway';
   const branch = env.CMS_BRANCH?.trim() || 'main';
   let backend: Record<string, string>;
@@ -211,8 +219,14 @@ export function cmsSettingsFromEnv(env: Record<string, string | undefined> = pro
     const repo = env.CMS_REPO?.trim();
     if (!repo || !/^[\w.-]+\/[\w.-]+$/.test(repo)) throw new Error(`CMS_BACKEND=github needs CMS_REPO=owner/name, got ${JSON.stringify(repo ?? '')}`);
     backend = { name, repo, branch };
-    if (env.CMS_BASE_URL?.trim()) backend.base_url = checkedUrl('CMS_BASE_URL', env.CMS_BASE_URL.trim());
-    if (env.CMS_AUTH_ENDPOINT?.trim()) backend.auth_endpoint = env.CMS_AUTH_ENDPOINT.trim().replace(/^\/+/, '');
+    // The login: this site's own endpoints (src/pages/admin/auth.ts) unless another OAuth server is named.
+    // Decap accepts the login window's answer only from exactly this origin.
+    const baseUrl = env.CMS_BASE_URL?.trim();
+    backend.base_url = baseUrl ? checkedUrl('CMS_BASE_URL', baseUrl) : new URL(site ?? siteUrl(env)).origin;
+    // Decap's own default path, `auth`, is the other servers' (Netlify's among them).
+    const authEndpoint = env.CMS_AUTH_ENDPOINT?.trim().replace(/^\/+/, '') || (baseUrl ? undefined : OWN_AUTH_ENDPOINT);
+    if (authEndpoint) backend.auth_endpoint = authEndpoint;
+    if (env.CMS_API_ROOT?.trim()) backend.api_root = checkedUrl('CMS_API_ROOT', env.CMS_API_ROOT.trim());
   } else {
     throw new Error(`CMS_BACKEND must be git-gateway or github, got "${name}"`);
   }
@@ -225,7 +239,36 @@ export function cmsSettingsFromEnv(env: Record<string, string | undefined> = pro
   const widget = env.CMS_IDENTITY_WIDGET?.trim();
   if (widget && widget !== 'true' && widget !== 'false') throw new Error(`CMS_IDENTITY_WIDGET must be true or false, got "${widget}"`);
   const identityWidget = widget ? widget === 'true' : name === 'git-gateway' && env.NETLIFY === 'true';
-  return { backend, localBackend, siteUrl: siteUrl(env), identityWidget };
+  return { backend, localBackend, siteUrl: siteUrl(env), identityWidget, host: hostFromEnv(env), chosen: Boolean(env.CMS_BACKEND?.trim()) };
+}
+
+/** Where the build will be served, from the variables each host sets while it builds. */
+export type FormHost = 'netlify' | 'vercel' | 'node';
+
+function hostFromEnv(env: Record<string, string | undefined>): FormHost {
+  if (env.NETLIFY === 'true') return 'netlify';
+  if (env.VERCEL === '1') return 'vercel';
+  return 'node';
+}
+
+/** Why the web form cannot log in where this build is served. */
+export type FormUnavailable = 'no-backend' | 'git-gateway-off-netlify';
+
+/**
+ * Whether /admin can offer the form, or why not: then it explains how to edit
+ * instead of showing Decap's login, which would fail with "Not Found".
+ * - A local backend (`npm run cms`, `astro dev`): the form saves on this computer.
+ * - git-gateway exists only on Netlify (Identity + Git Gateway).
+ * - github logs in through this site's own endpoints (or the OAuth server named), on every host.
+ */
+export function formUnavailable(settings: CmsSettings): FormUnavailable | null {
+  if (settings.localBackend) return null;
+  const { backend, host } = settings;
+  if (backend.name === 'git-gateway') {
+    if (host === 'netlify') return null;
+    return settings.chosen ? 'git-gateway-off-netlify' : 'no-backend';
+  }
+  return null;
 }
 
 function checkedUrl(variable: string, value: string): string {

@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import { business } from '../reviews/schema.ts';
-import { reviewFrontmatter, type BusinessChoices } from './editor-schema.ts';
+import { editingSettings, reviewFrontmatter, type BusinessChoices } from './editor-schema.ts';
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, JsonSchema>; items?: JsonSchema; anyOf?: JsonSchema[] };
 
@@ -36,5 +36,9 @@ export function reviewFrontmatterJsonSchema(choices?: BusinessChoices): JsonSche
 export function businessJsonSchema(): JsonSchema {
   const schema = z.toJSONSchema(business, { target: TARGET, io: 'input' }) as JsonSchema;
   schema.title = 'The business (content/business.yaml)';
+  // With the editors' settings kept beside the business (editingSettings), which the published record leaves out.
+  const settings = z.toJSONSchema(editingSettings, { target: TARGET, io: 'input' }) as JsonSchema;
+  const record = ((schema.definitions as Record<string, JsonSchema> | undefined)?.Business ?? schema) as JsonSchema;
+  record.properties = { ...record.properties, ...settings.properties };
   return schema;
 }

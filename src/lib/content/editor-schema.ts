@@ -90,3 +90,18 @@ export const authorName = ({ author }: ReviewFrontmatter): string => (typeof aut
 
 /** The business.yaml lists an editor picks from. */
 export type BusinessChoices = Pick<Business, 'technicians' | 'services' | 'service_areas'>;
+
+/**
+ * business.yaml's settings for the editors' checks, read beside the business
+ * (whose published record leaves them out).
+ */
+export const editingSettings = z.object({
+  not_technicians: z
+    .array(nonEmpty)
+    .default([])
+    .describe(
+      'Names that reviews mention but that are no technician (the owner, a neighbour, a brand): the build stops warning about them.',
+    ),
+});
+
+export type EditingSettings = z.infer<typeof editingSettings>;

@@ -7,9 +7,17 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { z } from 'zod';
 import { business as businessFile, type Business, type Review } from '../reviews/schema.ts';
-import { authorName, REVIEW_ID, reviewFrontmatter, reviewTextProblem, type ReviewFrontmatter } from './editor-schema.ts';
+import {
+  authorName,
+  editingSettings,
+  REVIEW_ID,
+  reviewFrontmatter,
+  reviewTextProblem,
+  type EditingSettings,
+  type ReviewFrontmatter,
+} from './editor-schema.ts';
 import { FrontmatterError, parseMarkdown, parseYaml } from './split-frontmatter.ts';
-import { ContentError, fieldName, type ContentProblem } from './problems.ts';
+import { ContentError, fieldName, nearest, typedValue, unknownFieldProblem, withLines, type ContentProblem } from './problems.ts';
 
 export interface LoadedContent {
   business: Business;
@@ -34,31 +42,51 @@ export function loadContent(contentDir: string): LoadedContent {
 /** business.yaml, checked; null (with the problems added) when it cannot be used. */
 export function loadBusiness(contentDir: string, problems: ContentProblem[]): Business | null {
   let raw: unknown;
+  let source: string;
   try {
-    raw = parseYaml(readFileSync(join(contentDir, BUSINESS_FILE), 'utf8'));
+    source = readFileSync(join(contentDir, BUSINESS_FILE), 'utf8');
+    raw = parseYaml(source);
   } catch (error) {
     problems.push({ file: BUSINESS_FILE, field: '(file)', message: describeReadError(error) });
     return null;
   }
   const parsed = businessFile.safeParse(raw, { reportInput: true });
+  // Only its own fields: what else is wrong with the file is the business schema's to say.
+  const settingsPart = raw !== null && typeof raw === 'object' ? { not_technicians: (raw as Record<string, unknown>).not_technicians } : {};
+  const settings = editingSettings.safeParse(settingsPart, { reportInput: true });
+  if (!settings.success) problems.push(...withLines(zodProblems(BUSINESS_FILE, settings.error, []), source, 'yaml'));
   if (!parsed.success) {
-    problems.push(...zodProblems(BUSINESS_FILE, parsed.error));
+    problems.push(...withLines(zodProblems(BUSINESS_FILE, parsed.error, Object.keys(businessFile.shape)), source, 'yaml'));
     return null;
   }
+  if (!settings.success) return null;
   const business = parsed.data;
+  const own: ContentProblem[] = [];
   for (const list of ['service_areas', 'services', 'technicians'] as const) {
     const seen = new Set<string>();
     business[list].forEach((entry, index) => {
       if (!REVIEW_ID.test(entry.id)) {
-        problems.push({ file: BUSINESS_FILE, field: `${list}[${index}].id`, message: `"${entry.id}" is not a slug (lowercase letters, digits and single hyphens)` });
+        own.push({ file: BUSINESS_FILE, field: `${list}[${index}].id`, message: `"${entry.id}" is not a slug (lowercase letters, digits and single hyphens)` });
       }
       if (seen.has(entry.id)) {
-        problems.push({ file: BUSINESS_FILE, field: `${list}[${index}].id`, message: `duplicate id "${entry.id}"` });
+        own.push({ file: BUSINESS_FILE, field: `${list}[${index}].id`, message: `duplicate id "${entry.id}"` });
       }
       seen.add(entry.id);
     });
   }
+  problems.push(...withLines(own, source, 'yaml'));
   return business;
+}
+
+/** business.yaml's settings for the editors' checks; the defaults when it cannot be read (loadBusiness says why). */
+export function loadEditingSettings(contentDir: string): EditingSettings {
+  try {
+    const parsed = editingSettings.safeParse(parseYaml(readFileSync(join(contentDir, BUSINESS_FILE), 'utf8')));
+    if (parsed.success) return parsed.data;
+  } catch {
+    // Reported by loadBusiness, with the file and line.
+  }
+  return editingSettings.parse({});
 }
 
 /** The review files of the folder, in code-point order, relative paths and ids beside; throws when the folder cannot be read. */
@@ -93,21 +121,40 @@ export function readReviewFile(entry: ReviewFile, business: Business | null, res
   const { absolute, file, id } = entry;
   const problems: ContentProblem[] = [];
   let markdown;
+  let source: string;
   try {
-    markdown = parseMarkdown(readFileSync(absolute, 'utf8'));
+    source = readFileSync(absolute, 'utf8');
+    markdown = parseMarkdown(source);
   } catch (error) {
     problems.push({ file, field: '(frontmatter)', message: describeReadError(error) });
     return { problems, review: null, verified: false };
   }
   const parsed = reviewFrontmatter.safeParse(markdown.data, { reportInput: true });
-  if (!parsed.success) {
-    problems.push(...zodProblems(file, parsed.error));
-    return { problems, review: null, verified: false };
-  }
   const textProblem = reviewTextProblem(markdown.body);
+  if (!parsed.success) {
+    // Every mistake of the file at once: the references the schema had no complaint about are checked too.
+    problems.push(...zodProblems(file, parsed.error, Object.keys(reviewFrontmatter.shape)));
+    if (resolver) {
+      const flagged = new Set(parsed.error.issues.map((issue) => issue.path[0]));
+      const raw = (markdown.data ?? {}) as Record<string, unknown>;
+      const strings = (value: unknown) => (Array.isArray(value) && value.every((v) => typeof v === 'string') ? (value as string[]) : []);
+      referenceProblems(
+        file,
+        {
+          technicians: flagged.has('technicians') ? [] : strings(raw.technicians),
+          services: flagged.has('services') ? [] : strings(raw.services),
+          service_area: !flagged.has('service_area') && typeof raw.service_area === 'string' ? raw.service_area : null,
+        },
+        resolver,
+        problems,
+      );
+    }
+    if (textProblem) problems.push({ file, field: '(body)', message: textProblem });
+    return { problems: withLines(problems, source, 'markdown'), review: null, verified: false };
+  }
   if (textProblem) problems.push({ file, field: '(body)', message: textProblem });
   const review = resolver ? toReview(id, file, parsed.data, markdown.body, resolver, problems) : null;
-  return { problems, review: problems.length === 0 ? review : null, verified: parsed.data.verified };
+  return { problems: withLines(problems, source, 'markdown'), review: problems.length === 0 ? review : null, verified: parsed.data.verified };
 }
 
 /** The checks across files (ids): problems per file, in file order, before the file's own. */
@@ -168,6 +215,12 @@ export function createReferenceResolver(business: Business) {
     technician: (ref: string) => technicians.get(ref) ?? technicians.get(ref.toLowerCase()),
     service: (ref: string) => services.has(ref),
     area: (ref: string) => areas.has(ref),
+    /** What a mistyped reference was probably meant to be. */
+    nearest: {
+      technician: (ref: string) => nearest(ref, business.technicians.map((t) => t.name)),
+      service: (ref: string) => nearest(ref, [...services]),
+      area: (ref: string) => nearest(ref, [...areas]),
+    },
     known: {
       technicians: business.technicians.map((t) => t.name).join(', '),
       services: [...services].join(', '),
@@ -178,6 +231,51 @@ export function createReferenceResolver(business: Business) {
 
 type ReferenceResolver = ReturnType<typeof createReferenceResolver>;
 
+/** The checks of a review's references to business.yaml; returns the technicians' names. */
+function referenceProblems(
+  file: string,
+  data: { technicians: readonly string[]; services: readonly string[]; service_area?: string | null },
+  refs: ReferenceResolver,
+  problems: ContentProblem[],
+): string[] {
+  const withSuggestion = (problem: ContentProblem, suggestion: string | undefined): ContentProblem =>
+    suggestion ? { ...problem, suggestion } : problem;
+  const technicians: string[] = [];
+  data.technicians.forEach((ref, index) => {
+    const name = refs.technician(ref);
+    if (name === undefined) {
+      problems.push(
+        withSuggestion(
+          { file, field: `technicians[${index}]`, message: `unknown technician "${ref}" (known: ${refs.known.technicians})` },
+          refs.nearest.technician(ref),
+        ),
+      );
+    } else if (technicians.includes(name)) {
+      problems.push({ file, field: `technicians[${index}]`, message: `technician "${name}" is listed twice` });
+    } else technicians.push(name);
+  });
+  data.services.forEach((ref, index) => {
+    if (!refs.service(ref))
+      problems.push(
+        withSuggestion(
+          { file, field: `services[${index}]`, message: `unknown service id "${ref}" (known: ${refs.known.services})` },
+          refs.nearest.service(ref),
+        ),
+      );
+    else if (data.services.indexOf(ref) !== index) problems.push({ file, field: `services[${index}]`, message: `service "${ref}" is listed twice` });
+  });
+  const area = data.service_area ?? null;
+  if (area !== null && !refs.area(area)) {
+    problems.push(
+      withSuggestion(
+        { file, field: 'service_area', message: `unknown service area id "${area}" (known: ${refs.known.areas})` },
+        refs.nearest.area(area),
+      ),
+    );
+  }
+  return technicians;
+}
+
 function toReview(
   id: string,
   file: string,
@@ -186,23 +284,8 @@ function toReview(
   refs: ReferenceResolver,
   problems: ContentProblem[],
 ): Review | null {
-  const technicians: string[] = [];
-  data.technicians.forEach((ref, index) => {
-    const name = refs.technician(ref);
-    if (name === undefined) {
-      problems.push({ file, field: `technicians[${index}]`, message: `unknown technician "${ref}" (known: ${refs.known.technicians})` });
-    } else if (technicians.includes(name)) {
-      problems.push({ file, field: `technicians[${index}]`, message: `technician "${name}" is listed twice` });
-    } else technicians.push(name);
-  });
-  data.services.forEach((ref, index) => {
-    if (!refs.service(ref)) problems.push({ file, field: `services[${index}]`, message: `unknown service id "${ref}" (known: ${refs.known.services})` });
-    else if (data.services.indexOf(ref) !== index) problems.push({ file, field: `services[${index}]`, message: `service "${ref}" is listed twice` });
-  });
+  const technicians = referenceProblems(file, data, refs, problems);
   const area = data.service_area ?? null;
-  if (area !== null && !refs.area(area)) {
-    problems.push({ file, field: 'service_area', message: `unknown service area id "${area}" (known: ${refs.known.areas})` });
-  }
   // Without an `updated`, a reply counts as the last editorial change: it is when the
   // review changed for readers (and what clients revalidating by date must see).
   const lastChange = data.response && data.response.date > data.date ? data.response.date : data.date;
@@ -249,14 +332,17 @@ function listMarkdownFiles(dir: string): string[] {
 }
 
 /** The problems of a parse made with `reportInput`: a value of the wrong kind that is not there at all is missing. */
-function zodProblems(file: string, error: z.ZodError): ContentProblem[] {
-  return error.issues.map((issue) => ({ file, field: fieldName(issue.path), message: issueMessage(issue) }));
-}
-
-function issueMessage(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'unrecognized_keys') return `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
-  if ((issue.code === 'invalid_type' || issue.code === 'invalid_union') && issue.input === undefined) return 'is required';
-  return issue.message;
+function zodProblems(file: string, error: z.ZodError, fields: readonly string[]): ContentProblem[] {
+  return error.issues.flatMap((issue): ContentProblem[] => {
+    if (issue.code === 'unrecognized_keys') {
+      // One problem per field, each with its line and the field it was probably meant to be
+      // (top-level fields only: a nested object's own fields are few and named in the guide).
+      return issue.keys.map((key) => ({ ...unknownFieldProblem(file, key, issue.path.length === 0 ? fields : []), field: fieldName(issue.path) }));
+    }
+    const missing = (issue.code === 'invalid_type' || issue.code === 'invalid_union') && issue.input === undefined;
+    if (missing) return [{ file, field: fieldName(issue.path), message: 'is required' }];
+    return [{ file, field: fieldName(issue.path), message: issue.message, ...(issue.input === undefined ? {} : { value: typedValue(issue.input) }) }];
+  });
 }
 
 export function describeReadError(error: unknown): string {

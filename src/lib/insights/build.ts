@@ -23,6 +23,30 @@ interface InsightsWarning {
   sentence: string;
 }
 
+/** What the check of names in review text is told besides the technicians. */
+export interface NameCheck {
+  /** Names that are no technician, from business.yaml's `not_technicians`: never warned about. */
+  notTechnicians?: readonly string[];
+}
+
+/**
+ * The first names that sign the business's replies ("Thanks, Tom! – Kevin",
+ * "…\nKevin, owner"): the owner or the office, not a technician to add.
+ */
+export function replySigners(dataset: Pick<ReviewsDataset, 'reviews'>): Set<string> {
+  const signers = new Set<string>();
+  for (const { response } of dataset.reviews) {
+    const name = response && SIGNATURE.exec(response.text.trim())?.[1];
+    if (name) signers.add(name);
+  }
+  return signers;
+}
+
+// A reply's last words: a capitalised name (and maybe a surname or an initial) after a dash, a
+// line break or a sentence's end, then maybe ", owner" or ", Cedar Ridge": what the signature looks like.
+const SIGNATURE =
+  /(?:^|[\n.!?]|[-–—~])\s*[-–—~]?\s*(\p{Lu}\p{Ll}+)(?:\s+\p{Lu}[\p{Ll}.]*)?(?:\s*,\s*[\p{L} &.'-]{1,40})?\s*$/u;
+
 export interface InsightsResult {
   document: InsightsDataset;
   warnings: InsightsWarning[];
@@ -115,11 +139,23 @@ export function createReviewAnalyser(business: ReviewsDataset['business']): Revi
     const analyses: SentenceAnalysis[] = [];
     const candidates: ReviewInsight['candidates'] = [];
     const lowercase = new Set<string>();
+    // The customer's own names ("George & Helen K." writing "George has a lot of questions").
+    const authorWords = new Set(
+      review.author.name
+        .toLowerCase()
+        .split(/[^\p{L}]+/u)
+        .filter(Boolean),
+    );
+    // After Google's "(Original)" comes the review again in its own language: its words are no names to check.
+    let original = false;
     for (const sentence of sentences) {
       analyses.push(analyseSentence(sentence));
       for (const id of linker.technicians(sentence)) technicians.add(id);
       for (const id of linker.areas(sentence)) areas.add(id);
-      for (const name of linker.unknownNames(sentence)) candidates.push({ name, sentence: sentence.text });
+      original ||= sentence.text.includes('(Original)');
+      if (!original)
+        for (const name of linker.unknownNames(sentence))
+          if (!authorWords.has(name.toLowerCase())) candidates.push({ name, sentence: sentence.text });
       for (const token of sentence.tokens) if (/^\p{Ll}/u.test(token.text)) lowercase.add(token.normal);
       for (const phrase of keyphrases(sentence, excluded)) phrases.add(phrase);
     }
@@ -145,6 +181,7 @@ export function analyseInsights(
   dataset: ReviewsDataset,
   editorial: Editorial,
   insightOf?: (id: string) => ReviewInsight | undefined,
+  names: NameCheck = {},
 ): InsightsResult {
   const { business } = dataset;
   const warnings: InsightsWarning[] = [];
@@ -162,6 +199,9 @@ export function analyseInsights(
   // or that carries sentiment is an ordinary word at the start of a sentence, not a name.
   const unseen = new Set(candidates.map((c) => c.name.toLowerCase()));
   for (const { lowercase } of reviews) for (const word of lowercase) unseen.delete(word);
+  // Names editors said are no technician (business.yaml), and whoever signs the replies: the owner.
+  for (const name of [...(names.notTechnicians ?? []), ...replySigners(dataset)])
+    for (const word of name.toLowerCase().split(/\s+/)) unseen.delete(word);
   for (const c of candidates) {
     const lower = c.name.toLowerCase();
     if (unseen.has(lower) && winkValence(lower) === 0) warnings.push(c);
@@ -221,8 +261,9 @@ export function buildInsights(
   editorial: Editorial,
   log: (message: string) => void = console.warn,
   insightOf?: (id: string) => ReviewInsight | undefined,
+  names: NameCheck = {},
 ): InsightsDataset {
-  const { document, warnings } = analyseInsights(dataset, editorial, insightOf);
+  const { document, warnings } = analyseInsights(dataset, editorial, insightOf, names);
   if (warnings.length > 0) log(formatWarnings(warnings));
   return document;
 }

@@ -7,7 +7,7 @@
  * so an editor can add the technician or fix a typo.
  */
 import type { Business } from '../reviews/schema.ts';
-import { splitSentences, type Sentence, type Token } from './sentences.ts';
+import { isLexiconWord, splitSentences, type Sentence, type Token } from './sentences.ts';
 
 /** Common short forms of first names, both ways: "Dave" ↔ "David", "Tommy" ↔ "Tom", "Thomas". */
 const NICKNAMES: Readonly<Record<string, readonly string[]>> = {
@@ -149,6 +149,69 @@ const NOT_PEOPLE = new Set([
   'very',
 ]);
 
+/** People's roles, capitalised at the start of a sentence: "Installer was on time". */
+const ROLES = new Set([
+  'installer',
+  'installers',
+  'foreman',
+  'estimator',
+  'inspector',
+  'adjuster',
+  'roofer',
+  'roofers',
+  'salesman',
+  'salesperson',
+  'supervisor',
+  'manager',
+  'owner',
+  'tech',
+  'technician',
+  'crew',
+  'office',
+]);
+
+/** Words a platform wraps around a review: Google's "(Translated by Google) … (Original) …". */
+const WRAPPER_WORDS = new Set(['translated', 'original']);
+
+/** Trees and woods whose first word is also a first name: "Doug fir", "Jeffrey pine". */
+const SPECIES = new Set([
+  'doug fir',
+  'douglas fir',
+  'noble fir',
+  'jeffrey pine',
+  'ponderosa pine',
+  'monterey pine',
+  'monterey cypress',
+  'leyland cypress',
+  'lawson cypress',
+  'sitka spruce',
+  'engelmann spruce',
+  'norway spruce',
+  'norway maple',
+]);
+
+/** Who a customer names besides the crew: "my neighbor George", "his wife Ann". */
+const RELATIONS = new Set([
+  'neighbor',
+  'neighbour',
+  'husband',
+  'wife',
+  'son',
+  'daughter',
+  'brother',
+  'sister',
+  'dad',
+  'mom',
+  'father',
+  'mother',
+  'friend',
+  'partner',
+  'realtor',
+  'agent',
+  'uncle',
+  'aunt',
+]);
+
 const PLACE_WORDS = new Set(['in', 'near', 'on', 'at', 'from', 'to', 'of', 'around', 'outside', 'off']);
 const POSSESSIVES = new Set(['our', 'my', 'their', 'his', 'her', 'your', 'its']);
 
@@ -214,8 +277,14 @@ export function createLinker(business: Business): Linker {
       if (token.pos !== 'PROPN' || !/^\p{Lu}\p{Ll}+$/u.test(token.text)) return;
       const lower = token.text.toLowerCase();
       if (NOT_PEOPLE.has(lower) || businessWords.has(lower) || byAlias.has(lower) || firstNames.has(lower)) return;
-      // A capitalised word after another capitalised word is part of a longer name ("Cedar Ridge", "Home Depot").
+      if (ROLES.has(lower) || WRAPPER_WORDS.has(lower)) return;
       const previous = sentence.tokens[i - 1];
+      const following = sentence.tokens[i + 1];
+      // "(Original)": a label in brackets; "Doug fir": a wood; "my neighbor George": not the crew.
+      if (previous?.normal === '(' && following?.normal === ')') return;
+      if (following && SPECIES.has(`${lower} ${following.lower}`)) return;
+      if (previous && RELATIONS.has(previous.lower)) return;
+      // A capitalised word after another capitalised word is part of a longer name ("Cedar Ridge", "Home Depot").
       if (previous && previous.capital && previous.pos === 'PROPN') return;
       // Followed by a capitalised word: a place or a brand ("Lake Oswego", "State Farm").
       const next = sentence.tokens[i + 1];
@@ -226,6 +295,9 @@ export function createLinker(business: Business): Linker {
       // At the start of a sentence every word is capitalised: a name there is followed by a verb,
       // a possessive, "and" or a comma ("Kevin was great", "Kevin's office", "Doug and his crew").
       const initial = sentence.tokens.slice(0, i).every((t) => t.punct);
+      // An English word written in capitals only because it starts the sentence: "Closing went
+      // through", "Simple fix", "Nicest guy" (wink's lexicon knows the word or its lemma; few first names).
+      if (initial && isLexiconWord(lower)) return;
       if (
         initial &&
         !(

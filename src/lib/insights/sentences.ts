@@ -46,8 +46,35 @@ const PIPE = ['sbd', 'negation', 'sentiment', 'pos'];
 
 /** The one wink instance of the process (pipeline: sentence boundaries, POS, negation, sentiment). */
 export function getNlp(): Nlp {
-  nlp ??= winkNLP(model, PIPE);
+  if (!nlp) {
+    nlp = winkNLP(model, PIPE);
+    // wink numbers the words of its lexicon first and every unknown word after, in the order met:
+    // on a fresh instance, the first unknown word's number is where the lexicon ends.
+    lexiconSize = (nlp.readDoc('qxzvjkq').tokens().out(nlp.its.uniqueId) as unknown as number[])[0];
+  }
   return nlp;
+}
+
+let lexiconSize = 0;
+
+/**
+ * Whether wink's English lexicon knows a (lower-case) word or its dictionary form: an ordinary
+ * word ("closing", "simple", "nicest"); it knows few first names.
+ */
+export function isLexiconWord(word: string): boolean {
+  const engine = getNlp();
+  const known = (text: string) => {
+    const ids = engine.readDoc(text).tokens().out(engine.its.uniqueId) as unknown as number[];
+    return ids.length === 1 && ids[0]! < lexiconSize;
+  };
+  if (known(word)) return true;
+  const lemma = (
+    engine
+      .readDoc(word)
+      .tokens()
+      .out(engine.its.lemma as unknown as typeof engine.its.normal) as string[]
+  )[0];
+  return lemma !== undefined && lemma !== word && known(lemma);
 }
 
 /** Splits review text into sentences of tokens. Deterministic: same text, same output. */

@@ -9,7 +9,10 @@ import { cmsConfigYaml, cmsSettingsFromEnv, readChoices } from '../../lib/conten
 
 export const prerender = true;
 
-export const GET: APIRoute = () =>
-  new Response(cmsConfigYaml(readChoices(), cmsSettingsFromEnv(process.env, { dev: import.meta.env.DEV })), {
-    headers: { 'content-type': 'text/yaml; charset=utf-8', 'x-robots-tag': 'noindex' },
-  });
+export const GET: APIRoute = ({ site }) =>
+  new Response(
+    cmsConfigYaml(readChoices(), cmsSettingsFromEnv(process.env, { dev: import.meta.env.DEV, site: site?.href })),
+    {
+      headers: { 'content-type': 'text/yaml; charset=utf-8', 'x-robots-tag': 'noindex' },
+    },
+  );
