@@ -23,15 +23,11 @@ export function startCarousel(items: HTMLElement[], labels: Labels): { controls:
     slides.append(item);
   });
   // Icons drawn in CSS (styles.ts): a pause or play glyph is missing from many fonts.
-  const button = (label: string, icon: string, part: string) =>
-    h(
-      'button',
-      { type: 'button', 'aria-label': label, part, class: 'ctl' },
-      h('span', { class: icon, 'aria-hidden': 'true' }),
-    );
-  const rotation = button(labels.pause, 'i-pause', 'carousel-rotation');
-  const previous = button(labels.previous, 'i-prev', 'carousel-previous');
-  const next = button(labels.next, 'i-next', 'carousel-next');
+  const button = (attributes: { 'aria-label': string; part: string }, icon: string) =>
+    h('button', { type: 'button', class: 'ctl', ...attributes }, h('span', { class: icon, 'aria-hidden': 'true' }));
+  const rotation = button({ 'aria-label': labels.pause, part: 'carousel-rotation' }, 'i-pause');
+  const previous = button({ 'aria-label': labels.previous, part: 'carousel-previous' }, 'i-prev');
+  const next = button({ 'aria-label': labels.next, part: 'carousel-next' }, 'i-next');
   const controls = h('div', { class: 'controls' }, rotation, previous, next);
 
   let current = 0;

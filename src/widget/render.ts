@@ -15,7 +15,7 @@ import type { WidgetOptions } from './options.ts';
 const FIVE_STARS = '★★★★★';
 
 /** Stars for a value out of 5: one image to assistive technology, two layers of glyphs to the eye. */
-function stars(value: number, label: string, part: string): HTMLElement {
+function stars(value: number, label: string, { part }: { part: string }): HTMLElement {
   const fill = h('span', { class: 'fill', 'aria-hidden': 'true' }, FIVE_STARS);
   fill.style.width = `${(Math.min(5, Math.max(0, value)) / 5) * 100}%`;
   return h(
@@ -87,7 +87,7 @@ function reviewItem(review: WidgetReview, options: WidgetOptions, f: Formats, li
     labels.fullReview,
     h('span', { class: 'vh' }, labels.by(review.author.name)),
   );
-  const reviewStars = stars(review.rating, labels.stars(String(review.rating)), 'review-stars');
+  const reviewStars = stars(review.rating, labels.stars(String(review.rating)), { part: 'review-stars' });
   const author = h('span', { class: 'clip', part: 'review-author' }, review.author.name);
   const withTitle = options.layout !== 'compact';
   return h(
@@ -106,7 +106,7 @@ export function renderReviews(data: WidgetData, options: WidgetOptions, links: S
   const rating = f.rating(data.ratingValue);
   const count = f.count(data.reviewCount);
   const label = labels.reviewsOf(data.business.name);
-  const ratingStars = stars(data.ratingValue, labels.rated(rating), 'stars');
+  const ratingStars = stars(data.ratingValue, labels.rated(rating), { part: 'stars' });
   const value = h('span', { class: 'value', part: 'rating', 'aria-hidden': 'true' }, rating);
   const countLink = h('a', { href: links.home, part: 'count' }, labels.reviews(data.reviewCount, count));
 

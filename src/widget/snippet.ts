@@ -8,7 +8,8 @@
  * the widget replaces it with live figures.
  */
 import { LABELS, type Locale } from './locales/index.ts';
-import type { WidgetAttribute } from './options.ts';
+import { readOptions, type WidgetAttribute } from './options.ts';
+import { reservedHeight } from './reserve.ts';
 
 export type SnippetAttributes = Partial<Record<WidgetAttribute, string>>;
 
@@ -29,9 +30,17 @@ export function snippetFallbackText(locale: string | undefined, summary?: Snippe
   return labels.summary(value.format(summary.ratingValue), new Intl.NumberFormat(known).format(summary.reviewCount));
 }
 
+/** The element's space, kept from the page's first paint (reserve.ts); none for attributes the widget rejects. */
+export function reservation(attributes: SnippetAttributes): string | undefined {
+  const read = readOptions({ getAttribute: (name) => attributes[name as WidgetAttribute] ?? null });
+  if (!read.ok) return undefined;
+  return `display:block;font-size:var(--roofing-reviews-font-size,medium);min-height:${reservedHeight(read.options.layout, read.options.limit)}`;
+}
+
 /** `site`: the public base URL (SITE_URL), e.g. `https://reviews.example.com`. */
 export function widgetSnippet(site: string, attributes: SnippetAttributes = {}, summary?: SnippetSummary): string {
   const home = new URL('/', site).href;
+  const style = reservation(attributes);
   const widget = new URL('/widget.js', site).href;
   const attrs = Object.entries(attributes)
     .filter(([, value]) => value !== undefined && value !== '')
@@ -39,7 +48,7 @@ export function widgetSnippet(site: string, attributes: SnippetAttributes = {}, 
     .join('');
   return [
     `<script type="module" src="${escapeHtml(widget)}"></script>`,
-    `<roofing-reviews${attrs}>`,
+    `<roofing-reviews${attrs}${style ? ` style="${style}"` : ''}>`,
     `  <a href="${escapeHtml(home)}">${escapeHtml(snippetFallbackText(attributes.locale, summary))}</a>`,
     `</roofing-reviews>`,
   ].join('\n');

@@ -28,7 +28,8 @@ const css = `
 --_accent:var(--roofing-reviews-accent,#8a3b12);--_star:var(--roofing-reviews-star,#9a5b00);--_empty:var(--roofing-reviews-star-empty,#c9c1b6);
 --_border:var(--roofing-reviews-border,#d9d3ca);--_focus:var(--roofing-reviews-focus,#1d4ed8);--_cta:#8a3b12;--_cta-fg:#fff;
 --_lh:1.5em;--_gap:.75em;--_lines:7;--_item:calc(var(--_lines)*var(--_lh) + var(--_gap) + 1px);
-color:var(--_fg);background:var(--_bg);border:1px solid var(--_border);border-radius:var(--roofing-reviews-radius,.5em);padding:1em;color-scheme:light}
+color:var(--_fg);background:var(--_bg);border:1px solid var(--_border);border-radius:var(--roofing-reviews-radius,.5em);padding:1em;color-scheme:light;min-height:inherit}
+.list,.compact,.grid,.carousel{display:flex;flex-direction:column}
 .dark{${dark}}
 @media (prefers-color-scheme:dark){.auto{${dark}}}
 *,::before,::after{box-sizing:border-box}
@@ -47,16 +48,17 @@ a:focus-visible,button:focus-visible{outline:2px solid var(--_focus);outline-off
 .stars{position:relative;flex:none;line-height:1;letter-spacing:.05em;color:var(--_empty)}
 .stars span{display:block;overflow:hidden;white-space:nowrap}
 .stars .fill{position:absolute;top:0;left:0;color:var(--_star)}
-.body{display:flex;flex-direction:column;min-height:calc(var(--_rows,3)*var(--_item) + (var(--_rows,3) - 1)*var(--_gap) + var(--_gap) + var(--_lh))}
+.body{flex:1 0 auto;display:flex;flex-direction:column;min-height:calc(var(--_rows,3)*var(--_item) + (var(--_rows,3) - 1)*var(--_gap) + var(--_gap) + var(--_lh))}
 .reviews{display:grid;gap:var(--_gap);align-content:start}
-.review{border-top:1px solid var(--_border);padding-top:var(--_gap);min-width:0}
+.review{position:relative;border-top:1px solid var(--_border);padding-top:var(--_gap);min-width:0}
 .title{font-weight:700;line-height:var(--_lh);height:var(--_lh)}
 .text{display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:var(--_text-lines,4);overflow:hidden;overflow-wrap:anywhere;max-height:calc(var(--_text-lines,4)*var(--_lh));line-height:var(--_lh)}
 .untitled{--_text-lines:5}
 .compact{--_lines:4}
 .compact .text{--_text-lines:2;height:calc(2*var(--_lh))}
 .grid .body,.carousel .body{min-height:0}
-.grid .reviews{grid-template-columns:repeat(auto-fill,minmax(min(100%,15em),1fr))}
+.grid .reviews{position:relative;grid-auto-flow:column;grid-auto-columns:minmax(min(100%,15em),1fr);overflow-x:auto;scroll-snap-type:x mandatory}
+.grid .review{scroll-snap-align:start}
 .grid .review,.carousel .review{border:1px solid var(--_border);border-radius:.4em;padding:.75em;height:calc(7*var(--_lh) + 1.5em + 2px)}
 .carousel .review[hidden]{display:none}
 .grid .text,.carousel .text{height:calc(var(--_text-lines,4)*var(--_lh))}
@@ -67,9 +69,9 @@ a:focus-visible,button:focus-visible{outline:2px solid var(--_focus);outline-off
 .vh{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 .bar{display:inline-block;vertical-align:middle;height:.75em;width:10em;max-width:60%;border-radius:.25em;background:var(--_border)}
 .badge,.collector{container-type:normal}
-.badge{display:inline-block;width:max-content;max-width:100%;padding:.4em .75em}
+.badge{display:inline-block;width:max-content;max-width:100%;padding:.4em .75em;min-height:0}
 .badge .row{flex-wrap:wrap;column-gap:.5em}
-.collector{display:inline-block;width:max-content;max-width:100%;padding:.5em;border:0;background:transparent}
+.collector{display:inline-block;width:max-content;max-width:100%;padding:.5em;border:0;background:transparent;min-height:0}
 .cta{min-height:2.75em;display:flex}
 .cta a,.cta.ghost{display:flex;align-items:center;justify-content:center;min-height:2.75em;padding:.25em 1.25em;border-radius:1.5em;background:var(--_cta);color:var(--_cta-fg);font-weight:700;text-decoration:none;text-align:center;overflow-wrap:anywhere}
 .cta a::before{content:"★";margin-right:.4em}
