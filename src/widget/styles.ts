@@ -69,9 +69,9 @@ a:focus-visible,button:focus-visible{outline:2px solid var(--_focus);outline-off
 .vh{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 .bar{display:inline-block;vertical-align:middle;height:.75em;width:10em;max-width:60%;border-radius:.25em;background:var(--_border)}
 .badge,.collector{container-type:normal}
-.badge{display:inline-block;width:max-content;max-width:100%;padding:.4em .75em;min-height:0}
+.badge{display:inline-flex;max-width:100%;padding:.4em .75em;min-height:0}
 .badge .row{flex-wrap:wrap;column-gap:.5em}
-.collector{display:inline-block;width:max-content;max-width:100%;padding:.5em;border:0;background:transparent;min-height:0}
+.collector{display:inline-flex;max-width:100%;padding:.5em;border:0;background:transparent;min-height:0}
 .cta{min-height:2.75em;display:flex}
 .cta a,.cta.ghost{display:flex;align-items:center;justify-content:center;min-height:2.75em;padding:.25em 1.25em;border-radius:1.5em;background:var(--_cta);color:var(--_cta-fg);font-weight:700;text-decoration:none;text-align:center;overflow-wrap:anywhere}
 .cta a::before{content:"★";margin-right:.4em}

@@ -8,13 +8,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { gzipSync } from 'node:zlib';
+import { brotliDecompressSync, gzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../helpers/browser.ts';
 import { ROOT } from '../helpers/builds.ts';
 import { conditional, rawGet, sha256Etag } from '../helpers/http.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
 import type { ReviewsDataset } from '../../src/lib/reviews/schema.ts';
+import { widgetDataset } from '../../src/lib/widget/dataset.ts';
 import { widgetSnippet } from '../../src/widget/snippet.ts';
 import { axeViolations, describeViolations, widgetsSettled } from './helpers.ts';
 
@@ -88,6 +89,50 @@ describe('widget.js', { timeout: SUITE_TIMEOUT_MS }, () => {
     assert.deepEqual([...inGuide.parts].sort(), [...inBundle.parts].sort());
   });
 });
+
+describe('/widget.json, the widget’s data', { timeout: SUITE_TIMEOUT_MS }, () => {
+  it('is a static data file like /reviews.json: JSON, CORS, the same caching, a content-hash ETag, brotli', async () => {
+    const response = await fetch(`${content.url}/widget.json`);
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('content-type'), 'application/json; charset=utf-8');
+    assert.equal(response.headers.get('access-control-allow-origin'), '*');
+    const reviews = await fetch(`${content.url}/reviews.json`);
+    assert.equal(response.headers.get('cache-control'), reviews.headers.get('cache-control'));
+    assert.equal(response.headers.get('last-modified'), reviews.headers.get('last-modified'));
+    const plain = await rawGet(content.port, '/widget.json', {});
+    assert.equal(plain.headers.etag, sha256Etag(plain.body));
+    const again = await fetch(`${content.url}/widget.json`, {
+      headers: conditional({ 'if-none-match': String(plain.headers.etag) }),
+    });
+    assert.equal(again.status, 304);
+    const br = await rawGet(content.port, '/widget.json', { 'accept-encoding': 'br' });
+    assert.equal(br.headers['content-encoding'], 'br');
+    assert.deepEqual(brotliDecompressSync(br.body), plain.body);
+  });
+
+  it('holds the business, the aggregate and the newest ten reviews trimmed to what the widget shows', async () => {
+    const dataset = (await (await fetch(`${content.url}/reviews.json`)).json()) as ReviewsDataset;
+    const widget = widgetDataset.parse(await (await fetch(`${content.url}/widget.json`)).json());
+    assert.equal(widget.business.name, dataset.business.name);
+    assert.deepEqual(widget.business.write_review, dataset.business.write_review);
+    assert.equal(widget.aggregate_rating.rating_value, dataset.aggregate_rating.rating_value);
+    assert.equal(widget.aggregate_rating.review_count, dataset.aggregate_rating.review_count);
+    assert.deepEqual(
+      widget.reviews.map((r) => r.id),
+      dataset.reviews.slice(0, 10).map((r) => r.id),
+    );
+    for (const review of widget.reviews) {
+      assert.deepEqual(
+        Object.keys(review).sort(),
+        ['author', 'date', 'id', 'rating', 'text', 'title'].filter((k) => k !== 'title' || 'title' in review),
+      );
+      assert.ok(review.text.length <= 361, `${review.id}: ${review.text.length} characters`);
+    }
+    assert.ok(plainSize(widget) < 8 * 1024, `${plainSize(widget)} bytes`);
+  });
+});
+
+const plainSize = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
 
 describe('/widget, the owner’s page', { timeout: SUITE_TIMEOUT_MS }, () => {
   const SITE = 'http://localhost:4321';
