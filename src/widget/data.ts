@@ -1,7 +1,8 @@
 /**
- * Where the widget's figures and reviews come from: the static /reviews.json
- * (business, aggregate rating, newest reviews first) and, when the element
- * filters, GET /api/reviews/search, so a filter means exactly what the API
+ * Where the widget's figures and reviews come from: the static /widget.json
+ * (business, aggregate rating, the newest few reviews; the same size whatever
+ * the number of reviews) and, when the element filters, GET
+ * /api/reviews/search with a `limit`, so a filter means exactly what the API
  * says it means. Plain fetch with the browser's HTTP cache: the service sends
  * `Cache-Control: max-age=60` and strong ETags, so repeat views within a
  * minute cost no request and later ones a 304 revalidation.
@@ -9,14 +10,14 @@
 import type { SiteLinks } from '../lib/feeds/links.ts';
 import type { SearchQuery } from '../lib/reviews/query.ts';
 import type { SearchResponse } from '../lib/reviews/responses.ts';
-import type { Business, Review, ReviewsDataset } from '../lib/reviews/schema.ts';
-import { isFiltered, type AttributeProblem, type WidgetOptions } from './options.ts';
+import type { WidgetDataset, WidgetReview } from '../lib/widget/dataset.ts';
+import { isFiltered, showsReviews, type AttributeProblem, type WidgetOptions } from './options.ts';
 
 export interface WidgetData {
-  business: Pick<Business, 'name' | 'services' | 'technicians'>;
+  business: WidgetDataset['business'];
   ratingValue: number;
   reviewCount: number;
-  reviews: Review[];
+  reviews: WidgetReview[];
 }
 
 export type LoadResult = { ok: true; data: WidgetData } | { ok: false; problem: AttributeProblem };
@@ -93,24 +94,35 @@ function unknownFilter(business: WidgetData['business'], options: WidgetOptions)
   return undefined;
 }
 
-function checkedDataset(value: unknown, url: string): ReviewsDataset {
-  const dataset = value as Partial<ReviewsDataset> | null;
+function checkedDataset(value: unknown, url: string): WidgetDataset {
+  const dataset = value as Partial<WidgetDataset> | null;
   if (
     !dataset?.business?.name ||
     typeof dataset.aggregate_rating?.rating_value !== 'number' ||
     !Array.isArray(dataset.reviews)
   ) {
-    throw new LoadError(`${url} is not the reviews dataset`);
+    throw new LoadError(`${url} is not the widget's dataset`);
   }
-  return dataset as ReviewsDataset;
+  return dataset as WidgetDataset;
 }
 
 export async function loadWidgetData(links: SiteLinks, options: WidgetOptions): Promise<LoadResult> {
   // Both requests start at once (getJson already handles a rejection, so an early return leaves none unhandled).
-  const search = isFiltered(options) ? getJson<SearchResponse>(searchUrl(links, options)) : undefined;
-  const dataset = checkedDataset(await getJson<unknown>(links.reviewsJson), links.reviewsJson);
+  const filtered = isFiltered(options) && showsReviews(options.layout);
+  const search = filtered ? getJson<SearchResponse>(searchUrl(links, options)) : undefined;
+  const url = new URL('/widget.json', links.home).href;
+  const dataset = checkedDataset(await getJson<unknown>(url), url);
   const problem = unknownFilter(dataset.business, options);
   if (problem) return { ok: false, problem };
+  if (options.layout === 'collector' && !dataset.business.write_review)
+    return {
+      ok: false,
+      problem: {
+        attribute: 'layout',
+        value: 'collector',
+        expected: 'used with a review link (write_review in business.yaml)',
+      },
+    };
   let reviews = dataset.reviews.slice(0, options.limit);
   if (search) {
     const found = await search;

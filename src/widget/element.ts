@@ -6,7 +6,13 @@
  */
 import type { SiteLinks } from '../lib/feeds/links.ts';
 import { LoadError, loadWidgetData } from './data.ts';
-import { describeProblem, readOptions, WIDGET_ATTRIBUTES, type AttributeProblem } from './options.ts';
+import {
+  describeProblem,
+  readOptions,
+  WIDGET_ATTRIBUTES,
+  type AttributeProblem,
+  type WidgetOptions,
+} from './options.ts';
 import { renderFallback, renderLoading, renderReviews } from './render.ts';
 import { widgetStyles } from './styles.ts';
 
@@ -19,6 +25,7 @@ export function defineRoofingReviews(links: SiteLinks): void {
     /** Which render is current: an older one that finishes late is dropped. */
     #generation = 0;
     #scheduled = false;
+    #options: WidgetOptions | undefined;
 
     constructor() {
       super();
@@ -47,7 +54,9 @@ export function defineRoofingReviews(links: SiteLinks): void {
     async #render(): Promise<void> {
       const generation = ++this.#generation;
       const read = readOptions(this);
+      this.#options = undefined;
       if (!read.ok) return this.#failAttribute(read.problem, generation);
+      this.#options = read.options;
       this.#root.replaceChildren(renderLoading(read.options));
       let result;
       try {
@@ -69,7 +78,7 @@ export function defineRoofingReviews(links: SiteLinks): void {
 
     #fail(reason: string, generation: number): void {
       if (generation !== this.#generation) return;
-      this.#root.replaceChildren(renderFallback(links));
+      this.#root.replaceChildren(renderFallback(links, this.#options));
       console.warn(`${WARNING_PREFIX} ${reason}; showing a link to the reviews instead.`);
     }
   }

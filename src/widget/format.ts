@@ -1,22 +1,38 @@
 /**
- * Figures and dates as the widget shows them, in English like the rest of the
- * site. Calendar days are formatted in UTC so every visitor sees the day the
- * customer wrote, whatever their time zone.
+ * Figures and dates through Intl in the widget's locale. Calendar days are
+ * formatted in UTC so every visitor sees the day the customer wrote, whatever
+ * their time zone.
  */
-const ratingFormat = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-const countFormat = new Intl.NumberFormat('en-US');
-const dayFormat = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'long', day: 'numeric', year: 'numeric' });
+import { LABELS, type Locale } from './locales/index.ts';
+import type { Labels } from './locales/labels.ts';
 
-/** 4.67 → "4.7": the one-decimal form review badges use. */
-export const formatRating = (value: number): string => ratingFormat.format(value);
-
-const formatCount = (count: number): string => countFormat.format(count);
-
-/** `2025-05-20` → "May 20, 2025" (what the site's pages show). */
-export function formatDay(isoDay: string): string {
-  const [year, month, day] = isoDay.split('-').map(Number);
-  return dayFormat.format(new Date(Date.UTC(year!, month! - 1, day!)));
+export interface Formats {
+  labels: Labels;
+  /** 4.67 → "4.7" ("4,7" in Spanish): the one-decimal form review badges use. */
+  rating: (value: number) => string;
+  count: (count: number) => string;
+  /** `2025-05-20` → "May 20, 2025" ("20 may 2025"): short enough for a phone's row. */
+  day: (isoDay: string) => string;
 }
 
-export const plural = (count: number, one: string, many: string): string =>
-  `${formatCount(count)} ${count === 1 ? one : many}`;
+const cache = new Map<Locale, Formats>();
+
+export function formatsFor(locale: Locale): Formats {
+  let formats = cache.get(locale);
+  if (!formats) {
+    const rating = new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+    const count = new Intl.NumberFormat(locale);
+    const day = new Intl.DateTimeFormat(locale, { timeZone: 'UTC', month: 'short', day: 'numeric', year: 'numeric' });
+    formats = {
+      labels: LABELS[locale],
+      rating: (value) => rating.format(value),
+      count: (n) => count.format(n),
+      day: (isoDay) => {
+        const [year, month, date] = isoDay.split('-').map(Number);
+        return day.format(new Date(Date.UTC(year!, month! - 1, date!)));
+      },
+    };
+    cache.set(locale, formats);
+  }
+  return formats;
+}

@@ -4,20 +4,30 @@
  * exception: the element then shows its fallback link (see element.ts).
  */
 
-const LAYOUTS = ['list', 'compact'] as const;
-type Layout = (typeof LAYOUTS)[number];
+import { LOCALES, type Locale } from './locales/index.ts';
+
+export const LAYOUTS = ['badge', 'list', 'compact', 'grid', 'carousel', 'collector'] as const;
+export type Layout = (typeof LAYOUTS)[number];
+/** Layouts that show reviews; `badge` and `collector` show the figures only. */
+export const showsReviews = (layout: Layout): boolean => layout !== 'badge' && layout !== 'collector';
+
+/** `auto` follows the visitor's `prefers-color-scheme`; `light` and `dark` follow the owner's site. */
+export const THEMES = ['auto', 'light', 'dark'] as const;
+export type Theme = (typeof THEMES)[number];
 
 /** A widget is a teaser for the site, not the review list: a few reviews, ten at most. */
 export const DEFAULT_WIDGET_LIMIT = 3;
 export const MAX_WIDGET_LIMIT = 10;
 
 /** The attributes the element reacts to; every other attribute is the host page's own business. */
-export const WIDGET_ATTRIBUTES = ['limit', 'min-rating', 'service', 'technician', 'layout'] as const;
+export const WIDGET_ATTRIBUTES = ['layout', 'limit', 'min-rating', 'service', 'technician', 'theme', 'locale'] as const;
 export type WidgetAttribute = (typeof WIDGET_ATTRIBUTES)[number];
 
 export interface WidgetOptions {
   limit: number;
   layout: Layout;
+  theme: Theme;
+  locale: Locale;
   minRating?: number;
   /** A service id of the business (`roof-repair`). */
   service?: string;
@@ -44,7 +54,7 @@ export function readOptions(element: { getAttribute(name: string): string | null
     ok: false,
     problem: { attribute, value, expected },
   });
-  const options: WidgetOptions = { limit: DEFAULT_WIDGET_LIMIT, layout: 'list' };
+  const options: WidgetOptions = { limit: DEFAULT_WIDGET_LIMIT, layout: 'list', theme: 'auto', locale: 'en' };
 
   const limit = element.getAttribute('limit');
   if (limit !== null) {
@@ -52,11 +62,17 @@ export function readOptions(element: { getAttribute(name: string): string | null
     if (n === undefined) return problem('limit', limit, `a whole number from 1 to ${MAX_WIDGET_LIMIT}`);
     options.limit = n;
   }
-  const layout = element.getAttribute('layout');
-  if (layout !== null) {
-    const wanted = layout.trim().toLowerCase();
-    if (!(LAYOUTS as readonly string[]).includes(wanted)) return problem('layout', layout, LAYOUTS.join(' or '));
-    options.layout = wanted as Layout;
+  for (const [attribute, allowed] of [
+    ['layout', LAYOUTS],
+    ['theme', THEMES],
+    ['locale', LOCALES],
+  ] as const) {
+    const value = element.getAttribute(attribute);
+    if (value === null) continue;
+    const wanted = value.trim().toLowerCase();
+    if (!(allowed as readonly string[]).includes(wanted))
+      return problem(attribute, value, `one of ${allowed.join(', ')}`);
+    (options as unknown as Record<string, string>)[attribute] = wanted;
   }
   const minRating = element.getAttribute('min-rating');
   if (minRating !== null) {

@@ -1,13 +1,15 @@
 /**
- * The widget's three states as DOM: loading (the final height, reserved),
- * the reviews, and the quiet fallback link. Every piece of data enters as
- * text through h() (dom.ts); hrefs are built from the site's own links.
+ * The widget's three states as DOM: loading (the final size of the layout,
+ * reserved by placeholders shaped like the real thing), the reviews, and the
+ * quiet fallback link. Every piece of data enters as text through h()
+ * (dom.ts); hrefs are the site's own links or the business's review link.
  */
 import type { SiteLinks } from '../lib/feeds/links.ts';
-import type { Review } from '../lib/reviews/schema.ts';
+import type { WidgetReview } from '../lib/widget/dataset.ts';
+import { startCarousel } from './carousel.ts';
 import type { WidgetData } from './data.ts';
 import { h } from './dom.ts';
-import { formatDay, formatRating, plural } from './format.ts';
+import { formatsFor, type Formats } from './format.ts';
 import type { WidgetOptions } from './options.ts';
 
 const FIVE_STARS = '★★★★★';
@@ -24,6 +26,8 @@ function stars(value: number, label: string, { part }: { part: string }): HTMLEl
   );
 }
 
+const bar = () => h('span', { class: 'bar' });
+
 /**
  * A named group, not a region landmark: a page may hold several widgets, and
  * landmarks must be told apart by name (axe: landmark-unique), groups need not.
@@ -31,107 +35,121 @@ function stars(value: number, label: string, { part }: { part: string }): HTMLEl
 function box(options: WidgetOptions, label: string, ...children: HTMLElement[]): HTMLElement {
   return h(
     'div',
-    { class: `box ${options.layout}`, role: 'group', part: 'box', lang: 'en', 'aria-label': label },
+    {
+      class: `box ${options.layout} ${options.theme}`,
+      role: 'group',
+      part: 'box',
+      lang: options.locale,
+      'aria-label': label,
+    },
     ...children,
   );
 }
 
-/** The space of `limit` reviews, whether they came yet or not (see styles.ts). */
-function body(options: WidgetOptions, ...children: HTMLElement[]): HTMLElement {
-  const element = h('div', { class: 'body' }, ...children);
-  element.style.setProperty('--_rows', String(options.limit));
+/** `limit` placeholder reviews of the layout's own size (styles.ts), then the footer line. */
+function body(options: WidgetOptions, list: HTMLElement, foot: HTMLElement): HTMLElement {
+  const element = h('div', { class: 'body' }, list, foot);
+  element.style.setProperty('--_rows', String(options.layout === 'carousel' ? 1 : options.limit));
   return element;
 }
 
 export function renderLoading(options: WidgetOptions): HTMLElement {
-  const loading = box(
-    options,
-    'Customer reviews',
-    h(
-      'div',
-      { class: 'head', part: 'header' },
-      h('p', { class: 'name' }, h('span', { class: 'bar' })),
-      h('p', { class: 'row' }, h('span', { class: 'bar' })),
-    ),
-    body(options, h('p', { class: 'vh' }, 'Loading customer reviews…')),
-  );
+  const { labels } = formatsFor(options.locale);
+  const hidden = h('p', { class: 'vh' }, labels.loading);
+  let content: HTMLElement[];
+  if (options.layout === 'badge') content = [h('p', { class: 'row' }, bar(), hidden)];
+  else if (options.layout === 'collector') content = [h('p', { class: 'cta ghost' }, bar(), hidden)];
+  else {
+    // Grid cards and the carousel's slide have a fixed height; list and compact reserve theirs in .body.
+    const count = options.layout === 'grid' ? options.limit : options.layout === 'carousel' ? 1 : 0;
+    const cards = Array.from({ length: count }, () => h('li', { class: 'review ghost' }));
+    content = [
+      head(h('p', { class: 'name' }, bar()), h('p', { class: 'rating' }, bar())),
+      ...(options.layout === 'carousel' ? [h('div', { class: 'controls' })] : []),
+      body(options, h('ul', { class: 'reviews' }, ...cards), h('p', { class: 'foot' }, bar(), hidden)),
+    ];
+  }
+  const loading = box(options, labels.customerReviews, ...content);
   loading.setAttribute('aria-busy', 'true');
   return loading;
 }
 
-function reviewItem(review: Review, options: WidgetOptions, links: SiteLinks): HTMLElement {
-  const date = h('time', { datetime: review.date, part: 'review-date' }, formatDay(review.date));
+function head(...children: HTMLElement[]): HTMLElement {
+  return h('div', { class: 'head', part: 'header' }, ...children);
+}
+
+function reviewItem(review: WidgetReview, options: WidgetOptions, f: Formats, links: SiteLinks): HTMLElement {
+  const { labels } = f;
+  const date = h('time', { datetime: review.date, part: 'review-date', class: 'clip' }, f.day(review.date));
   const link = h(
     'a',
     { href: links.review(review.id), part: 'review-link', class: 'end' },
-    'Full review',
-    h('span', { class: 'vh' }, ` by ${review.author.name}`),
+    labels.fullReview,
+    h('span', { class: 'vh' }, labels.by(review.author.name)),
   );
-  const reviewStars = stars(review.rating, `${review.rating} out of 5 stars`, { part: 'review-stars' });
+  const reviewStars = stars(review.rating, labels.stars(String(review.rating)), { part: 'review-stars' });
   const author = h('span', { class: 'clip', part: 'review-author' }, review.author.name);
-  const text = (extraLine = false) =>
-    h('p', { class: extraLine ? 'text untitled' : 'text', part: 'review-text' }, review.text);
-  if (options.layout === 'compact') {
-    return h(
-      'li',
-      { class: 'review', part: 'review' },
-      h('p', { class: 'row' }, reviewStars, author, h('span', { class: 'end' }, date)),
-      text(),
-      h('p', { class: 'row' }, link),
-    );
-  }
+  const withTitle = options.layout !== 'compact';
   return h(
-    'li',
+    options.layout === 'carousel' ? 'div' : 'li',
     { class: 'review', part: 'review' },
     h('p', { class: 'row' }, reviewStars, date),
-    // A review without a title gives its line to the text, so every review has the same height.
-    review.title ? h('p', { class: 'title clip', part: 'review-title' }, review.title) : null,
-    text(!review.title),
+    withTitle && review.title ? h('p', { class: 'title clip', part: 'review-title' }, review.title) : null,
+    h('p', { class: review.title || !withTitle ? 'text' : 'text untitled', part: 'review-text' }, review.text),
     h('p', { class: 'row' }, author, link),
   );
 }
 
 export function renderReviews(data: WidgetData, options: WidgetOptions, links: SiteLinks): HTMLElement {
-  const rating = formatRating(data.ratingValue);
-  const list =
-    data.reviews.length > 0
-      ? h(
-          'ul',
-          { class: 'reviews', part: 'list', role: 'list', 'aria-label': 'Newest reviews' },
-          ...data.reviews.map((review) => reviewItem(review, options, links)),
-        )
-      : h('p', { class: 'muted', part: 'empty' }, 'No reviews to show yet.');
-  return box(
-    options,
-    `Customer reviews of ${data.business.name}`,
-    h(
-      'div',
-      { class: 'head', part: 'header' },
-      h('p', { class: 'name clip', part: 'name' }, h('span', {}, data.business.name)),
+  const f = formatsFor(options.locale);
+  const { labels } = f;
+  const rating = f.rating(data.ratingValue);
+  const count = f.count(data.reviewCount);
+  const label = labels.reviewsOf(data.business.name);
+  const ratingStars = stars(data.ratingValue, labels.rated(rating), { part: 'stars' });
+  const value = h('span', { class: 'value', part: 'rating', 'aria-hidden': 'true' }, rating);
+  const countLink = h('a', { href: links.home, part: 'count' }, labels.reviews(data.reviewCount, count));
+
+  if (options.layout === 'badge') return box(options, label, h('p', { class: 'row' }, ratingStars, value, countLink));
+  if (options.layout === 'collector') {
+    const write = data.business.write_review!;
+    return box(
+      options,
+      label,
       h(
         'p',
-        { class: 'row' },
-        stars(data.ratingValue, `Rated ${rating} out of 5`, { part: 'stars' }),
-        h('span', { class: 'value', part: 'rating', 'aria-hidden': 'true' }, rating),
-        h(
-          'a',
-          { href: links.home, part: 'count', class: 'clip' },
-          plural(data.reviewCount, 'verified review', 'verified reviews'),
-        ),
+        { class: 'cta' },
+        h('a', { href: write.url, part: 'collector', rel: 'noopener' }, labels.reviewUs(write.platform)),
       ),
-    ),
-    body(options, list),
+    );
+  }
+
+  const items = data.reviews.map((review) => reviewItem(review, options, f, links));
+  if (options.layout === 'grid')
+    // Empty cards up to `limit` keep the reserved rows when fewer reviews match.
+    for (let i = items.length; i < options.limit; i++)
+      items.push(h('li', { class: 'review ghost', 'aria-hidden': 'true' }));
+  const list =
+    data.reviews.length > 0
+      ? h('ul', { class: 'reviews', part: 'list', role: 'list', 'aria-label': labels.newest }, ...items)
+      : h('p', { class: 'muted', part: 'empty' }, labels.empty);
+  const header = head(
+    h('p', { class: 'name', part: 'name' }, data.business.name),
+    h('p', { class: 'rating' }, ratingStars, value, countLink),
   );
+  const foot = h('p', { class: 'foot' }, h('a', { href: links.home, part: 'see-all' }, labels.seeAll(count)));
+  if (options.layout === 'carousel' && data.reviews.length > 0) {
+    const { controls, slides } = startCarousel(items, labels);
+    return box(options, label, header, controls, body(options, slides, foot));
+  }
+  return box(options, label, header, body(options, list, foot));
 }
 
 /**
  * The quiet fallback: whatever the owner put inside the element (the
- * snippet's link) through a slot, or the widget's own link when it is empty.
+ * snippet's rating and link) through a slot, or the widget's own link when it is empty.
  */
-export function renderFallback(links: SiteLinks): HTMLElement {
-  return h(
-    'p',
-    { part: 'fallback' },
-    h('slot', {}, h('a', { href: links.home }, 'Read our verified customer reviews')),
-  );
+export function renderFallback(links: SiteLinks, options?: WidgetOptions): HTMLElement {
+  const { labels } = formatsFor(options?.locale ?? 'en');
+  return h('p', { part: 'fallback' }, h('slot', {}, h('a', { href: links.home }, labels.fallback)));
 }

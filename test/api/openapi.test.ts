@@ -64,6 +64,7 @@ const UNDOCUMENTED_ROUTES: Record<string, string> = {
   '/sitemap.xml': 'for crawlers',
   '/sitemaps/{part}.xml': 'for crawlers',
   '/widget.js': 'the embeddable widget script, an asset of the widget page',
+  '/widget.json': "the widget's own data, shaped by what widget.js shows (docs/widget.md)",
   '/admin/config.yml': "the editors' admin UI",
   '/admin/decap-cms.js': "the editors' admin UI",
   '/admin/emails/{template}.html': "the editors' admin UI",

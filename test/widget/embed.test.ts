@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { Review, ReviewsDataset } from '../../src/lib/reviews/schema.ts';
+import { cutText } from '../../src/lib/widget/dataset.ts';
 import { launchChromium } from '../helpers/browser.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
 import {
@@ -62,7 +63,7 @@ async function shownIds(page: Page, nth = 0): Promise<string[]> {
 }
 
 describe('the widget on another origin', { timeout: SUITE_TIMEOUT_MS }, () => {
-  it('shows the business, the rating, the count linking to the site and the newest reviews as /reviews.json has them', async () => {
+  it('shows the business, the rating, the count linking to the site and the newest reviews as /reviews.json has them, from the small /widget.json alone', async () => {
     const page = await browser.newPage();
     const seen = watchConsole(page);
     const dataRequests: Promise<{ url: string; origin: string | undefined }>[] = [];
@@ -76,7 +77,7 @@ describe('the widget on another origin', { timeout: SUITE_TIMEOUT_MS }, () => {
     assert.notEqual(new URL(page.url()).origin, new URL(content.url).origin, 'the host page is another origin');
     // A cross-origin fetch: the browser sent Origin and accepted the service's CORS answer.
     assert.deepEqual(await Promise.all(dataRequests), [
-      { url: `${content.url}/reviews.json`, origin: new URL(page.url()).origin },
+      { url: `${content.url}/widget.json`, origin: new URL(page.url()).origin },
     ]);
 
     const widget = page.locator('roofing-reviews');
@@ -97,7 +98,7 @@ describe('the widget on another origin', { timeout: SUITE_TIMEOUT_MS }, () => {
     );
     const newest = dataset.reviews[0]!;
     const first = widget.locator('[part="review"]').first();
-    assert.equal(await first.locator('[part="review-text"]').textContent(), newest.text);
+    assert.equal(await first.locator('[part="review-text"]').textContent(), cutText(newest.text));
     assert.equal(await first.locator('[part="review-author"]').textContent(), newest.author.name);
     assert.deepEqual(
       await first.locator('[part="review-title"]').allTextContents(),
@@ -161,7 +162,7 @@ describe('the widget on another origin', { timeout: SUITE_TIMEOUT_MS }, () => {
     await page.close();
   });
 
-  it('leaves caching to the browser: a second view within the max-age reads /reviews.json from the HTTP cache', async () => {
+  it('leaves caching to the browser: a second view within the max-age reads /widget.json from the HTTP cache', async () => {
     // (After the minute, the browser revalidates with If-None-Match and gets a 304: measured by hand, see docs/widget.md.)
     const context = await browser.newContext();
     const url = host.page(hostPageHtml(content.url, [{ limit: '2' }]));
@@ -171,7 +172,7 @@ describe('the widget on another origin', { timeout: SUITE_TIMEOUT_MS }, () => {
       const cdp = await context.newCDPSession(page);
       await cdp.send('Network.enable');
       cdp.on('Network.responseReceived', (event) => {
-        if (event.response.url === `${content.url}/reviews.json`)
+        if (event.response.url === `${content.url}/widget.json`)
           views.push({ status: event.response.status, fromDiskCache: event.response.fromDiskCache ?? false });
       });
       await page.goto(url);
@@ -280,7 +281,9 @@ describe('the widget when something is wrong', { timeout: SUITE_TIMEOUT_MS }, ()
   for (const [attribute, value] of [
     ['limit', 'lots'],
     ['limit', '0'],
-    ['layout', 'grid'],
+    ['layout', 'slider'],
+    ['theme', 'blue'],
+    ['locale', 'fr'],
     ['min-rating', '6'],
     ['service', 'no-such-service'],
     ['technician', 'Nobody Atall'],
@@ -300,7 +303,7 @@ describe('the widget when something is wrong', { timeout: SUITE_TIMEOUT_MS }, ()
     const { page, console: seen } = await open(host.page(hostPageHtml(broken.url, [{ limit: '3' }])));
     await assertFallback(page, broken.url);
     assert.equal(seen.warnings.length, 1, seen.warnings.join('\n'));
-    assert.match(seen.warnings[0]!, /reviews\.json answered HTTP 503/);
+    assert.match(seen.warnings[0]!, /widget\.json answered HTTP 503/);
     assert.deepEqual(seen.errors, []);
     await page.close();
   });

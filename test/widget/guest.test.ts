@@ -134,14 +134,14 @@ describe('the widget on a hostile page', { timeout: SUITE_TIMEOUT_MS }, () => {
 
 describe('the widget and the page around it', { timeout: SUITE_TIMEOUT_MS }, () => {
   /**
-   * Holds /reviews.json until released, so the loading state can be measured.
+   * Holds /widget.json until released, so the loading state can be measured.
    * (Routing turns the browser's HTTP cache off, so this context is used for nothing else.)
    */
   async function heldContext(options: Parameters<Browser['newContext']>[0] = {}) {
     const context = await browser.newContext(options);
     let release!: () => void;
     const released = new Promise<void>((resolveRelease) => (release = resolveRelease));
-    await context.route(`${content.url}/reviews.json`, async (route) => {
+    await context.route(`${content.url}/widget.json`, async (route) => {
       await released;
       await route.continue();
     });

@@ -1,0 +1,255 @@
+/**
+ * Every layout on hostile host pages, in Chromium: inside its box and no
+ * horizontal scroll at phone to desktop widths, on a plain page, a CSS-grid
+ * page and a page with aggressive global CSS; no layout shift while its data
+ * is 2 s late; axe; the carousel's keyboard and rotation; the Spanish labels.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { ReviewsDataset } from '../../src/lib/reviews/schema.ts';
+import { LAYOUTS } from '../../src/widget/options.ts';
+import type { SnippetAttributes } from '../../src/widget/snippet.ts';
+import { ROTATE_MS } from '../../src/widget/carousel.ts';
+import { launchChromium } from '../helpers/browser.ts';
+import { startServer, type RunningServer } from '../helpers/server.ts';
+import { axeViolations, describeViolations, hostPageHtml, startHostSite, widgetsSettled } from './helpers.ts';
+
+const SUITE_TIMEOUT_MS = 300_000;
+const WIDTHS = [280, 320, 375, 768, 1280];
+
+/** The three kinds of host page the widget must survive. */
+const HOSTS: Record<string, string> = {
+  plain: 'body{margin:0 8px}',
+  // Tracks of `1fr` are minmax(auto, 1fr): a widget with a wide min-content would widen its column past the page.
+  grid: 'main{display:grid;grid-template-columns:1fr;gap:16px}@media (min-width:700px){main{grid-template-columns:2fr 1fr}}',
+  aggressive: '* { box-sizing: content-box; font-size: 20px } body { font-family: serif; line-height: 2 }',
+};
+
+const EVERY: SnippetAttributes[] = LAYOUTS.flatMap((layout) =>
+  (['light', 'dark'] as const).map((theme) => ({ layout, theme, limit: '3' })),
+);
+
+let browser: Browser;
+let content: RunningServer;
+let host: Awaited<ReturnType<typeof startHostSite>>;
+let dataset: ReviewsDataset;
+
+before(async () => {
+  [browser, content, host] = await Promise.all([launchChromium(), startServer('content'), startHostSite()]);
+  dataset = (await (await fetch(`${content.url}/reviews.json`)).json()) as ReviewsDataset;
+});
+after(async () => {
+  await browser?.close();
+  await Promise.all([content?.stop(), host?.close()]);
+});
+
+/** Elements of a widget's shadow tree that stick out of the widget's own box, and the page's overflow. */
+async function overflow(page: Page) {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    document.querySelectorAll('roofing-reviews').forEach((el, i) => {
+      const outer = el.getBoundingClientRect();
+      if (outer.right > document.documentElement.clientWidth + 0.5) out.push(`widget ${i} ends at ${outer.right}px`);
+      for (const node of el.shadowRoot!.querySelectorAll<HTMLElement>('*:not(.vh, .vh *, slot, style)')) {
+        const r = node.getBoundingClientRect();
+        if (r.width === 0 && r.height === 0) continue;
+        // Inside a scroller (the grid's row of cards) what lies past its edge is a scroll away, not out of the box.
+        let clipper = node.parentElement;
+        while (clipper && getComputedStyle(clipper).overflowX === 'visible') clipper = clipper.parentElement;
+        if (clipper) continue;
+        if (r.left < outer.left - 0.5 || r.right > outer.right + 0.5)
+          out.push(
+            `widget ${i} (${el.getAttribute('layout')}): ${node.tagName}.${node.className} ${r.left}–${r.right} outside ${outer.left}–${outer.right}`,
+          );
+      }
+    });
+    return { out, scroll: document.documentElement.scrollWidth, width: document.documentElement.clientWidth };
+  });
+}
+
+describe('every layout and theme on hostile pages', { timeout: SUITE_TIMEOUT_MS }, () => {
+  for (const [kind, css] of Object.entries(HOSTS)) {
+    it(`stays inside its box without horizontal scroll on a ${kind} page at ${WIDTHS.join(', ')} px`, async () => {
+      const url = host.page(hostPageHtml(content.url, EVERY, { css }));
+      const page = await browser.newPage();
+      for (const width of WIDTHS) {
+        await page.setViewportSize({ width, height: 800 });
+        await page.goto(url);
+        await widgetsSettled(page);
+        assert.equal(await page.locator('roofing-reviews [part="box"]:not([aria-busy])').count(), EVERY.length);
+        const seen = await overflow(page);
+        assert.deepEqual(seen.out, [], `${kind} page at ${width} px`);
+        assert.ok(
+          seen.scroll <= seen.width,
+          `${kind} page at ${width} px scrolls sideways: ${seen.scroll} > ${seen.width}`,
+        );
+      }
+      await page.close();
+    });
+  }
+
+  for (const width of [375, 1280])
+    it(`has no axe-core violations, every layout in both themes, at ${width} px`, async () => {
+      const page = await browser.newPage({ viewport: { width, height: 900 } });
+      await page.goto(host.page(hostPageHtml(content.url, EVERY)));
+      await widgetsSettled(page);
+      const violations = await axeViolations(page);
+      assert.deepEqual(violations, [], describeViolations(violations));
+      await page.close();
+    });
+});
+
+describe('no layout shift while the data is late', { timeout: SUITE_TIMEOUT_MS }, () => {
+  for (const [kind, css] of Object.entries({ plain: HOSTS.plain!, grid: HOSTS.grid! }))
+    for (const width of [375, 1280])
+      it(`keeps CLS below 0.01 with /widget.json 2 s late: ${kind} page, ${width} px`, async () => {
+        const context = await browser.newContext({ viewport: { width, height: 800 } });
+        await context.route(`${content.url}/widget.json`, async (route) => {
+          await new Promise((resolveDelay) => setTimeout(resolveDelay, 2000));
+          await route.continue();
+        });
+        await context.addInitScript(() => {
+          const w = window as unknown as { cls: number };
+          w.cls = 0;
+          new PerformanceObserver((list) => {
+            for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[])
+              if (!entry.hadRecentInput) w.cls += entry.value;
+          }).observe({ type: 'layout-shift', buffered: true });
+        });
+        const page = await context.newPage();
+        const widgets = LAYOUTS.map((layout) => ({ layout, limit: '2' }));
+        const html = hostPageHtml(content.url, widgets, { css, before: '<p>Above the widgets.</p>' }).replace(
+          '</main>',
+          '<p>Below the widgets.</p></main>',
+        );
+        const started = Date.now();
+        await page.goto(host.page(html));
+        await widgetsSettled(page);
+        assert.ok(Date.now() - started >= 1900, 'the data really was late');
+        await page.waitForTimeout(300);
+        const cls = await page.evaluate(() => (window as unknown as { cls: number }).cls);
+        assert.ok(cls < 0.01, `CLS ${cls}`);
+        await context.close();
+      });
+});
+
+describe('the carousel', { timeout: SUITE_TIMEOUT_MS }, () => {
+  async function carouselPage(context: BrowserContext) {
+    const page = await context.newPage();
+    await page.goto(host.page(hostPageHtml(content.url, [{ layout: 'carousel', limit: '4' }])));
+    await widgetsSettled(page);
+    const widget = page.locator('roofing-reviews');
+    const visible = () =>
+      widget.locator('[aria-roledescription="slide"]:not([hidden])').evaluate((el) => el.getAttribute('aria-label'));
+    const live = () => widget.locator('.slides').evaluate((el) => el.getAttribute('aria-live'));
+    return { page, widget, visible, live };
+  }
+
+  it('rotates on its own, stops on hover and focus, moves with the arrow keys and stops for good with its button', async () => {
+    const context = await browser.newContext();
+    const { page, widget, visible, live } = await carouselPage(context);
+    assert.equal(await visible(), '1 of 4');
+    assert.equal(await live(), 'off', 'no announcements while it rotates');
+    await page.waitForFunction(
+      () =>
+        document
+          .querySelector('roofing-reviews')!
+          .shadowRoot!.querySelector('[aria-roledescription="slide"]:not([hidden])')!
+          .getAttribute('aria-label') === '2 of 4',
+      undefined,
+      { timeout: ROTATE_MS * 2 },
+    );
+
+    await widget.locator('.slides').hover();
+    assert.equal(await live(), 'polite', 'hover stops it');
+    await page.mouse.move(0, 0);
+    assert.equal(await live(), 'off', 'leaving resumes it');
+
+    const rotation = widget.getByRole('button', { name: 'Stop automatic rotation' });
+    await rotation.focus();
+    assert.equal(await live(), 'polite', 'focus stops it');
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await visible(), '3 of 4');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    assert.equal(await visible(), '1 of 4');
+    await page.keyboard.press('ArrowLeft');
+    assert.equal(await visible(), '4 of 4', 'wraps around');
+    await widget.getByRole('button', { name: 'Next review' }).click();
+    assert.equal(await visible(), '1 of 4');
+
+    await rotation.click();
+    assert.equal(await widget.getByRole('button', { name: 'Start automatic rotation' }).count(), 1);
+    await page.locator('h1').click();
+    await page.mouse.move(0, 0);
+    assert.equal(await live(), 'polite', 'stopped by its button: stays stopped when focus and pointer leave');
+    await page.waitForTimeout(ROTATE_MS + 500);
+    assert.equal(await visible(), '1 of 4');
+    await context.close();
+  });
+
+  it('does not rotate for visitors who prefer reduced motion', async () => {
+    const context = await browser.newContext({ reducedMotion: 'reduce' });
+    const { widget, visible, live } = await carouselPage(context);
+    assert.equal(await live(), 'polite');
+    assert.equal(await widget.getByRole('button', { name: 'Start automatic rotation' }).count(), 1);
+    await new Promise((r) => setTimeout(r, ROTATE_MS + 500));
+    assert.equal(await visible(), '1 of 4');
+    await context.close();
+  });
+});
+
+describe('layouts, options and language', { timeout: SUITE_TIMEOUT_MS }, () => {
+  it('badge: stars, the average with one decimal and the count, linked; collector: the business’s review link', async () => {
+    const page = await browser.newPage();
+    await page.goto(host.page(hostPageHtml(content.url, [{ layout: 'badge' }, { layout: 'collector' }])));
+    await widgetsSettled(page);
+    const rating = dataset.aggregate_rating.rating_value.toFixed(1);
+    const badge = page.locator('roofing-reviews').first();
+    assert.equal(await badge.locator('[part="rating"]').textContent(), rating);
+    assert.equal(await badge.locator('[part="review"]').count(), 0);
+    assert.equal(await badge.getByRole('link').getAttribute('href'), `${content.url}/`);
+    const write = dataset.business.write_review!;
+    const button = page
+      .locator('roofing-reviews')
+      .nth(1)
+      .getByRole('link', { name: `Review us on ${write.platform}` });
+    assert.equal(await button.getAttribute('href'), write.url);
+    await page.close();
+  });
+
+  it('list: each review as high as its text, no blank slot between reviews', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(host.page(hostPageHtml(content.url, [{ limit: '5' }])));
+    await widgetsSettled(page);
+    const gaps = await page.locator('roofing-reviews [part="review"]').evaluateAll((items) =>
+      items.map((item) => {
+        const text = item.querySelector('[part="review-text"]')!.getBoundingClientRect();
+        const next = text.bottom;
+        const author = item.querySelector('[part="review-author"]')!.getBoundingClientRect();
+        return author.top - next;
+      }),
+    );
+    for (const gap of gaps) assert.ok(Math.abs(gap) < 1, `text to author: ${gap}px`);
+    await page.close();
+  });
+
+  it('locale="es": Spanish labels, figures and dates through Intl; theme="dark" whatever the visitor prefers', async () => {
+    const context = await browser.newContext({ colorScheme: 'light' });
+    const page = await context.newPage();
+    await page.goto(host.page(hostPageHtml(content.url, [{ locale: 'es', theme: 'dark', limit: '1' }])));
+    await widgetsSettled(page);
+    const widget = page.locator('roofing-reviews');
+    const rating = new Intl.NumberFormat('es', { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(
+      dataset.aggregate_rating.rating_value,
+    );
+    assert.equal(await widget.locator('[part="rating"]').textContent(), rating);
+    assert.match((await widget.locator('[part="count"]').textContent()) ?? '', /opiniones verificadas$/);
+    assert.equal(await widget.locator('[part="box"]').getAttribute('lang'), 'es');
+    assert.equal(await widget.getByRole('link', { name: /^Leer opinión de / }).count(), 1);
+    const background = await widget.locator('[part="box"]').evaluate((el) => getComputedStyle(el).backgroundColor);
+    assert.equal(background, 'rgb(27, 31, 36)');
+    await context.close();
+  });
+});
