@@ -79,7 +79,7 @@ export interface TrendCharts {
  * Drawing widths and the screen width each is shown from (trends.astro's media queries): the
  * column is the screen less 32 px, so each is shown at 0.93× or more of its drawn width.
  */
-export const SIZES = [
+const SIZES = [
   { width: 300, from: 0 },
   { width: 450, from: 452 },
   { width: 760, from: 732 },
@@ -87,7 +87,7 @@ export const SIZES = [
 /** Small multiples sit in grid cells 17 to 26rem wide: one drawing. */
 const MULTIPLE_SIZES = SIZES.slice(0, 1);
 /** Drawn text size; shown at 0.93× to ~1.4× (SIZES), so never under 12 px. */
-export const FONT_PX = 14;
+const FONT_PX = 14;
 const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
 
 const { document } = parseHTML('<!doctype html><html><body></body></html>');
