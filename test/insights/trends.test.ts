@@ -538,6 +538,7 @@ describe('trends in insights.json', () => {
     assert.deepEqual(tied.busiest_month?.months, ['2023-03', '2023-06', '2024-01']);
     const html = trendCharts(tied, [])!.volume.reading;
     assert.match(html, /the busiest months, tied at 5 reviews each, were March 2023, June 2023 and January 2024/);
+    assert.match(html, /January 2024 is counted to January 15, the newest review's date \(the lighter bar\)\.$/);
     // Five reviews each side: compared, and said in words.
     const even: TrendReview[] = [];
     for (let i = 0; i < 5; i++) {

@@ -17,7 +17,7 @@
  * Every text is set as a DOM text node, so serialisation escapes it.
  */
 import * as Plot from '@observablehq/plot';
-import { format, parseISO } from 'date-fns';
+import { addDays, format, parseISO } from 'date-fns';
 import { parseHTML } from 'linkedom';
 import { displayDate } from '../format/dates.ts';
 import type { AspectId } from './lexicon.ts';
@@ -307,11 +307,16 @@ export function trendCharts(
 
   // Reviews per month.
   const months = trends.months.map((m) => ({ ...m, at: monthAt(m.month) }));
+  // The newest month ends on the anchor: unless that is its last day, its bar is lighter and says so.
+  const anchorDay = parseISO(trends.anchor!);
+  const partial =
+    format(addDays(anchorDay, 1), 'yyyy-MM') === trends.anchor!.slice(0, 7) ? trends.anchor!.slice(0, 7) : null;
+  const partialWords = partial ? ` (to ${format(anchorDay, 'MMMM d')}, the newest review's date)` : '';
   const countChange = recent.change.review_count;
   const volume: TrendChart = {
     id: 'trend-volume',
     title: 'Reviews per month',
-    reading: `${plural(now.review_count, 'review')} in the last 90 days, ${countChange === 0 ? 'as many as' : `${num(Math.abs(countChange))} ${countChange > 0 ? 'more' : 'fewer'} than`} in the 90 days before; ${busiestWords(trends)}.`,
+    reading: `${plural(now.review_count, 'review')} in the last 90 days, ${countChange === 0 ? 'as many as' : `${num(Math.abs(countChange))} ${countChange > 0 ? 'more' : 'fewer'} than`} in the 90 days before; ${busiestWords(trends)}.${partial ? ` ${monthName(partial)} is counted to ${format(anchorDay, 'MMMM d')}, the newest review's date (the lighter bar).` : ''}`,
     drawings: draw(SIZES, timeHeight, (frame) =>
       overTime(
         frame,
@@ -325,8 +330,10 @@ export function trendCharts(
             x2: (m: (typeof months)[number]) => m.at + 1 / 12,
             y: 'review_count',
             fill: 'var(--positive)',
+            fillOpacity: (m: (typeof months)[number]) => (m.month === partial ? 0.45 : 1),
             inset: frame.width / months.length > 4 ? 0.5 : 0,
-            title: (m: (typeof months)[number]) => `${monthName(m.month)}: ${plural(m.review_count, 'review')}`,
+            title: (m: (typeof months)[number]) =>
+              `${monthName(m.month)}${m.month === partial ? partialWords : ''}: ${plural(m.review_count, 'review')}`,
           }),
           Plot.ruleY([0]),
         ],
