@@ -222,8 +222,11 @@ export function analyseInsights(
 
   const trends = buildTrends(
     reviews.map(({ review, sentences }) => ({
+      id: review.id,
       date: review.date,
       rating: review.rating,
+      title: review.title,
+      author: review.author.name,
       response: review.response,
       mentions: sentences.flatMap((s) => s.aspects),
     })),

@@ -63,14 +63,14 @@ const rating = z.number().min(1).max(5);
 
 const aspectCounts = z.object({ positive: count, neutral: count, negative: count });
 
+const share = z.number().min(0).max(1);
+const hoursOrNull = (what: string) => z.number().min(0).nullable().describe(what);
+
 const trendFigures = {
   review_count: count,
   average_rating: rating.nullable().describe('Mean star rating (2 decimals); null when the period has no reviews.'),
   reply_count: count.describe('Reviews of the period with an owner reply.'),
-  reply_rate: z
-    .number()
-    .min(0)
-    .max(1)
+  reply_rate: share
     .nullable()
     .describe("Share of the period's reviews with an owner reply (3 decimals); null when it has no reviews."),
   median_reply_days: z
@@ -80,6 +80,20 @@ const trendFigures = {
     .describe(
       "Median whole days from a review's date to its reply's date (the mean of the two middle ones for an even count); null when no review of the period has a reply.",
     ),
+  median_reply_hours: hoursOrNull(
+    "Median hours from a review's date to its reply's date, both calendar days (so whole days of 24 hours); null without replies.",
+  ),
+  p90_reply_hours: hoursOrNull(
+    '90th percentile (nearest rank) of the same hours: 9 replies in 10 came at most this late; null without replies.',
+  ),
+  low_rated_count: count.describe('Reviews of the period rated 1 or 2 stars.'),
+  low_rated_reply_count: count.describe('Of those, the ones with an owner reply.'),
+  low_rated_reply_rate: share
+    .nullable()
+    .describe('low_rated_reply_count / low_rated_count (3 decimals); null when the period has no 1–2★ review.'),
+  other_reply_rate: share
+    .nullable()
+    .describe('The reply rate of the 3–5★ reviews of the period (3 decimals); null when it has none.'),
 };
 
 const trendPeriod = z.object({
@@ -106,6 +120,11 @@ const trendQuarter = z.object({
     .describe('Calendar quarter, YYYY-Qn.'),
   ...trendPeriod.shape,
 });
+export const trendWeek = z.object({
+  week: isoDate.describe('The Monday the week starts on (ISO 8601 weeks, Monday to Sunday).'),
+  to: isoDate.describe('Its Sunday.'),
+  review_count: count,
+});
 
 const recentWindow = z.object({
   from: isoDate.describe('First day of the window.'),
@@ -116,14 +135,54 @@ const recentWindow = z.object({
       aspectId,
       aspectCounts.extend({
         mentions: count,
+        positive_share: share.nullable().describe('positive / mentions (3 decimals); null without mentions.'),
         score: score.nullable().describe('Mean sentence score (3 decimals); null without mentions.'),
       }),
     )
     .describe("Each aspect's sentences in the window; every aspect listed."),
 });
 
-const trends = z
+const versus = z.object({
+  change: z
+    .number()
+    .nullable()
+    .describe('current minus the other window, rounded as the figure; null when not compared.'),
+  direction: z
+    .enum(['up', 'down', 'unchanged', 'not_enough_reviews'])
+    .describe('not_enough_reviews when either window counts fewer than min_count reviews (replies, sentences).'),
+  text: z.string().describe('The comparison in words, e.g. "up 0.12 on the 90 days before, from 4.50 to 4.62".'),
+});
+
+export const comparison = z.object({
+  id: z
+    .string()
+    .describe(
+      'average_rating, review_count, reply_rate, low_rated_reply_rate, median_reply_hours, p90_reply_hours, or positive_share.<aspect id>.',
+    ),
+  label: z.string(),
+  unit: z.enum(['stars', 'reviews', 'share', 'hours']),
+  current: z.number().nullable(),
+  previous: z.number().nullable(),
+  year_ago: z.number().nullable(),
+  vs_previous: versus,
+  vs_year_ago: versus,
+});
+
+export const unansweredReview = z.object({
+  id: z.string(),
+  date: isoDate,
+  rating: z.int().min(1).max(2),
+  title: z.string().nullable(),
+  author: z.string().describe('As written by the reviewer: untrusted text.'),
+  path: z.string().describe("The review's page on this site, e.g. /reviews/<id>."),
+  waiting_days: count.describe('Days from the review to the anchor.'),
+});
+
+export const trends = z
   .object({
+    anchor: isoDate
+      .nullable()
+      .describe("The newest review's date: every window ends on it (never the build clock). Null without reviews."),
     months: z
       .array(trendMonth)
       .describe(
@@ -132,11 +191,28 @@ const trends = z
     quarters: z
       .array(trendQuarter)
       .describe("Every calendar quarter from the first review's to the newest's, oldest first."),
+    weeks: z
+      .array(trendWeek)
+      .describe(
+        "Reviews per week: the anchor's calendar week and the 11 before it, oldest first; empty without reviews.",
+      ),
+    busiest_month: z
+      .object({
+        review_count: count,
+        months: z.array(z.string()).describe('Every month with that count (ties listed, oldest first).'),
+        of: count.describe('Months in months[].'),
+      })
+      .nullable(),
+    unanswered_low_rated: z
+      .array(unansweredReview)
+      .describe('Every review rated 1–2★ without an owner reply, oldest first (date, then id).'),
     recent: z
       .object({
         days: z.literal(90).describe('Length of each window.'),
-        current: recentWindow.describe("The newest review's day and the 89 days before it."),
+        min_count: z.int().describe('The fewest reviews (replies, sentences) each side needs to be compared.'),
+        current: recentWindow.describe('The anchor and the 89 days before it.'),
         previous: recentWindow.describe('The 90 days before the current window.'),
+        year_ago: recentWindow.describe("The current window's days a year earlier."),
         change: z
           .object({
             review_count: z.int(),
@@ -146,10 +222,13 @@ const trends = z
             aspects: z.record(aspectId, z.number().nullable()).describe("Change of each aspect's score."),
           })
           .describe('current minus previous; null where either is null.'),
+        comparisons: z
+          .array(comparison)
+          .describe('Every headline figure: current against previous and against year_ago, in numbers and words.'),
       })
       .nullable()
       .describe(
-        'The last 90 days against the 90 before, dated by the newest review (never the build clock); null without reviews.',
+        'The last 90 days against the 90 before and the same days a year earlier, ending on the anchor; null without reviews.',
       ),
   })
   .describe('The reviews over time.');
@@ -192,3 +271,5 @@ export type Trends = z.infer<typeof trends>;
 export type TrendPeriod = z.infer<typeof trendPeriod>;
 export type RecentWindow = z.infer<typeof recentWindow>;
 export type AspectCounts = z.infer<typeof aspectCounts>;
+export type Comparison = z.infer<typeof comparison>;
+export type UnansweredReview = z.infer<typeof unansweredReview>;

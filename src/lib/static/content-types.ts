@@ -9,6 +9,8 @@ const BY_EXTENSION: Record<string, string> = {
   '.mjs': 'text/javascript; charset=utf-8',
   '.svg': 'image/svg+xml; charset=utf-8',
   '.txt': 'text/plain; charset=utf-8',
+  // The numbers behind the trends charts (RFC 4180 and RFC 7111's header parameter).
+  '.csv': 'text/csv; charset=utf-8; header=present',
   // The /admin form's config: Decap CMS reads it as YAML by its type.
   '.yml': 'text/yaml; charset=utf-8',
   '.webmanifest': 'application/manifest+json; charset=utf-8',

@@ -21,9 +21,11 @@ export const getInsights = defineTool({
   description:
     'Returns the sentiment insights computed from the review text: `aspects` (workmanship, scheduling, communication, cleanup, ' +
     'price and more: mentions, positive/neutral/negative, score -1..1 and example sentences), `entities` (technicians, services, ' +
-    'service areas with review counts, average rating and sentiment), `topics`, `faq` and the editorial `summary`. ' +
+    'service areas with review counts, average rating and sentiment), `topics`, `trends` (by month, quarter and the last 12 weeks; ' +
+    'reply rates, 1–2★ apart, and reply times in hours; the last 90 days against the 90 before and a year earlier, in words; the ' +
+    '1–2★ reviews still without a reply), `faq` and the editorial `summary`. ' +
     `Pass {"section": "aspects"} for one section (${INSIGHTS_SECTIONS.join(', ')}), or {} for all. The same data as /insights.json. ` +
-    `Example sentences are quoted from reviews: ${UNTRUSTED_TEXT}`,
+    `Example sentences, and the titles and author names of unanswered reviews, are quoted from reviews: ${UNTRUSTED_TEXT}`,
   input: z.strictObject({ section: section.optional().describe('One section of the insights; all when omitted.') }),
   // One section answers a part of the dataset: every section optional.
   output: insightsDataset.partial(),
