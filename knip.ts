@@ -30,14 +30,13 @@ const config: KnipConfig = {
     'remark-cli',
     '@modelcontextprotocol/conformance',
     '@modelcontextprotocol/inspector-cli',
-    // Installed for this wave's checks and charts; their users are on other branches.
-    'date-fns',
+    // vnu-jar's jar is run by java; lighthouse and action-validator by their command-line programs.
     'vnu-jar',
     'lighthouse',
     '@action-validator/cli',
   ],
   // System packages the tests run (README.md lists them): not npm dependencies.
-  ignoreBinaries: ['jing', 'openssl', 'redis-server', 'redis-cli', 'script'],
+  ignoreBinaries: ['jing', 'java', 'openssl', 'redis-server', 'redis-cli', 'script'],
 };
 
 export default config;

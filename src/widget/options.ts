@@ -12,8 +12,8 @@ export type Layout = (typeof LAYOUTS)[number];
 export const showsReviews = (layout: Layout): boolean => layout !== 'badge' && layout !== 'collector';
 
 /** `auto` follows the visitor's `prefers-color-scheme`; `light` and `dark` follow the owner's site. */
-export const THEMES = ['auto', 'light', 'dark'] as const;
-export type Theme = (typeof THEMES)[number];
+const THEMES = ['auto', 'light', 'dark'] as const;
+type Theme = (typeof THEMES)[number];
 
 /** A widget is a teaser for the site, not the review list: a few reviews, ten at most. */
 export const DEFAULT_WIDGET_LIMIT = 3;

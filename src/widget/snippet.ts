@@ -22,7 +22,7 @@ export interface SnippetSummary {
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
 const escapeHtml = (value: string) => value.replace(/[&<>"]/g, (c) => ESCAPES[c]!);
 
-export function snippetFallbackText(locale: string | undefined, summary?: SnippetSummary): string {
+function snippetFallbackText(locale: string | undefined, summary?: SnippetSummary): string {
   const known = locale !== undefined && Object.hasOwn(LABELS, locale) ? (locale as Locale) : 'en';
   const labels = LABELS[known];
   if (!summary) return labels.fallback;

@@ -11,7 +11,7 @@
 import type { AstroIntegration } from 'astro';
 import { contentProblemInDev } from '../../lib/content/live-content.ts';
 
-export const CONTENT_ERRORS_ROUTE = '/_content-errors';
+const CONTENT_ERRORS_ROUTE = '/_content-errors';
 
 // Not pages: the form, Vite's and Astro's own requests, the API and MCP, and files (/reviews.json, /feed.xml).
 const NOT_PAGES = /^\/(?:admin(?:\/|$)|_|@|node_modules\/|src\/|api(?:\/|$)|mcp(?:\/|$))|\.[a-z0-9]+$/i;

@@ -186,7 +186,7 @@ export function readChoices(dir: string = contentDir()): BusinessChoices {
 }
 
 /** Where the form's GitHub login starts on this site (its callback is /admin/callback). */
-export const OWN_AUTH_ENDPOINT = 'admin/auth';
+const OWN_AUTH_ENDPOINT = 'admin/auth';
 
 export const NETLIFY_IDENTITY_WIDGET = 'https://identity.netlify.com/v1/netlify-identity-widget.js';
 

@@ -28,7 +28,7 @@ export class ContentError extends Error {
 }
 
 /** One problem on one line: `file: field: message — you typed … — did you mean "…"? (line n)`. */
-export function formatProblem(p: ContentProblem): string {
+function formatProblem(p: ContentProblem): string {
   const details = [
     p.value === undefined ? '' : ` — you typed ${p.value}`,
     p.suggestion === undefined ? '' : ` — did you mean "${p.suggestion}"?`,
@@ -37,7 +37,7 @@ export function formatProblem(p: ContentProblem): string {
   return `${p.file}: ${p.field}: ${p.message}${details.join('')}`;
 }
 
-export function formatProblems(problems: ContentProblem[]): string {
+function formatProblems(problems: ContentProblem[]): string {
   const lines = problems.map((p) => `  ${formatProblem(p)}`);
   const noun = problems.length === 1 ? 'problem' : 'problems';
   return `The content folder has ${problems.length} ${noun}:\n${lines.join('\n')}`;

@@ -120,7 +120,7 @@ const trendQuarter = z.object({
     .describe('Calendar quarter, YYYY-Qn.'),
   ...trendPeriod.shape,
 });
-export const trendWeek = z.object({
+const trendWeek = z.object({
   week: isoDate.describe('The Monday the week starts on (ISO 8601 weeks, Monday to Sunday).'),
   to: isoDate.describe('Its Sunday.'),
   review_count: count,
@@ -153,7 +153,7 @@ const versus = z.object({
   text: z.string().describe('The comparison in words, e.g. "up 0.12 on the 90 days before, from 4.50 to 4.62".'),
 });
 
-export const comparison = z.object({
+const comparison = z.object({
   id: z
     .string()
     .describe(
@@ -168,7 +168,7 @@ export const comparison = z.object({
   vs_year_ago: versus,
 });
 
-export const unansweredReview = z.object({
+const unansweredReview = z.object({
   id: z.string(),
   date: isoDate,
   rating: z.int().min(1).max(2),
@@ -178,7 +178,7 @@ export const unansweredReview = z.object({
   waiting_days: count.describe('Days from the review to the anchor.'),
 });
 
-export const trends = z
+const trends = z
   .object({
     anchor: isoDate
       .nullable()

@@ -9,12 +9,12 @@ import { z } from 'zod';
 import { aggregateRating, business, review, type ReviewsDataset } from '../reviews/schema.ts';
 
 /** The most reviews one widget shows (its `limit` attribute's maximum). */
-export const WIDGET_MAX_REVIEWS = 10;
+const WIDGET_MAX_REVIEWS = 10;
 
 /** More than the widget's longest clamp (five lines of its widest layout) can show; CSS ellipsises the rest. */
-export const WIDGET_TEXT_CHARS = 360;
+const WIDGET_TEXT_CHARS = 360;
 
-export const widgetReview = review
+const widgetReview = review
   .pick({ id: true, date: true, rating: true, title: true, text: true, author: true })
   .meta({ id: 'WidgetReview' });
 

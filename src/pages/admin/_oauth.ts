@@ -15,7 +15,7 @@
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 
-export const STATE_COOKIE = 'cms_oauth_state';
+const STATE_COOKIE = 'cms_oauth_state';
 const STATE_MAX_AGE_S = 600;
 const TOKEN_TIMEOUT_MS = 10_000;
 /** The scopes Decap asks for: `repo` (a private repository) or `public_repo`. */
