@@ -68,6 +68,11 @@ const UNDOCUMENTED_ROUTES: Record<string, string> = {
   '/admin/config.yml': "the editors' admin UI",
   '/admin/decap-cms.js': "the editors' admin UI",
   '/admin/emails/{template}.html': "the editors' admin UI",
+  '/admin/auth': "the editors' GitHub login (docs/editing.md)",
+  '/admin/callback': "the editors' GitHub login (docs/editing.md)",
+  '/.well-known/mcp.json': 'the MCP server card, a draft discovery document described in docs/mcp.md',
+  '/.well-known/mcp/server-card.json': 'the MCP server card, a draft discovery document described in docs/mcp.md',
+  '/trends/{file}': "the trends page's chart data as CSV, columns documented in docs/insights.md",
 };
 
 /** src/pages endpoint files as paths in OpenAPI's notation: `reviews/[id].json.ts` → `/reviews/{id}.json`. */
