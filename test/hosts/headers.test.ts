@@ -177,7 +177,8 @@ it("the routes read from src/pages make the very rules the Netlify build wrote (
 it('at 10k reviews every static file gets, from exactly one rule on each host, the headers the Node server sends; no rule reaches a function', async () => {
   const manifest = manifestOf(BUILDS.large.outDir);
   const rules = rulesOf(manifest);
-  assert.ok(rules.length <= 30, `${rules.length} rules`);
+  // A rule per served file kind, not per review: Vercel's 100-route limit is checked with the routes around them below.
+  assert.ok(rules.length <= 50, `${rules.length} rules`);
   // Each host's own form of the rules, read back as the host reads it.
   const netlify = parseNetlifyHeaders(netlifyHeadersFile(rules));
   const vercel = withHeadersAndCrons({ version: 3, routes: [{ handle: 'filesystem' }] }, rules, []).routes!;
