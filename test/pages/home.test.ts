@@ -30,7 +30,7 @@ describe('home page', () => {
     assert.equal(await page.locator('h1').first().textContent(), dataset.business.name);
     assert.equal(
       await page.getByTestId('rating-value').textContent(),
-      dataset.aggregate_rating.rating_value.toFixed(2),
+      dataset.aggregate_rating.rating_value.toFixed(1),
     );
     const distribution = await page.getByRole('list', { name: 'Rating distribution' }).locator('li').allTextContents();
     assert.equal(distribution.length, 5);

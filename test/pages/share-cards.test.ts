@@ -46,7 +46,7 @@ async function cardOf(path: string) {
 describe('share cards', () => {
   it('every page names the business and its rating', async () => {
     const { business, aggregate_rating: rating } = dataset;
-    const sentence = `Rated ${rating.rating_value.toFixed(2)} out of 5 from ${rating.review_count} verified customer reviews.`;
+    const sentence = `Rated ${rating.rating_value.toFixed(1)} out of 5 from ${rating.review_count} verified customer reviews.`;
     for (const path of ['/', '/reviews/page/2', '/api-reference']) {
       const { tag, canonical } = await cardOf(path);
       assert.equal(tag['og:site_name'], business.name, path);
@@ -58,7 +58,7 @@ describe('share cards', () => {
       assert.equal(tag['twitter:title'], tag['og:title']);
       assert.equal(tag['twitter:description'], tag['og:description']);
       assert.equal(tag['twitter:label1'], 'Rating');
-      assert.equal(tag['twitter:data1'], `${rating.rating_value.toFixed(2)} out of 5`);
+      assert.equal(tag['twitter:data1'], `${rating.rating_value.toFixed(1)} out of 5`);
       assert.equal(tag['twitter:label2'], 'Verified reviews');
       assert.equal(tag['twitter:data2'], String(rating.review_count));
     }

@@ -33,7 +33,7 @@ const EXCERPT_MAX = 200;
 export function ratingSentence(rating: AggregateRating): string {
   if (rating.review_count === 0) return 'No verified customer reviews are published yet.';
   const reviews = rating.review_count === 1 ? 'review' : 'reviews';
-  return `Rated ${rating.rating_value.toFixed(2)} out of 5 from ${rating.review_count} verified customer ${reviews}.`;
+  return `Rated ${rating.rating_value.toFixed(1)} out of 5 from ${rating.review_count} verified customer ${reviews}.`;
 }
 
 /** The card of any page of the site: the page's title, and the business's rating first in the description. */
@@ -54,7 +54,7 @@ export function siteCard(
     facts:
       rating.review_count > 0
         ? [
-            { label: 'Rating', value: `${rating.rating_value.toFixed(2)} out of 5` },
+            { label: 'Rating', value: `${rating.rating_value.toFixed(1)} out of 5` },
             { label: 'Verified reviews', value: String(rating.review_count) },
           ]
         : [],
