@@ -3,6 +3,7 @@
  * a link is shared, read back in Chromium: every page names the business and
  * its rating; a review's page carries that review's own rating and an excerpt.
  */
+import { reviewHeading } from '../../src/lib/format/review-heading.ts';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
@@ -77,7 +78,7 @@ describe('share cards', () => {
     const changed = dataset.reviews.find((r) => r.updated !== `${r.date}T00:00:00Z`)!;
     for (const review of [long, short, changed]) {
       const { tag, canonical } = await cardOf(`/reviews/${review.id}`);
-      const title = review.title ?? `Review by ${review.author.name}`;
+      const title = reviewHeading(review);
       assert.equal(tag['og:type'], 'article');
       assert.equal(tag['og:site_name'], business.name);
       assert.equal(tag['og:title'], `${title} (${review.rating} out of 5)`);

@@ -5,6 +5,7 @@
  * excerpt. Made from the dataset alone (no clock), so the same content gives
  * the same bytes. Values are plain text: the page escapes them as attributes.
  */
+import { reviewHeading } from '../format/review-heading.ts';
 import { displayDate } from '../format/dates.ts';
 import type { AggregateRating, Business, Review, ReviewsDataset } from '../reviews/schema.ts';
 
@@ -63,7 +64,7 @@ export function siteCard(
 
 /** A review's own card: its title and stars, who wrote it and the start of what they wrote. */
 export function reviewCard(review: Review, business: Business, url: string): SocialCard {
-  const title = review.title ?? `Review by ${review.author.name}`;
+  const title = reviewHeading(review);
   return {
     siteName: business.name,
     title: `${title} (${review.rating} out of 5)`,
