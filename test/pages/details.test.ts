@@ -76,12 +76,11 @@ describe('page details', () => {
   });
 
   it("a review page's h1 is its title as text, not a link to the page itself", async () => {
-    const review = dataset.reviews[0]!;
+    const review = dataset.reviews.find((r) => r.title)!;
     const page = await context.newPage();
     await page.goto(`${server.url}/reviews/${review.id}`);
     assert.equal(await page.locator('h1').count(), 1);
     assert.equal(await page.locator('h1 a').count(), 0);
-    assert.ok(review.title, 'the newest review has a title');
     assert.equal(await page.locator('h1').textContent(), review.title);
     await page.close();
   });

@@ -165,7 +165,10 @@ describe('an unknown review id', () => {
     assert.equal(response?.status(), 404);
     assert.equal(await page.locator('h1').textContent(), 'Page not found');
     assert.equal(await page.getAttribute('meta[name="robots"]', 'content'), 'noindex');
-    assert.equal(await page.getByRole('main').getByRole('link', { name: 'overview' }).getAttribute('href'), '/');
+    assert.equal(
+      await page.getByRole('main').getByRole('link', { name: 'All reviews' }).getAttribute('href'),
+      '/reviews/page/1',
+    );
     await page.close();
   });
 });
