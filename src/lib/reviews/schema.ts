@@ -120,6 +120,12 @@ export const business = z
       .describe(
         'Where customers are asked to write a review: the pages\' "Write a review" link and the widget\'s collector button.',
       ),
+    technician_ratings: z
+      .enum(['public', 'private'])
+      .optional()
+      .describe(
+        "Whether each technician's average rating and sentiment are published: `private` keeps them off the pages and out of insights.json and MCP (entities.technicians is then empty); reviews still name their technicians. Public when absent.",
+      ),
   })
   .meta({ id: 'Business' });
 
