@@ -20,6 +20,7 @@ import { NEEDS } from '../hosts/requirements.ts';
 import { getDatasetSource } from './dataset.ts';
 import { missingSettings } from '../hosts/built-target.ts';
 import { getInsights } from './insights.ts';
+import { getModerationLog } from './moderation.ts';
 import { getStore } from './process-store.ts';
 import { astroSite } from './site-origin.ts';
 
@@ -36,6 +37,7 @@ export function getMcpHandler(): Promise<McpEndpoint> {
         site: astroSite(),
         dataset: await getDatasetSource(),
         insights: (await getInsights()) as unknown as Record<string, unknown>,
+        moderation: await getModerationLog(),
       },
       // Only sessions (2025 revisions) use the store, and on a serverless host only once their settings exist.
       store: getStore,

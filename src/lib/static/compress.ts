@@ -15,7 +15,7 @@ import { isCompressible } from './content-types.ts';
 export const MIN_PRECOMPRESS_BYTES = 1024;
 
 /** The datasets and feeds carry the dataset's `updated` as Last-Modified, and get brotli's best. */
-export const DATA_PATHS = ['/reviews.json', '/insights.json', '/api/feed.json', '/feed.xml'];
+export const DATA_PATHS = ['/reviews.json', '/insights.json', '/moderation.json', '/api/feed.json', '/feed.xml'];
 
 export function pays(contentType: string, size: number): boolean {
   return isCompressible(contentType) && size >= MIN_PRECOMPRESS_BYTES;
