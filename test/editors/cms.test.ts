@@ -413,7 +413,7 @@ describe('the web form at /admin', () => {
     assert.deepEqual(readdirSync(reviewsDir).sort(), filesBefore, 'no file written');
 
     // A reply without its date is refused too; emptied, it is not saved at all, not even as a blank object.
-    await page.getByRole('button', { name: 'Clear' }).nth(2).click();
+    await page.getByRole('button', { name: 'Clear' }).nth(4).click();
     await publish(page);
     await page.getByText(/response\.date: is required/).waitFor();
     assert.deepEqual(readdirSync(reviewsDir).sort(), filesBefore, 'no file written');
