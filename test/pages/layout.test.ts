@@ -130,7 +130,7 @@ describe('home page layout', () => {
       // No two texts of the header, the headings and the distribution overlap.
       const texts = [
         ...headerTexts,
-        ...(await textBoxes(page, 'main h1, main .lede, .facts h2, .distribution li > span:not(.bar)')),
+        ...(await textBoxes(page, 'main h1, main .lede, .facts h2, .distribution li > * > span:not(.bar)')),
       ];
       for (let i = 0; i < texts.length; i++) {
         for (let j = i + 1; j < texts.length; j++) {
@@ -143,7 +143,7 @@ describe('home page layout', () => {
       // Each distribution row: label, bar and count on one line, side by side, the bars in one column.
       const rows = await page.locator('.distribution li').evaluateAll((items) =>
         items.map((li) => {
-          const [label, bar, count] = [...li.children].map((child) => {
+          const [label, bar, count] = [...li.firstElementChild!.children].map((child) => {
             const r = child.getBoundingClientRect();
             return { top: r.top, bottom: r.bottom, left: r.left, right: r.right };
           });
@@ -157,8 +157,8 @@ describe('home page layout', () => {
         }),
       );
       assert.equal(rows.length, 5);
-      const labels = await textBoxes(page, '.distribution li > span:first-child');
-      const counts = await textBoxes(page, '.distribution li > span:last-child');
+      const labels = await textBoxes(page, '.distribution li > * > span:first-child');
+      const counts = await textBoxes(page, '.distribution li > * > span:last-child');
       for (const [i, row] of rows.entries()) {
         assert.equal(labels[i]!.lines, 1, `${labels[i]!.what} takes ${labels[i]!.lines} lines`);
         assert.equal(counts[i]!.lines, 1, `${counts[i]!.what} takes ${counts[i]!.lines} lines`);

@@ -3,6 +3,7 @@
  * Review of the business, escaped so hostile text stays text), one h1, the
  * same bytes on every request, and the site's 404 page for an unknown id.
  */
+import { reviewHeading } from '../../src/lib/format/review-heading.ts';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
@@ -74,7 +75,7 @@ describe('a review page', () => {
     const response = await page.goto(`${content.url}/reviews/${review.id}`);
     assert.equal(response?.status(), 200);
     assert.equal(await page.locator('h1').count(), 1);
-    assert.equal(await page.locator('h1').textContent(), review.title ?? `Review by ${review.author.name}`);
+    assert.equal(await page.locator('h1').textContent(), reviewHeading(review));
     assert.equal(
       await page.getAttribute('link[rel="canonical"]', 'href'),
       `http://localhost:4321/reviews/${review.id}`,
@@ -164,7 +165,10 @@ describe('an unknown review id', () => {
     assert.equal(response?.status(), 404);
     assert.equal(await page.locator('h1').textContent(), 'Page not found');
     assert.equal(await page.getAttribute('meta[name="robots"]', 'content'), 'noindex');
-    assert.equal(await page.getByRole('main').getByRole('link', { name: 'overview' }).getAttribute('href'), '/');
+    assert.equal(
+      await page.getByRole('main').getByRole('link', { name: 'All reviews' }).getAttribute('href'),
+      '/reviews/page/1',
+    );
     await page.close();
   });
 });

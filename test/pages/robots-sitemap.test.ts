@@ -74,6 +74,7 @@ describe('sitemap.xml', () => {
     const expected = [
       `${SITE}/`,
       `${SITE}/api-reference`,
+      `${SITE}/developers`,
       ...Array.from({ length: pages }, (_, i) => `${SITE}/reviews/page/${i + 1}`),
       ...dataset.reviews.map((r) => `${SITE}/reviews/${r.id}`),
     ];

@@ -3,6 +3,7 @@
  * a link is shared, read back in Chromium: every page names the business and
  * its rating; a review's page carries that review's own rating and an excerpt.
  */
+import { reviewHeading } from '../../src/lib/format/review-heading.ts';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
@@ -46,7 +47,7 @@ async function cardOf(path: string) {
 describe('share cards', () => {
   it('every page names the business and its rating', async () => {
     const { business, aggregate_rating: rating } = dataset;
-    const sentence = `Rated ${rating.rating_value.toFixed(2)} out of 5 from ${rating.review_count} verified customer reviews.`;
+    const sentence = `Rated ${rating.rating_value.toFixed(1)} out of 5 from ${rating.review_count} verified customer reviews.`;
     for (const path of ['/', '/reviews/page/2', '/api-reference']) {
       const { tag, canonical } = await cardOf(path);
       assert.equal(tag['og:site_name'], business.name, path);
@@ -58,7 +59,7 @@ describe('share cards', () => {
       assert.equal(tag['twitter:title'], tag['og:title']);
       assert.equal(tag['twitter:description'], tag['og:description']);
       assert.equal(tag['twitter:label1'], 'Rating');
-      assert.equal(tag['twitter:data1'], `${rating.rating_value.toFixed(2)} out of 5`);
+      assert.equal(tag['twitter:data1'], `${rating.rating_value.toFixed(1)} out of 5`);
       assert.equal(tag['twitter:label2'], 'Verified reviews');
       assert.equal(tag['twitter:data2'], String(rating.review_count));
     }
@@ -77,7 +78,7 @@ describe('share cards', () => {
     const changed = dataset.reviews.find((r) => r.updated !== `${r.date}T00:00:00Z`)!;
     for (const review of [long, short, changed]) {
       const { tag, canonical } = await cardOf(`/reviews/${review.id}`);
-      const title = review.title ?? `Review by ${review.author.name}`;
+      const title = reviewHeading(review);
       assert.equal(tag['og:type'], 'article');
       assert.equal(tag['og:site_name'], business.name);
       assert.equal(tag['og:title'], `${title} (${review.rating} out of 5)`);

@@ -200,7 +200,9 @@ export function analyseInsights(
     review_count: dataset.reviews.length,
     aspects,
     entities: {
-      technicians: entityOf(business.technicians, (r) => r.technicians),
+      // The owner may keep each technician's ratings private: then none is published.
+      technicians:
+        business.technician_ratings === 'private' ? [] : entityOf(business.technicians, (r) => r.technicians),
       services: entityOf(business.services, (r) => r.review.services),
       service_areas: entityOf(business.service_areas, (r) => r.areas),
     },

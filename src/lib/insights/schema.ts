@@ -173,7 +173,11 @@ export const insightsDataset = z
     review_count: count,
     aspects: z.array(aspectSummary),
     entities: z.object({
-      technicians: z.array(entity),
+      technicians: z
+        .array(entity)
+        .describe(
+          "Each technician's reviews, rating and sentiment; empty when the business keeps them private (business.technician_ratings).",
+        ),
       services: z.array(entity),
       service_areas: z.array(entity),
     }),

@@ -184,6 +184,12 @@ export const business = z
       })
       .optional()
       .describe('How reviews are collected and handled: /about-reviews is written from these settings.'),
+    technician_ratings: z
+      .enum(['public', 'private'])
+      .optional()
+      .describe(
+        "Whether each technician's average rating and sentiment are published: `private` keeps them off the pages and out of insights.json and MCP (entities.technicians is then empty); reviews still name their technicians. Public when absent.",
+      ),
   })
   .meta({ id: 'Business' });
 

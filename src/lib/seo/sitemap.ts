@@ -25,6 +25,7 @@ export function sitePages(dataset: ReviewsDataset, site: string): SitemapUrl[] {
     { loc: at('/'), lastmod: updated },
     // The reference changes with the code, not the content: no date is better than a wrong one.
     { loc: at('/api-reference') },
+    { loc: at('/developers') },
   ];
   // A new review shifts every list page by one, so each changes when the dataset does.
   for (let page = 1; page <= reviewPageCount(dataset.reviews.length); page++)

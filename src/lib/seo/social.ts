@@ -5,6 +5,7 @@
  * excerpt. Made from the dataset alone (no clock), so the same content gives
  * the same bytes. Values are plain text: the page escapes them as attributes.
  */
+import { reviewHeading } from '../format/review-heading.ts';
 import { displayDate } from '../format/dates.ts';
 import type { AggregateRating, Business, Review, ReviewsDataset } from '../reviews/schema.ts';
 
@@ -33,7 +34,7 @@ const EXCERPT_MAX = 200;
 export function ratingSentence(rating: AggregateRating): string {
   if (rating.review_count === 0) return 'No verified customer reviews are published yet.';
   const reviews = rating.review_count === 1 ? 'review' : 'reviews';
-  return `Rated ${rating.rating_value.toFixed(2)} out of 5 from ${rating.review_count} verified customer ${reviews}.`;
+  return `Rated ${rating.rating_value.toFixed(1)} out of 5 from ${rating.review_count} verified customer ${reviews}.`;
 }
 
 /** The card of any page of the site: the page's title, and the business's rating first in the description. */
@@ -54,7 +55,7 @@ export function siteCard(
     facts:
       rating.review_count > 0
         ? [
-            { label: 'Rating', value: `${rating.rating_value.toFixed(2)} out of 5` },
+            { label: 'Rating', value: `${rating.rating_value.toFixed(1)} out of 5` },
             { label: 'Verified reviews', value: String(rating.review_count) },
           ]
         : [],
@@ -63,7 +64,7 @@ export function siteCard(
 
 /** A review's own card: its title and stars, who wrote it and the start of what they wrote. */
 export function reviewCard(review: Review, business: Business, url: string): SocialCard {
-  const title = review.title ?? `Review by ${review.author.name}`;
+  const title = reviewHeading(review);
   return {
     siteName: business.name,
     title: `${title} (${review.rating} out of 5)`,
