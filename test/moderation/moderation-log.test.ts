@@ -239,6 +239,35 @@ describe('the moderation log', () => {
   });
 });
 
+describe('the pages', () => {
+  it('every card names its method next to the source; the rating box, the footer and each review page link to /about-reviews; the home page counts the removals and says why', async () => {
+    const dataset = await (await fetch(`${server.url}/reviews.json`)).json();
+    const list = await (await fetch(`${server.url}/reviews/page/1`)).text();
+    const labels = {
+      platform: 'imported from the platform',
+      job: 'matched to a job',
+      invitation: 'invited after a job',
+    } as const;
+    for (const review of dataset.reviews) {
+      const card = list.slice(list.indexOf(`id="review-${review.id}"`));
+      const trust = /<p class="trust"[^>]*>([\s\S]*?)<\/p>/.exec(card)![1]!;
+      assert.match(
+        trust,
+        new RegExp(`class="method"[^>]*>${labels[review.verification.method as keyof typeof labels]}<`),
+      );
+      const page = await (await fetch(`${server.url}/reviews/${review.id}`)).text();
+      assert.match(page, /<a href="\/about-reviews">How reviews are verified, published and removed<\/a>/);
+      assert.match(page, /<footer[\s\S]*href="\/about-reviews"[\s\S]*<\/footer>/);
+    }
+    const home = (await (await fetch(`${server.url}/`)).text()).replace(/\s+/g, ' ');
+    assert.ok(
+      home.includes('2 reviews were removed: 1 contained personal data; 1 a duplicate of another review.'),
+      'the home page figures',
+    );
+    assert.match(home, /class="panel rating-summary"[\s\S]*?href="\/about-reviews"/);
+  });
+});
+
 describe('/about-reviews', () => {
   it('says what business.yaml says, and lists the log', async () => {
     const response = await fetch(`${server.url}/about-reviews`);
