@@ -180,7 +180,8 @@ export function readPaths(): Record<string, PathItem> {
         'Every review taken down (id, rating, day, reason from a fixed list; never its text or author) and the counts: published reviews by verification method, removals by reason and by rating. How reviews are handled: /about-reviews.',
       mediaType: JSON_MEDIA,
       schema: ref('schemas', 'ModerationLog'),
-      negotiated: true,
+      // Small until a business has removed many reviews: then compressed, and Vary is sent.
+      negotiated: false,
       lastModified: true,
     }),
     '/api/feed.json': readOnlyPath({
