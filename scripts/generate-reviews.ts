@@ -555,7 +555,10 @@ function review(index: number, width: number, refs: BusinessRefs): { id: string;
   lines.push(`technicians: [${technicians.map((t) => q(chance(0.5) ? t.name : t.id)).join(', ')}]`);
   lines.push(`services: [${services.map((s) => s.id).join(', ')}]`);
   if (area) lines.push(`service_area: ${area.id}`);
-  lines.push(`source: ${weighted(SOURCES)}`, 'verified: true');
+  const source = weighted(SOURCES);
+  // Typed-in reviews (no source_id): the office's job match, or the answer to its follow-up email.
+  const method = source === 'email' ? 'invitation' : 'job';
+  lines.push(`source: ${source}`, 'verified: true', `verification: { method: ${method}, checked: ${date} }`);
   if (reply) lines.push('response:', `  date: ${reply.date}`, `  text: ${q(reply.text)}`);
   lines.push('---', body, '');
   return { id, file: lines.join('\n') };

@@ -19,6 +19,7 @@ import { liveContent, type ContentSnapshot } from './lib/content/live-content.ts
 import { loadContentWithInsights } from './lib/build/parallel-load.ts';
 import { packReviews, storedReviews } from './lib/content/stored-reviews.ts';
 import { buildInsights, loadEditorial } from './lib/insights/index.ts';
+import { buildModerationLog } from './lib/reviews/moderation.ts';
 import { buildDataset } from './lib/reviews/published-dataset.ts';
 import { business } from './lib/reviews/schema.ts';
 
@@ -33,10 +34,14 @@ const content = liveContent(resolve(contentDir()), async (dir, warn) => {
   // The reviews' store entries, in the dataset's order (stored-reviews.ts): deflated on libuv's
   // thread pool while the insights are analysed here.
   const packing = packReviews(dataset.reviews);
-  const insights = buildInsights(dataset, loadEditorial(dir), warn, insightOf, {
-    notTechnicians: loadEditingSettings(dir).not_technicians,
-  });
-  return { ...loaded, dataset, insights, packed: await packing };
+  const moderation = buildModerationLog(dataset.reviews, loaded.removals, dataset.updated);
+  const insights = {
+    ...buildInsights(dataset, loadEditorial(dir), warn, insightOf, {
+      notTechnicians: loadEditingSettings(dir).not_technicians,
+    }),
+    moderation: moderation.counts,
+  };
+  return { ...loaded, dataset, insights, moderation, packed: await packing };
 });
 
 type Snapshot = ContentSnapshot<typeof content>;
@@ -82,4 +87,10 @@ const insights = defineCollection({
   ),
 });
 
-export const collections = { reviews, business: businessCollection, insights };
+const moderation = defineCollection({
+  loader: snapshotLoader('moderation', (store, snapshot) =>
+    store.set({ id: 'moderation', data: snapshot.moderation as unknown as Record<string, unknown> }),
+  ),
+});
+
+export const collections = { reviews, business: businessCollection, insights, moderation };

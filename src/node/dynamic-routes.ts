@@ -18,6 +18,7 @@ import { HUB_MAX_BODY_BYTES, hubConfigFromEnv } from '../lib/websub/config.ts';
 import { createHubService } from '../lib/websub/service.ts';
 import type { StaticFiles } from './static-files.ts';
 import type { BodyRoute } from './web-bridge.ts';
+import type { ModerationLog } from '../lib/reviews/schema.ts';
 
 interface ClientInfo {
   /** The client's IP address, for rate limits (src/lib/http/client-address.ts: the peer's, or a trusted proxy's word). */
@@ -59,6 +60,7 @@ export async function createNodeServices(options: ServiceOptions): Promise<NodeS
   // A STORE_DIR that cannot be written is said before the server listens (it still starts: 503s until it is fixed).
   await store.ready?.();
   const insightsFile = options.staticFiles.read('/insights.json');
+  const moderationFile = options.staticFiles.read('/moderation.json');
   // Loopback allows the loopback Host names. The Astro route reads the address from the
   // environment when it serves /mcp in this process (API_THROUGH_ASTRO=true).
   process.env[BIND_HOST_ENV] = options.host;
@@ -67,6 +69,7 @@ export async function createNodeServices(options: ServiceOptions): Promise<NodeS
       site: options.site,
       dataset: options.api.dataset,
       insights: insightsFile ? (JSON.parse(insightsFile.body.toString('utf8')) as Record<string, unknown>) : undefined,
+      moderation: moderationFile ? (JSON.parse(moderationFile.body.toString('utf8')) as ModerationLog) : undefined,
     },
     store: () => store,
     env: options.env,

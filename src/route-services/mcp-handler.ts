@@ -21,6 +21,7 @@ import { getSearchMissLimit } from './api-context.ts';
 import { getDatasetSource } from './dataset.ts';
 import { missingSettings } from '../hosts/built-target.ts';
 import { getInsights } from './insights.ts';
+import { getModerationLog } from './moderation.ts';
 import { getStore } from './process-store.ts';
 import { astroSite } from './site-origin.ts';
 
@@ -38,6 +39,7 @@ export function getMcpHandler(): Promise<McpEndpoint> {
         site: astroSite(),
         dataset: await getDatasetSource(),
         insights: (await getInsights()) as unknown as Record<string, unknown>,
+        moderation: await getModerationLog(),
       },
       // Only sessions (2025 revisions) use the store, and on a serverless host only once their settings exist.
       store: getStore,

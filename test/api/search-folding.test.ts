@@ -76,6 +76,7 @@ function datasetOf(parts: Array<{ title: string; text: string; rating: number; d
         services: [],
         source: 'google',
         verified: true,
+        verification: { method: 'job', checked: '2024-01-01' },
       } as unknown as Review;
     })
     .sort((a, b) => (a.date !== b.date ? (a.date < b.date ? 1 : -1) : a.id < b.id ? -1 : 1));

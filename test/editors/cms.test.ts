@@ -107,6 +107,8 @@ describe('the config generated from the schema and business.yaml', () => {
       source_id: false,
       source_url: false,
       verified: true,
+      verification: false,
+      removal: false,
       response: false,
       body: true,
     });
@@ -569,6 +571,8 @@ describe('the web form at /admin', () => {
     await choose(page, 'Service area', ['Tigard']);
     await page.getByLabel('Source', { exact: true }).fill('nextdoor');
     assert.equal(await page.getByRole('switch').getAttribute('aria-checked'), 'true', 'verified is on by default');
+    await choose(page, 'Method', ['job']);
+    await fillDate(page, /^Checked on/, '2026-11-22');
     await fillDate(page, /^Reply date/, '2026-11-22');
     await page.getByLabel(/^Reply text/).fill('Thanks Zoë: glad the tarp held [until] the *new* shingles came.');
     await page.getByLabel('Review text', { exact: true }).fill(BODY);
@@ -589,6 +593,7 @@ describe('the web form at /admin', () => {
       service_area: 'tigard',
       source: 'nextdoor',
       verified: true,
+      verification: { method: 'job', checked: '2026-11-22' },
       response: { date: '2026-11-22', text: 'Thanks Zoë: glad the tarp held [until] the *new* shingles came.' },
     });
     assert.equal(markdown.body, BODY);
@@ -642,6 +647,8 @@ describe('the web form at /admin', () => {
     await page.getByLabel('Rating', { exact: true }).fill('2');
     await page.getByLabel('Customer', { exact: true }).fill('Sam W.');
     await choose(page, 'Services', ['Roof repair']);
+    await choose(page, 'Method', ['invitation']);
+    await fillDate(page, /^Checked on/, '2026-11-24');
     await fillDate(page, /^Reply date/, '2026-11-20');
     await page.getByLabel(/^Reply text/).fill('Sorry Sam, we are on it.');
     await page.getByLabel('Review text', { exact: true }).fill('Still leaking after the second visit.');
@@ -650,7 +657,7 @@ describe('the web form at /admin', () => {
     assert.deepEqual(readdirSync(reviewsDir).sort(), filesBefore, 'no file written');
 
     // A reply without its date is refused too; emptied, it is not saved at all, not even as a blank object.
-    await page.getByRole('button', { name: 'Clear' }).nth(2).click();
+    await page.getByRole('button', { name: 'Clear' }).nth(4).click();
     await publish(page);
     await page.getByText(/response\.date: is required/).waitFor();
     assert.deepEqual(readdirSync(reviewsDir).sort(), filesBefore, 'no file written');
@@ -666,6 +673,7 @@ describe('the web form at /admin', () => {
       services: ['roof-repair'],
       source: 'google',
       verified: true,
+      verification: { method: 'invitation', checked: '2026-11-24' },
     });
     assert.ok(loadContent(content).reviews.some((r) => r.id === '2026-11-24-sam-w'));
     await page.close();

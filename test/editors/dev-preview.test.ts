@@ -31,6 +31,7 @@ technicians: [Maria Santos]
 services: [roof-repair]
 source: website
 verified: true
+verification: { method: job, checked: 2026-11-22 }
 ---
 Previewed before publishing: the flashing job was tidy.
 `;

@@ -120,7 +120,10 @@ it('taking reviews down (verified: false, a deleted file) and editing one: one m
   const edited = reviewFiles[1]!;
   writeFileSync(
     join(reviews, `${NEW_ID}.md`),
-    readFileSync(join(reviews, `${NEW_ID}.md`), 'utf8').replace('verified: true', 'verified: false'),
+    readFileSync(join(reviews, `${NEW_ID}.md`), 'utf8').replace(
+      'verified: true',
+      'verified: false\nremoval: { reason: customer-request, date: 2026-11-23 }',
+    ),
   );
   rmSync(join(reviews, `${deleted}.md`));
   writeFileSync(

@@ -61,7 +61,7 @@ it('a wrong rating, an unknown technician and an unknown field are flagged with 
   );
   writeFileSync(
     join(project, 'content/reviews/2026-01-03-good.md'),
-    '---\ndate: 2026-01-03\nrating: 5\nauthor: Pat R.\nservices: [roof-repair]\nsource: google\nverified: true\n---\nText.\n',
+    '---\ndate: 2026-01-03\nrating: 5\nauthor: Pat R.\nservices: [roof-repair]\nsource: google\nverified: true\nverification: { method: job, checked: 2026-01-03 }\n---\nText.\n',
   );
   const { status, report } = remark(project, 'content/reviews');
   assert.equal(status, 1, report);

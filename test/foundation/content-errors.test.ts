@@ -25,6 +25,9 @@ services: [roof-repair]
 service_area: tigard
 source: google
 verified: true
+verification:
+  method: job
+  checked: 2024-03-01
 ---
 Dave patched the valley flashing in an afternoon.
 `;
@@ -75,6 +78,54 @@ describe('each kind of editor mistake, alone', () => {
     ['impossible date', VALID.replace('2024-03-01', '2025-02-30'), 'date', /not a real calendar date/],
     ['date in another format', VALID.replace('2024-03-01', '03/01/2024'), 'date', /YYYY-MM-DD/],
     ['verified missing', VALID.replace('verified: true\n', ''), 'verified', /required/],
+    [
+      'a published review without its verification',
+      VALID.replace('verification:\n  method: job\n  checked: 2024-03-01\n', ''),
+      'verification.method',
+      /is required: say how the review is known to be real/,
+    ],
+    [
+      'a method not on the list',
+      VALID.replace('method: job', 'method: trust-me'),
+      'verification.method',
+      /invalid option/i,
+    ],
+    [
+      'platform without the platform id',
+      VALID.replace('method: job', 'method: platform'),
+      'verification.method',
+      /platform is for reviews imported with their platform id/,
+    ],
+    [
+      'checked as no date',
+      VALID.replace('checked: 2024-03-01', 'checked: yesterday'),
+      'verification.checked',
+      /YYYY-MM-DD/,
+    ],
+    [
+      'a takedown without its reason',
+      VALID.replace('verified: true', 'verified: false'),
+      'removal.reason',
+      /is required: a review taken down \(verified: false\) needs a reason/,
+    ],
+    [
+      'a takedown with a reason not on the list',
+      VALID.replace('verified: true', 'verified: false\nremoval: { reason: bad-review, date: 2024-03-02 }'),
+      'removal.reason',
+      /invalid option/i,
+    ],
+    [
+      'a takedown without its date',
+      VALID.replace('verified: true', 'verified: false\nremoval: { reason: spam }'),
+      'removal.date',
+      /required/,
+    ],
+    [
+      'a removal on a published review',
+      VALID.replace('verified: true', 'verified: true\nremoval: { reason: spam, date: 2024-03-02 }'),
+      'removal',
+      /only for a review taken down/,
+    ],
     [
       'verified as text',
       VALID.replace('verified: true', 'verified: yes'),
@@ -142,15 +193,20 @@ describe('each kind of editor mistake, alone', () => {
     });
   }
 
-  it('verified: false is not a mistake: the file is checked, and not published', () => {
-    const dir = folderWith(VALID.replace('verified: true', 'verified: false'));
+  it('verified: false with a reason is not a mistake: the file is checked, not published, and logged', () => {
+    const takenDown = VALID.replace(
+      'verified: true',
+      'verified: false\nremoval: { reason: personal-data, date: 2024-03-04 }',
+    );
+    const dir = folderWith(takenDown);
     const loaded = loadContent(dir);
     assert.deepEqual(
       loaded.reviews.map((r) => r.id),
       ['ok'],
     );
     assert.deepEqual(loaded.unpublished, ['a-review']);
-    const broken = folderWith(VALID.replace('verified: true', 'verified: false').replace('rating: 4', 'rating: 9'));
+    assert.deepEqual(loaded.removals, [{ id: 'a-review', rating: 4, date: '2024-03-04', reason: 'personal-data' }]);
+    const broken = folderWith(takenDown.replace('rating: 4', 'rating: 9'));
     assert.deepEqual(
       problemsOf(broken).map((p) => p.field),
       ['rating'],

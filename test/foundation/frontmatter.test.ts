@@ -18,7 +18,7 @@ const work = mkdtempSync(join(tmpdir(), 'frontmatter-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
 const HEAD =
-  'date: 2024-03-01\nrating: 4\nauthor: Pat R.\ntechnicians: [Dave Kowalski]\nservices: [roof-repair]\nsource: google\nverified: true';
+  'date: 2024-03-01\nrating: 4\nauthor: Pat R.\ntechnicians: [Dave Kowalski]\nservices: [roof-repair]\nsource: google\nverified: true\nverification: { method: job, checked: 2024-03-01 }';
 
 /** Loads a content folder holding the real business and one review with this frontmatter. */
 function load(frontmatter: string): { review?: Record<string, unknown>; problems: ContentProblem[] } {
@@ -98,7 +98,7 @@ describe('each way of writing a field gives the value YAML means', () => {
 
 describe('a YAML mistake names the file, (frontmatter) and its line in the file', () => {
   const cases: Array<[string, string, RegExp]> = [
-    ['a key given twice', `${HEAD}\ntitle: x\ntitle: y`, /invalid YAML: Map keys must be unique at line 10, column 1$/],
+    ['a key given twice', `${HEAD}\ntitle: x\ntitle: y`, /invalid YAML: Map keys must be unique at line 11, column 1$/],
     [
       'an unterminated quote',
       HEAD.replace('author: Pat R.', 'author: "Pat R.'),

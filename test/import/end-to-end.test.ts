@@ -153,6 +153,7 @@ it('imported reviews are published once, with provenance, everywhere; one notifi
     source: 'google',
     source_id: GOOGLE_ID,
     verified: true,
+    verification: { method: 'platform', checked: '2026-11-22' },
     response: { date: '2026-11-22', text: 'Thank you, Priya!' },
   });
   assert.equal(

@@ -125,6 +125,7 @@ describe('a Google Takeout folder (two locations)', () => {
       source: 'google',
       source_id: 'AbCdEf1',
       verified: true,
+      verification: { method: 'platform', checked: '2025-05-04' },
       response: { date: '2025-05-04', text: 'Thank you, Zoë!\n\nKevin' },
     });
     // Text stays text: markup and emoji as the customer wrote them.
@@ -142,6 +143,7 @@ describe('a Google Takeout folder (two locations)', () => {
       source: 'google',
       source_id: 'AbCdEf2',
       verified: true,
+      verification: { method: 'platform', checked: '2025-05-10' },
     });
     assert.equal(frontmatter(content, '2025-05-20-google-review').data.author, '李娜');
   });
@@ -202,6 +204,7 @@ describe('a Google Takeout folder (two locations)', () => {
       source: 'google',
       source_id: 'AbCdEf2',
       verified: true,
+      verification: { method: 'platform', checked: '2025-05-10' },
       response: { date: '2025-06-02', text: 'Glad it is sorted.' },
     });
     assert.match(body, /fixed the downspout\.$/);

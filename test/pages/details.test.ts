@@ -4,6 +4,8 @@
  * name, list cards without a band above their heading, and a review page's h1
  * that is its title, not a link to itself.
  */
+import { METHOD_LABEL } from '../../src/lib/reviews/verification-labels.ts';
+import type { VerificationMethod } from '../../src/lib/reviews/schema.ts';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext } from 'playwright-core';
@@ -50,7 +52,9 @@ describe('page details', () => {
     for (const review of dataset.reviews.slice(0, 25)) {
       const meta = await page.locator(`#review-${review.id} .trust`).innerText();
       assert.ok(
-        meta.endsWith(`Verified customer · ${expected[review.source] ?? review.source}`),
+        meta.endsWith(
+          `Verified customer · ${expected[review.source] ?? review.source} · ${METHOD_LABEL[review.verification.method as VerificationMethod]}`,
+        ),
         `${review.id} (${review.source}): ${meta}`,
       );
       seen.add(review.source);

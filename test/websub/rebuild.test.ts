@@ -31,6 +31,7 @@ technicians: [Maria Santos]
 services: [roof-repair]
 source: website
 verified: true
+verification: { method: job, checked: 2025-07-01 }
 ---
 They patched the storm damage the same afternoon. Thank you!
 `;

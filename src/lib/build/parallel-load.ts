@@ -94,7 +94,7 @@ export async function loadContentWithInsights(
   }
   const workers = Math.min(threads, Math.floor(files.length / filesPerThread));
   const results = workers >= 2 ? await readInWorkers(files, business, workers) : createFileReader(business)(files);
-  const { reviews, unpublished } = collectReviews(
+  const { reviews, unpublished, removals } = collectReviews(
     files,
     results.map((r) => r.read),
     problems,
@@ -102,7 +102,7 @@ export async function loadContentWithInsights(
   if (problems.length > 0 || !business) throw new ContentError(problems);
   const insights = new Map<string, ReviewInsight>();
   results.forEach((r) => r.insight && r.read.review && insights.set(r.read.review.id, r.insight));
-  return { content: { business, reviews, unpublished }, insightOf: (id) => insights.get(id) };
+  return { content: { business, reviews, unpublished, removals }, insightOf: (id) => insights.get(id) };
 }
 
 // Beside this file (the build runs the sources: Node strips the types); Vite's module runner may add a query.

@@ -81,7 +81,31 @@ const PRESENTATION: Record<string, Presentation> = {
   source: { label: 'Source', hint: 'Where the customer wrote it: google, yelp, nextdoor, website, email…', default: 'google' },
   source_id: { label: 'Platform review id', hint: 'Filled in by `npm run import`: the review’s id on its platform, which keeps a later import from doubling it. Leave it as it is.' },
   source_url: { label: 'Original review link', hint: 'Where the review can be read on its platform, if it has a link (filled in by `npm run import`).' },
-  verified: { label: 'Verified (published)', hint: 'Only verified reviews are published. Untick to keep a review off the site.', default: true },
+  verified: {
+    label: 'Verified (published)',
+    hint: 'Only verified reviews are published. Untick to take a review off the site: then fill in “Taken down” below.',
+    default: true,
+  },
+  verification: {
+    label: 'How it was verified',
+    hint: 'Needed to publish: how you know a customer wrote it, and the day you checked.',
+    fields: {
+      method: {
+        label: 'Method',
+        hint: 'platform: imported with its platform id (the import fills this in). job: you matched the customer to a finished job. invitation: the customer answered our invitation after a job.',
+      },
+      checked: { label: 'Checked on', hint: 'The day you checked it.' },
+      job: { label: 'Job or invoice number', hint: 'For the office only: never published.' },
+    },
+  },
+  removal: {
+    label: 'Taken down',
+    hint: 'Only when “Verified” is off: why and when. The reason, rating and day are published in the moderation log; the text and the name never are.',
+    fields: {
+      reason: { label: 'Reason', hint: 'The only reasons a review may be taken down. Never for its rating.' },
+      date: { label: 'Taken down on', hint: 'The day it came off the site.' },
+    },
+  },
   response: {
     label: 'Our reply',
     hint: 'The business’s public reply, if there is one: then fill in both its date and its text; otherwise leave both empty.',
@@ -136,6 +160,10 @@ function fieldFor(name: string, raw: JsonSchema, listedRequired: boolean, look: 
   if (look.choices) {
     const options = choiceOptions(choices, look.choices);
     return withDefault({ ...base, widget: 'select', ...(schema.type === 'array' ? { multiple: true } : {}), options });
+  }
+  // A fixed list (a verification method, a removal reason): picked, never typed.
+  if (schema.type === 'string' && Array.isArray(schema.enum)) {
+    return withDefault({ ...base, widget: 'select', options: schema.enum.map((value) => ({ label: String(value), value: String(value) })) });
   }
   switch (schema.type) {
     case 'string':

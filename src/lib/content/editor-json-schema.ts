@@ -21,6 +21,12 @@ const TARGET = 'draft-7';
 export function reviewFrontmatterJsonSchema(choices?: BusinessChoices): JsonSchema {
   const schema = z.toJSONSchema(reviewFrontmatter, { target: TARGET, io: 'input' }) as JsonSchema;
   schema.title = 'Review file frontmatter (content/reviews/*.md)';
+  // The schema's refinement in JSON Schema's words: a published review says how it was
+  // verified, a review taken down why and when.
+  schema.allOf = [
+    { if: { properties: { verified: { const: true } }, required: ['verified'] }, then: { required: ['verification'] } },
+    { if: { properties: { verified: { const: false } }, required: ['verified'] }, then: { required: ['removal'] } },
+  ];
   if (!choices) return schema;
   const properties = schema.properties!;
   // Technicians may be written by name or id; the build also forgives a name's letter case.

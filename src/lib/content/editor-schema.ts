@@ -5,12 +5,12 @@
  * or id, `updated` omitted) that the loader normalises.
  */
 import { z } from 'zod';
-import { isoDate, utcInstant, type Business } from '../reviews/schema.ts';
+import { isoDate, removalReason, utcInstant, verificationMethod, type Business } from '../reviews/schema.ts';
 
 export const REVIEW_ID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** Limits that keep one file from swelling every page that quotes it (docs/editing.md). */
-const TEXT_LIMITS = { text: 10_000, reply: 5_000, title: 200, name: 100, source: 50, sourceId: 200, sourceUrl: 2_000 } as const;
+const TEXT_LIMITS = { text: 10_000, reply: 5_000, title: 200, name: 100, source: 50, sourceId: 200, sourceUrl: 2_000, jobRef: 100 } as const;
 
 // C0 and C1 control characters other than tab and line breaks: invisible, and unsafe to pass on.
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
@@ -68,7 +68,28 @@ export const reviewFrontmatter = z
     // still checked, its id stays taken, and nothing of it is published.
     verified: z
       .boolean('must be true (published) or false (not published): only verified reviews are published')
-      .describe('true publishes the review; false keeps it (or takes it) off the site.'),
+      .describe('true publishes the review; false takes it off the site (then say why under removal).'),
+    verification: z
+      .strictObject({
+        method: verificationMethod.describe(
+          'How you know a customer wrote it: platform (imported from Google or another platform, with its source_id), job (you matched the customer to a completed job), invitation (the customer answered our invitation after a job).',
+        ),
+        checked: isoDate.describe('The day you checked it, as YYYY-MM-DD.'),
+        job: published(TEXT_LIMITS.jobRef)
+          .optional()
+          .describe('Your job or invoice number, for the office only: never published.'),
+      })
+      .optional()
+      .describe('How the review is known to be real. Required for a published review.'),
+    removal: z
+      .strictObject({
+        reason: removalReason.describe(
+          'Why it was taken down: not-a-customer, personal-data, offensive, spam, duplicate, legal-order or customer-request.',
+        ),
+        date: isoDate.describe('The day it was taken down, as YYYY-MM-DD.'),
+      })
+      .optional()
+      .describe('Only with verified: false: why and when the review was taken down. Published in the moderation log (never its text or author).'),
     response: z
       .strictObject({ date: isoDate.describe('The day the business replied.'), text: published(TEXT_LIMITS.reply).describe('The reply, plain text.') })
       .nullable()
@@ -80,6 +101,33 @@ export const reviewFrontmatter = z
   .superRefine((data, context) => {
     if (data.services.length === 0 && data.source_id === undefined) {
       context.addIssue({ code: 'custom', path: ['services'], message: 'name at least one service id' });
+    }
+    if (data.verified && data.verification === undefined) {
+      context.addIssue({
+        code: 'custom',
+        path: ['verification', 'method'],
+        message: 'is required: say how the review is known to be real (platform, job or invitation) and the day it was checked (verification.checked)',
+      });
+    }
+    if (data.verification?.method === 'platform' && data.source_id === undefined) {
+      context.addIssue({
+        code: 'custom',
+        path: ['verification', 'method'],
+        message: 'platform is for reviews imported with their platform id (source_id): use job or invitation for a review typed in',
+      });
+    }
+    if (!data.verified && data.removal === undefined) {
+      context.addIssue({
+        code: 'custom',
+        path: ['removal', 'reason'],
+        message: 'is required: a review taken down (verified: false) needs a reason (not-a-customer, personal-data, offensive, spam, duplicate, legal-order, customer-request) and a date (removal.date)',
+      });
+    }
+    if (data.verified && data.removal !== undefined) {
+      context.addIssue({ code: 'custom', path: ['removal'], message: 'is only for a review taken down: set verified: false, or delete removal' });
+    }
+    if (data.removal && data.removal.date < data.date) {
+      context.addIssue({ code: 'custom', path: ['removal', 'date'], message: `${data.removal.date} is before the review's date ${data.date}` });
     }
   });
 

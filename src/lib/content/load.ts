@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { z } from 'zod';
-import { business as businessFile, type Business, type Review } from '../reviews/schema.ts';
+import { business as businessFile, type Business, type Removal, type Review } from '../reviews/schema.ts';
 import {
   authorName,
   editingSettings,
@@ -25,6 +25,8 @@ export interface LoadedContent {
   reviews: Review[];
   /** Ids of valid review files marked `verified: false`: checked, never published. */
   unpublished: string[];
+  /** What the moderation log publishes of each of those: id, rating, date and reason. */
+  removals: Removal[];
 }
 
 export const BUSINESS_FILE = 'business.yaml';
@@ -34,9 +36,9 @@ export const REVIEWS_DIR = 'reviews';
 export function loadContent(contentDir: string): LoadedContent {
   const problems: ContentProblem[] = [];
   const business = loadBusiness(contentDir, problems);
-  const { reviews, unpublished } = loadReviews(contentDir, business, problems);
+  const { reviews, unpublished, removals } = loadReviews(contentDir, business, problems);
   if (problems.length > 0 || !business) throw new ContentError(problems);
-  return { business, reviews, unpublished };
+  return { business, reviews, unpublished, removals };
 }
 
 /** business.yaml, checked; null (with the problems added) when it cannot be used. */
@@ -111,6 +113,8 @@ export interface ReadReview {
   /** The record, when the file has no problem and the business could be read. */
   review: Review | null;
   verified: boolean;
+  /** A valid file taken down (verified: false): its entry in the moderation log. */
+  removal?: Removal;
 }
 
 /**
@@ -154,7 +158,13 @@ export function readReviewFile(entry: ReviewFile, business: Business | null, res
   }
   if (textProblem) problems.push({ file, field: '(body)', message: textProblem });
   const review = resolver ? toReview(id, file, parsed.data, markdown.body, resolver, problems) : null;
-  return { problems: withLines(problems, source, 'markdown'), review: problems.length === 0 ? review : null, verified: parsed.data.verified };
+  const { verified, removal, rating } = parsed.data;
+  return {
+    problems: withLines(problems, source, 'markdown'),
+    review: problems.length === 0 ? review : null,
+    verified,
+    ...(!verified && removal ? { removal: { id, rating, date: removal.date, reason: removal.reason } } : {}),
+  };
 }
 
 /** The checks across files (ids): problems per file, in file order, before the file's own. */
@@ -176,28 +186,32 @@ function idProblems(files: readonly ReviewFile[]): ContentProblem[][] {
  * Puts the files' results together in file order: every problem, and the
  * reviews of the files without any (published, or only checked when `verified: false`).
  */
-export function collectReviews(files: readonly ReviewFile[], read: readonly ReadReview[], problems: ContentProblem[]): Pick<LoadedContent, 'reviews' | 'unpublished'> {
+export function collectReviews(files: readonly ReviewFile[], read: readonly ReadReview[], problems: ContentProblem[]): Pick<LoadedContent, 'reviews' | 'unpublished' | 'removals'> {
   const reviews: Review[] = [];
   const unpublished: string[] = [];
+  const removals: Removal[] = [];
   const byId = idProblems(files);
   files.forEach((_file, index) => {
-    const { problems: own, review, verified } = read[index];
+    const { problems: own, review, verified, removal } = read[index];
     problems.push(...byId[index], ...own);
     if (review && byId[index].length === 0) {
       if (verified) reviews.push(review);
-      else unpublished.push(review.id);
+      else {
+        unpublished.push(review.id);
+        if (removal) removals.push(removal);
+      }
     }
   });
-  return { reviews, unpublished };
+  return { reviews, unpublished, removals };
 }
 
-function loadReviews(contentDir: string, business: Business | null, problems: ContentProblem[]): Pick<LoadedContent, 'reviews' | 'unpublished'> {
+function loadReviews(contentDir: string, business: Business | null, problems: ContentProblem[]): Pick<LoadedContent, 'reviews' | 'unpublished' | 'removals'> {
   let files: ReviewFile[];
   try {
     files = listReviewFiles(contentDir);
   } catch (error) {
     problems.push({ file: REVIEWS_DIR, field: '(folder)', message: describeReadError(error) });
-    return { reviews: [], unpublished: [] };
+    return { reviews: [], unpublished: [], removals: [] };
   }
   const resolver = business ? createReferenceResolver(business) : null;
   return collectReviews(files, files.map((entry) => readReviewFile(entry, business, resolver)), problems);
@@ -314,6 +328,11 @@ function toReview(
     ...(data.source_id === undefined ? {} : { source_id: data.source_id }),
     ...(data.source_url === undefined ? {} : { source_url: data.source_url }),
     verified: true,
+    // The office's job reference stays in the file: only the method and the day are published.
+    // A file taken down need not say (it is never published); the schema requires it of the rest.
+    verification: data.verification
+      ? { method: data.verification.method, checked: data.verification.checked }
+      : { method: 'job', checked: data.date },
     response: data.response ?? null,
   };
   return review;

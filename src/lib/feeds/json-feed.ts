@@ -41,6 +41,7 @@ export function jsonFeed(dataset: ReviewsDataset, site: string) {
           source: review.source,
           ...(review.source_id === undefined ? {} : { source_id: review.source_id }),
           ...(review.source_url === undefined ? {} : { source_url: review.source_url }),
+          verification: review.verification,
         },
       };
     }),

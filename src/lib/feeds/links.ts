@@ -6,6 +6,7 @@ export interface SiteLinks {
   home: string;
   reviewsJson: string;
   insightsJson: string;
+  moderationJson: string;
   jsonFeed: string;
   atomFeed: string;
   hub: string;
@@ -25,6 +26,7 @@ export function siteLinks(site: string): SiteLinks {
     home: at('/'),
     reviewsJson: at('/reviews.json'),
     insightsJson: at('/insights.json'),
+    moderationJson: at('/moderation.json'),
     jsonFeed: at('/api/feed.json'),
     atomFeed: at('/feed.xml'),
     hub: at('/api/websub/hub'),

@@ -40,7 +40,10 @@ export function reviewFileText(data: Frontmatter, text: string): string {
 export function platformFields(
   record: ImportedReview,
   before?: Frontmatter,
-): Pick<Frontmatter, 'date' | 'updated' | 'rating' | 'author' | 'source' | 'source_id' | 'source_url' | 'response'> {
+): Pick<
+  Frontmatter,
+  'date' | 'updated' | 'rating' | 'author' | 'source' | 'source_id' | 'source_url' | 'verification' | 'response'
+> {
   const updated = latestInstant(record.updated, before?.updated);
   const url = record.source_url ?? before?.source_url;
   return {
@@ -51,6 +54,9 @@ export function platformFields(
     source: record.source,
     source_id: record.source_id,
     ...(url === undefined ? {} : { source_url: url }),
+    // The platform holds the review under its id: checked as of the platform's own record. A
+    // file's existing verification (the office's job match, say) is kept: it says more.
+    verification: before?.verification ?? { method: 'platform', checked: (updated ?? record.date).slice(0, 10) },
     // An export that cannot say whether there is a reply (a CSV without the column) keeps the file's.
     response: record.response === undefined ? (before?.response ?? null) : record.response,
   };

@@ -4,7 +4,7 @@
  * `insightsDataset`; nothing is written twice.
  */
 import { z } from 'zod';
-import { isoDate, utcInstant } from '../reviews/schema.ts';
+import { isoDate, moderationCounts, utcInstant } from '../reviews/schema.ts';
 import { ASPECT_IDS } from './lexicon.ts';
 
 const score = z.number().min(-1).max(1);
@@ -264,6 +264,11 @@ export const insightsDataset = z
     trends,
     faq: z.array(faqEntry),
     summary,
+    moderation: moderationCounts
+      .optional()
+      .describe(
+        'Published reviews by verification method, removals by reason and by rating (the log itself: /moderation.json); in every built insights.json.',
+      ),
   })
   .meta({ id: 'Insights' });
 

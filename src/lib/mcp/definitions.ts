@@ -7,12 +7,15 @@
 import type { z } from 'zod';
 import { siteLinks, type SiteLinks } from '../feeds/links.ts';
 import { getReviewIndex, type DatasetSource, type ReviewIndex } from '../reviews/review-index.ts';
+import type { ModerationLog } from '../reviews/schema.ts';
 
 export interface McpContent {
   site: string;
   dataset: DatasetSource;
   /** insights.json once it is built; its tool and resource exist only then. */
   insights?: Record<string, unknown>;
+  /** moderation.json once it is built: the log's resource and get_business's counts exist only then. */
+  moderation?: ModerationLog;
 }
 
 export const SERVER_INFO = { name: 'roofing-reviews', version: '1.0.0' } as const;

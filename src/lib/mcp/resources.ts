@@ -52,6 +52,21 @@ export function resourcesFor(context: McpContext): Resource[] {
       text: () => JSON.stringify(insights),
     });
   }
+  const moderation = content.moderation;
+  if (moderation) {
+    resources.push({
+      definition: {
+        name: 'moderation.json',
+        uri: links.moderationJson,
+        title: 'Moderation log',
+        description:
+          'Every review taken down (id, rating, day, reason from a fixed list; never its text or author) and the counts: ' +
+          'published reviews by verification method, removals by reason and by rating. How reviews are handled: /about-reviews.',
+        mimeType: 'application/json',
+      },
+      text: () => JSON.stringify(moderation),
+    });
+  }
   return resources;
 }
 

@@ -34,7 +34,43 @@ export function isRealCalendarDate(value: string): boolean {
 
 const namedRef = z.object({ id: z.string(), name: z.string() });
 
-const reviewResponse = z.object({
+/**
+ * How a published review is known to come from a customer (the page /about-reviews explains each):
+ * `platform`: imported from a review platform, which holds it under its own id (`source_id`);
+ * `job`: the office matched the customer to a completed job;
+ * `invitation`: the customer answered the business's invitation sent after a job.
+ */
+export const VERIFICATION_METHODS = ['platform', 'job', 'invitation'] as const;
+export const verificationMethod = z.enum(VERIFICATION_METHODS);
+export type VerificationMethod = z.infer<typeof verificationMethod>;
+
+/**
+ * Why a review was taken down; the only reasons there are (the moderation log publishes them):
+ * not written by a customer, carries personal data, offensive or hateful, spam or advertising,
+ * a duplicate of another review, a legal order, or the customer asked for its removal.
+ */
+export const REMOVAL_REASONS = [
+  'not-a-customer',
+  'personal-data',
+  'offensive',
+  'spam',
+  'duplicate',
+  'legal-order',
+  'customer-request',
+] as const;
+export const removalReason = z.enum(REMOVAL_REASONS);
+export type RemovalReason = z.infer<typeof removalReason>;
+
+export const verification = z
+  .object({
+    method: verificationMethod.describe(
+      'How the review is known to come from a customer: platform (imported from a review platform, under its id), job (matched by the office to a completed job), invitation (the customer answered an invitation sent after a job).',
+    ),
+    checked: isoDate.describe('The day the review was checked.'),
+  })
+  .meta({ id: 'Verification' });
+
+export const reviewResponse = z.object({
   date: isoDate,
   text: z.string(),
 });
@@ -60,6 +96,7 @@ export const review = z
       ),
     source_url: z.string().optional().describe('Where the original can be read, when the platform has such a link.'),
     verified: z.literal(true),
+    verification,
     response: reviewResponse.nullable().describe("The business's public reply."),
   })
   .meta({ id: 'Review' });
@@ -120,6 +157,33 @@ export const business = z
       .describe(
         'Where customers are asked to write a review: the pages\' "Write a review" link and the widget\'s collector button.',
       ),
+    review_collection: z
+      .object({
+        methods: z
+          .array(verificationMethod)
+          .min(1, 'name at least one method: platform, job or invitation')
+          .describe(
+            'How this business collects reviews and knows each comes from a customer (the page /about-reviews explains each).',
+          ),
+        invitation: z
+          .string()
+          .min(1)
+          .optional()
+          .describe(
+            'How and when customers are invited to write a review, in a sentence: "An email a week after the job is finished."',
+          ),
+        contact: z
+          .email()
+          .optional()
+          .describe('Where a customer asks for a review to be changed or removed; the business email when left out.'),
+        reply_days: z
+          .int()
+          .min(1)
+          .optional()
+          .describe('Within how many working days a request about a review is answered.'),
+      })
+      .optional()
+      .describe('How reviews are collected and handled: /about-reviews is written from these settings.'),
     technician_ratings: z
       .enum(['public', 'private'])
       .optional()
@@ -148,6 +212,45 @@ export const reviewsDataset = z
   })
   .meta({ id: 'ReviewsDataset' });
 
+/** One review taken down: what the moderation log publishes of it, never its text or author. */
+export const removal = z
+  .object({
+    id: z.string().describe("The review's id, never reused."),
+    rating: z.int().min(1).max(5),
+    date: isoDate.describe('The day it was taken down.'),
+    reason: removalReason.describe(
+      'not-a-customer, personal-data, offensive (offensive or hateful), spam (spam or advertising), duplicate, legal-order, customer-request (the customer asked).',
+    ),
+  })
+  .meta({ id: 'Removal' });
+
+const countsOf = <T extends string>(keys: readonly T[]) =>
+  z.object(Object.fromEntries(keys.map((key) => [key, z.int().min(0)])) as Record<T, z.ZodInt>);
+
+export const moderationCounts = z
+  .object({
+    published: z.int().min(0).describe('Reviews published, whatever their rating.'),
+    removed: z.int().min(0).describe('Reviews taken down.'),
+    by_method: countsOf(VERIFICATION_METHODS).describe('Published reviews by verification method.'),
+    removed_by_reason: countsOf(REMOVAL_REASONS).describe('Removals by reason.'),
+    removed_by_rating: z
+      .object({ 1: z.int(), 2: z.int(), 3: z.int(), 4: z.int(), 5: z.int() })
+      .describe('Removals by the star rating of the removed review.'),
+  })
+  .meta({ id: 'ModerationCounts' });
+
+export const moderationLog = z
+  .object({
+    counts: moderationCounts,
+    removals: z.array(removal).describe('Every review taken down, newest first (then by id).'),
+    updated: utcInstant.describe("The newest removal, or the reviews dataset's update when there is none."),
+  })
+  .meta({ id: 'ModerationLog' });
+
+export type Verification = z.infer<typeof verification>;
+export type Removal = z.infer<typeof removal>;
+export type ModerationCounts = z.infer<typeof moderationCounts>;
+export type ModerationLog = z.infer<typeof moderationLog>;
 export type Review = z.infer<typeof review>;
 export type Business = z.infer<typeof business>;
 export type AggregateRating = z.infer<typeof aggregateRating>;

@@ -10,7 +10,14 @@ import { MIN_PRECOMPRESS_BYTES } from '../http/representation.ts';
 import { isCompressible } from './content-types.ts';
 
 /** The datasets and feeds carry the dataset's `updated` as Last-Modified, and get brotli's best. */
-export const DATA_PATHS = ['/reviews.json', '/insights.json', '/widget.json', '/api/feed.json', '/feed.xml'];
+export const DATA_PATHS = [
+  '/reviews.json',
+  '/insights.json',
+  '/moderation.json',
+  '/widget.json',
+  '/api/feed.json',
+  '/feed.xml',
+];
 
 export function pays(contentType: string, size: number): boolean {
   return isCompressible(contentType) && size >= MIN_PRECOMPRESS_BYTES;

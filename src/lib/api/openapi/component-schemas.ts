@@ -12,7 +12,7 @@ import { errorResponse, messageError } from '../../http/errors-schema.ts';
 import { insightsDataset } from '../../insights/schema.ts';
 import { searchQuery } from '../../reviews/query.ts';
 import { searchResponse, sinceResponse } from '../../reviews/responses.ts';
-import { reviewsDataset } from '../../reviews/schema.ts';
+import { moderationLog, reviewsDataset, verification } from '../../reviews/schema.ts';
 import { DEFAULT_HUB_CONFIG } from '../../websub/config.ts';
 import { COMPONENT_REF, type JsonObject, type JsonSchema } from './document-types.ts';
 
@@ -53,6 +53,7 @@ const jsonFeed = z.object({
             source: z.string(),
             source_id: z.string().optional(),
             source_url: z.string().optional(),
+            verification,
           })
           .describe(
             'Extension (JSON Feed §Extensions): the review fields a feed reader would otherwise lose. The full record is in /reviews.json.',
@@ -144,6 +145,7 @@ export function generateComponents(site: string): Record<string, JsonSchema> {
   };
   add(reviewsDataset);
   add(insightsDataset);
+  add(moderationLog);
   add(jsonFeed, 'JsonFeed');
   add(searchResponse);
   add(sinceResponse);

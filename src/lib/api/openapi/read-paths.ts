@@ -171,6 +171,19 @@ export function readPaths(): Record<string, PathItem> {
       negotiated: true,
       lastModified: true,
     }),
+    '/moderation.json': readOnlyPath({
+      path: '/moderation.json',
+      id: 'getModerationLog',
+      tag: 'Datasets',
+      summary: 'The moderation log',
+      description:
+        'Every review taken down (id, rating, day, reason from a fixed list; never its text or author) and the counts: published reviews by verification method, removals by reason and by rating. How reviews are handled: /about-reviews.',
+      mediaType: JSON_MEDIA,
+      schema: ref('schemas', 'ModerationLog'),
+      // Small until a business has removed many reviews: then compressed, and Vary is sent.
+      negotiated: false,
+      lastModified: true,
+    }),
     '/api/feed.json': readOnlyPath({
       path: '/api/feed.json',
       id: 'getJsonFeed',
