@@ -10,7 +10,7 @@
  */
 import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseMarkdown } from '../src/lib/content/frontmatter.ts';
+import { parseMarkdown } from '../src/lib/content/split-frontmatter.ts';
 
 function methodOf(data: Record<string, unknown>): 'platform' | 'job' | 'invitation' {
   if (typeof data.source_id === 'string') return 'platform';

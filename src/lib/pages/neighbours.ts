@@ -18,7 +18,7 @@ export interface Neighbours {
 }
 
 /** The list page: static for every review newest first, the filtered list otherwise. */
-export function listHref(context: ListContext): string {
+function listHref(context: ListContext): string {
   return Object.keys(context.filters).length === 0
     ? `/reviews/page/${context.page}`
     : filtersHref(context.filters, context.page);

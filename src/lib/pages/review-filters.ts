@@ -35,7 +35,7 @@ export const SORT_ORDERS = [
   ['lowest', 'Lowest rated'],
   ['replied', 'With an owner reply first'],
 ] as const;
-export type SortOrder = (typeof SORT_ORDERS)[number][0];
+type SortOrder = (typeof SORT_ORDERS)[number][0];
 
 type FilterName = 'rating' | 'service' | 'technician';
 const PARAM_NAMES: readonly (keyof ReviewFilters)[] = ['rating', 'service', 'technician', 'query', 'sort'];

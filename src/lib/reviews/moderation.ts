@@ -15,7 +15,7 @@ import {
 const zeros = <T extends string>(keys: readonly T[]) =>
   Object.fromEntries(keys.map((key) => [key, 0])) as Record<T, number>;
 
-export function moderationCounts(
+function moderationCounts(
   reviews: readonly Pick<Review, 'verification'>[],
   removals: readonly Removal[],
 ): ModerationCounts {

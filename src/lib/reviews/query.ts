@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { validate, type Issue, type Parsed } from '../http/issues.ts';
 import { isoDate } from './schema.ts';
 
-const MAX_QUERY_LENGTH = 200;
+export const MAX_QUERY_LENGTH = 200;
 export const DEFAULT_SEARCH_LIMIT = 20;
 export const MAX_SEARCH_LIMIT = 100;
 /** Reviews per since page: about 570 KiB of JSON with generated reviews, where a serverless answer may be 4.5 MB. */

@@ -70,7 +70,7 @@ export const verification = z
   })
   .meta({ id: 'Verification' });
 
-export const reviewResponse = z.object({
+const reviewResponse = z.object({
   date: isoDate,
   text: z.string(),
 });
@@ -213,7 +213,7 @@ export const reviewsDataset = z
   .meta({ id: 'ReviewsDataset' });
 
 /** One review taken down: what the moderation log publishes of it, never its text or author. */
-export const removal = z
+const removal = z
   .object({
     id: z.string().describe("The review's id, never reused."),
     rating: z.int().min(1).max(5),
@@ -247,7 +247,7 @@ export const moderationLog = z
   })
   .meta({ id: 'ModerationLog' });
 
-export type Verification = z.infer<typeof verification>;
+type Verification = z.infer<typeof verification>;
 export type Removal = z.infer<typeof removal>;
 export type ModerationCounts = z.infer<typeof moderationCounts>;
 export type ModerationLog = z.infer<typeof moderationLog>;
