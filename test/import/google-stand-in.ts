@@ -6,7 +6,7 @@
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { googleListPage } from './exports.ts';
+import { googleListPage, type GoogleReview } from './exports.ts';
 
 export interface GoogleStandIn {
   /** http://127.0.0.1:<port>: GOOGLE_API_BASE, and `${base}/token` for GOOGLE_TOKEN_URL. */
@@ -14,11 +14,11 @@ export interface GoogleStandIn {
   /** Every request, in order. */
   requests: Array<{ path: string; auth?: string; body?: string }>;
   /** Each location's reviews, as Google's list answers them; change them between runs. */
-  reviews: Record<string, unknown[]>;
+  reviews: Record<string, GoogleReview[]>;
   close(): Promise<void>;
 }
 
-export async function startGoogleStandIn(reviews: Record<string, unknown[]>): Promise<GoogleStandIn> {
+export async function startGoogleStandIn(reviews: Record<string, GoogleReview[]>): Promise<GoogleStandIn> {
   const requests: GoogleStandIn['requests'] = [];
   const server = createServer(async (req: IncomingMessage, res) => {
     let body = '';
