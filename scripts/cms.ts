@@ -1,13 +1,13 @@
 /**
  * `npm run cms`: the editors' web form on this computer. Starts Decap's local
- * backend (decap-server, which reads and writes files in this repository's
- * content/reviews/ folder; it commits nothing) behind a guard that lets only
- * the dev site touch content/ (scripts/cms-guard.ts), and `astro dev`, then
- * prints the address of /admin. Ctrl+C stops both.
+ * backend (decap-server's middleware, which reads and writes the review files
+ * in this repository's content/reviews/ folder; it commits nothing) inside a
+ * guard that lets only the dev site reach it (scripts/cms-guard.ts), and
+ * `astro dev`, then prints the address of /admin. Ctrl+C stops both.
  *
- *   npm run cms                      decap-server on 8081 (or a free port), the site on 4321
+ *   npm run cms                      the local backend on 8081 (or a free port), the site on 4321
  *   npm run cms -- --port 4400       another port for the site
- *   npm run cms -- --cms-port 8090   another port for decap-server
+ *   npm run cms -- --cms-port 8090   another port for the local backend
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -25,18 +25,10 @@ const cmsPort = values['cms-port'] ? Number(values['cms-port']) : await freePort
 const localBackend = `http://127.0.0.1:${cmsPort}/api/v1`;
 const children: ChildProcess[] = [];
 
-// decap-server on a port of its own that only the guard calls; the form talks to the guard.
-const decapPort = await freePort(0);
-const decap = spawn(process.execPath, [resolve(ROOT, 'node_modules/decap-server/dist/index.js')], {
-  cwd: ROOT,
-  env: { ...process.env, PORT: String(decapPort), BIND_HOST: '127.0.0.1', GIT_REPO_DIRECTORY: ROOT, MODE: 'fs' },
-  stdio: ['ignore', 'pipe', 'pipe'],
-});
-children.push(decap);
-await waitFor(decap, /listening on/, 'decap-server');
+// decap-server runs inside the guard's own server: no other port to reach it by.
 const guard = await startCmsGuard({
   port: cmsPort,
-  upstreamPort: decapPort,
+  repository: ROOT,
   origins: [`http://localhost:${values.port}`, `http://127.0.0.1:${values.port}`],
 });
 
@@ -67,7 +59,7 @@ astro.stdout.on('data', (chunk: Buffer) => {
 
 for (const child of children) {
   child.once('exit', (code) => {
-    console.error(`${child === decap ? 'decap-server' : 'astro dev'} stopped (${code ?? 'signal'})`);
+    console.error(`astro dev stopped (${code ?? 'signal'})`);
     stop(code ?? 0);
   });
 }
@@ -95,19 +87,5 @@ function freePort(preferred: number): Promise<number> {
       const { port } = server.address() as { port: number };
       server.close(() => resolvePort(port));
     });
-  });
-}
-
-function waitFor(child: ChildProcess, ready: RegExp, name: string): Promise<void> {
-  return new Promise((resolveReady, reject) => {
-    let output = '';
-    const onData = (chunk: Buffer) => {
-      output += chunk;
-      process.stdout.write(chunk);
-      if (ready.test(output)) resolveReady();
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`${name} exited (${code}) before it was ready:\n${output}`)));
   });
 }

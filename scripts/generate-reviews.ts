@@ -15,7 +15,7 @@
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { parseYaml } from '../src/lib/content/frontmatter.ts';
+import { parseYaml } from '../src/lib/content/split-frontmatter.ts';
 
 const USAGE = `Usage: node scripts/generate-reviews.ts --count N --out DIR [--seed S] [--with-business]
 

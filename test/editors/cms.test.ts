@@ -13,15 +13,25 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { request, type Server } from 'node:http';
 import { createServer } from 'node:net';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { cmsConfigYaml, cmsSettingsFromEnv, readChoices, reviewFields } from '../../src/lib/content/cms-config.ts';
 import { REVIEW_ID, reviewFrontmatter } from '../../src/lib/content/editor-schema.ts';
-import { parseMarkdown } from '../../src/lib/content/frontmatter.ts';
+import { parseMarkdown } from '../../src/lib/content/split-frontmatter.ts';
 import { loadContent } from '../../src/lib/content/load.ts';
 import { launchChromium } from '../helpers/browser.ts';
 import { ASTRO_BIN, buildEnv, NODE, ROOT, TEST_BUILDS_DIR } from '../helpers/builds.ts';
@@ -54,22 +64,14 @@ before(async () => {
   reviewsDir = join(content, 'reviews');
   cpSync(resolve(ROOT, 'content'), content, { recursive: true });
 
-  const decapPort = await freePort();
-  // The form talks to the guard, as under `npm run cms`; decap-server sits behind it.
+  // The form talks to the guard, as under `npm run cms`; decap-server's middleware runs inside it.
   guardPort = await freePort();
-  guard = await startCmsGuard({ port: guardPort, upstreamPort: decapPort, origins: siteOrigins });
+  guard = await startCmsGuard({ port: guardPort, repository: work, origins: siteOrigins });
   localBackend = `http://127.0.0.1:${guardPort}/api/v1`;
-  const decap = spawnChild(NODE, [resolve(ROOT, 'node_modules/decap-server/dist/index.js')], {
-    PORT: String(decapPort),
-    BIND_HOST: '127.0.0.1',
-    GIT_REPO_DIRECTORY: work,
-    MODE: 'fs',
-  });
   // The site as deployed, with the form's local backend set at build time as `npm run cms` sets it in dev.
   const outDir = join(work, 'dist');
   [browser] = await Promise.all([
     launchChromium(),
-    waitForOutput(decap, /listening on/, 'decap-server'),
     run(NODE, [ASTRO_BIN, 'build'], { ...buildEnv(content, outDir), CMS_LOCAL_BACKEND: localBackend }),
   ]);
   built = await startServer({ outDir });
@@ -195,6 +197,116 @@ function callGuard(headers: Record<string, string>, body: unknown, method = 'POS
   });
 }
 
+/** The same call sent with `Transfer-Encoding: chunked`, in two pieces. */
+function callGuardChunked(headers: Record<string, string>, body: unknown) {
+  const text = JSON.stringify(body);
+  return new Promise<{ status: number; text: string }>((resolveCall, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: guardPort,
+        method: 'POST',
+        path: '/api/v1',
+        headers: { 'content-type': 'application/json', ...headers },
+      },
+      (res) => {
+        let answer = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => (answer += chunk));
+        res.on('end', () => resolveCall({ status: res.statusCode ?? 0, text: answer }));
+      },
+    );
+    req.on('error', reject);
+    req.write(text.slice(0, 10));
+    req.end(text.slice(10));
+  });
+}
+
+/** A POST to /api/v1 on any local port, answered or not (a closed connection counts as a refusal). */
+function callPort(port: number, headers: Record<string, string>, body: unknown) {
+  const bytes = Buffer.from(JSON.stringify(body));
+  return new Promise<{ status: number; text: string }>((resolveCall) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/api/v1',
+        headers: { 'content-type': 'application/json', 'content-length': String(bytes.length), ...headers },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => resolveCall({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    req.on('error', (error) => resolveCall({ status: 999, text: String(error) }));
+    req.end(bytes);
+  });
+}
+
+/** Every file under `dir` (relative paths, sorted), but for the folders named in `skip`. */
+function listFiles(dir: string, skip = new Set<string>()): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => !entry.isDirectory())
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
+    .filter((path) => !skip.has(path.split('/')[0]!))
+    .sort();
+}
+
+/** The TCP ports a process and its descendants listen on (Linux: /proc). */
+function listeningPorts(root: number): number[] {
+  const parents = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      parents.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  const tree = new Set([root]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const [pid, parent] of parents) {
+      if (tree.has(parent) && !tree.has(pid)) {
+        tree.add(pid);
+        grew = true;
+      }
+    }
+  }
+  const inodes = new Set<string>();
+  for (const pid of tree) {
+    try {
+      for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+        const target = readlinkOrEmpty(`/proc/${pid}/fd/${fd}`);
+        const match = /^socket:\[(\d+)\]$/.exec(target);
+        if (match) inodes.add(match[1]!);
+      }
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  const ports = new Set<number>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    for (const line of readFileSync(table, 'utf8').trim().split('\n').slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      if (fields[3] === '0A' && inodes.has(fields[9]!)) ports.add(parseInt(fields[1]!.split(':')[1]!, 16));
+    }
+  }
+  return [...ports].sort((a, b) => a - b);
+}
+
+function readlinkOrEmpty(path: string): string {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return '';
+  }
+}
+
 describe('the guard in front of decap-server', () => {
   const media = (path: string) => ({
     action: 'persistMedia',
@@ -247,6 +359,77 @@ describe('the guard in front of decap-server', () => {
     );
   });
 
+  it('lets even the dev site write only review files: no script, SVG, hidden file, encoded folder or other file', async () => {
+    const listing = () => listFiles(content).join('\n');
+    const before = listing();
+    const persist = (path: string, assets: unknown[] = []) => ({
+      action: 'persistEntry',
+      params: {
+        branch: 'main',
+        entry: { slug: 'x', path, raw: '<svg onload="alert(1)"/>' },
+        assets,
+        options: { commitMessage: 'x' },
+      },
+    });
+    const svg = { path: 'content/uploads/x.svg', content: 'PHN2Zy8+', encoding: 'base64' };
+    const site = { host: here(), origin: siteOrigins[0]! };
+    const refused = [
+      persist('content/reviews/x.mjs'),
+      persist('content/astro.config.mjs'),
+      persist('content/x.svg'),
+      persist('content/reviews/.hidden.md'),
+      persist('content/%2e%2e/x.md'),
+      persist('content/reviews/%2e%2e/x.md'),
+      persist('content/reviews/2026-01-02-a/b.md'),
+      persist('content/reviews/2026-01-02-A.md'),
+      persist('content/business.yaml'),
+      persist('content/reviews/2026-01-02-with-asset.md', [svg]),
+      media('content/uploads/x.svg'),
+      {
+        action: 'persistEntry',
+        params: {
+          branch: 'main',
+          dataFiles: [{ slug: 'x', path: 'content/reviews/x.svg', raw: '<svg/>' }],
+          assets: [],
+          options: { commitMessage: 'x', useWorkflow: false },
+        },
+      },
+      { action: 'getMediaFile', params: { branch: 'main', path: 'content/business.yaml' } },
+      { action: 'getEntry', params: { branch: 'main', path: 'content/business.yaml' } },
+      { action: 'entriesByFolder', params: { branch: 'main', folder: 'content', extension: 'yaml', depth: 1 } },
+      { action: 'deleteFiles', params: { branch: 'main', paths: ['content/business.yaml'] } },
+    ];
+    for (const [index, body] of refused.entries()) {
+      const answer = await callGuard(site, body);
+      assert.equal(answer.status, 403, `call ${index}: ${answer.text}`);
+    }
+    assert.equal(listing(), before, 'nothing written under content/');
+  });
+
+  it('takes a chunked request (no Content-Length) like any other', async () => {
+    const path = 'content/reviews/2026-01-02-chunked-save.md';
+    const saved = await callGuardChunked(
+      { host: here(), origin: siteOrigins[0]! },
+      {
+        action: 'persistEntry',
+        params: {
+          branch: 'main',
+          entry: { slug: 'chunked-save', path, raw: '---\ndate: 2026-01-02\n---\nSaved in chunks.\n' },
+          assets: [],
+          options: { commitMessage: 'x', useWorkflow: false, status: 'draft' },
+        },
+      },
+    );
+    assert.equal(saved.status, 200, saved.text);
+    assert.equal(readFileSync(join(work, path), 'utf8'), '---\ndate: 2026-01-02\n---\nSaved in chunks.\n');
+    const deleted = await callGuardChunked(
+      { host: here() },
+      { action: 'deleteFile', params: { branch: 'main', path, options: { commitMessage: 'x' } } },
+    );
+    assert.equal(deleted.status, 200, deleted.text);
+    assert.equal(existsSync(join(work, path)), false);
+  });
+
   it('lets the dev site read and write under content/', async () => {
     const info = await callGuard({ host: `localhost:${guardPort}`, origin: siteOrigins[0]! }, { action: 'info' });
     assert.equal(info.status, 200, info.text);
@@ -256,6 +439,67 @@ describe('the guard in front of decap-server', () => {
     );
     assert.equal(listed.status, 200, listed.text);
     assert.ok((JSON.parse(listed.text) as unknown[]).length > 0);
+  });
+});
+
+describe('npm run cms', () => {
+  it('listens nowhere but the guard and the dev site: a page going around the guard reads and writes nothing', async (t) => {
+    // A project of its own, as in the astro dev test below; its repository root is what must stay untouched.
+    const project = projectCopy(join(work, 'cms-project'));
+    for (const entry of ['scripts', 'content']) cpSync(resolve(ROOT, entry), join(project, entry), { recursive: true });
+    const [sitePort, backendPort] = [await freePort(), await freePort()];
+    const cms = spawnChild(
+      NODE,
+      [join(project, 'scripts/cms.ts'), '--port', String(sitePort), '--cms-port', String(backendPort)],
+      buildEnv(join(project, 'content'), join(work, 'cms-project-out')),
+      project,
+    );
+    try {
+      await waitForOutput(cms, /Web form: /, 'npm run cms', 240_000);
+      const ports = listeningPorts(cms.pid!);
+      t.diagnostic(`listening: ${ports.join(', ')} (site ${sitePort}, backend ${backendPort})`);
+      assert.ok(ports.includes(backendPort) && ports.includes(sitePort), `found ${ports.join(', ')}`);
+      const packageJson = readFileSync(join(project, 'package.json'), 'utf8');
+      const before = listFiles(project, new Set(['node_modules', '.astro'])).join('\n');
+      const write = (path: string) => ({
+        action: 'persistEntry',
+        params: {
+          branch: 'main',
+          entry: { slug: 'p', path, raw: 'owned' },
+          assets: [],
+          options: { commitMessage: 'x' },
+        },
+      });
+      const attacks = [
+        write('pwned.md'),
+        write('content/reviews/2026-01-03-pwned.md'),
+        { action: 'getEntry', params: { branch: 'main', path: 'package.json' } },
+        {
+          action: 'getEntry',
+          params: { branch: 'main', path: 'content/reviews/2022-09-08-greg-h-reroof-cedar-hills.md' },
+        },
+      ];
+      for (const port of ports) {
+        for (const headers of [
+          { host: `evil.example:${port}`, origin: 'http://localhost:3000' },
+          { host: `127.0.0.1:${port}`, origin: 'http://localhost:3000' },
+          { host: `evil.example:${port}` },
+        ] as Record<string, string>[]) {
+          for (const body of attacks) {
+            const answer = await callPort(port, headers, body);
+            assert.ok(answer.status >= 400, `port ${port} ${JSON.stringify(headers)}: ${answer.status} ${answer.text}`);
+            assert.ok(
+              !answer.text.includes('"file":') && !answer.text.includes('roofing-reviews'),
+              `port ${port} read a file: ${answer.text.slice(0, 200)}`,
+            );
+          }
+        }
+      }
+      assert.equal(readFileSync(join(project, 'package.json'), 'utf8'), packageJson);
+      assert.equal(listFiles(project, new Set(['node_modules', '.astro'])).join('\n'), before, 'nothing written');
+    } finally {
+      await stopChild(cms);
+    }
   });
 });
 

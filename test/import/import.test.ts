@@ -8,12 +8,12 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { loadContent } from '../../src/lib/content/load.ts';
-import { parseMarkdown } from '../../src/lib/content/frontmatter.ts';
+import { parseMarkdown } from '../../src/lib/content/split-frontmatter.ts';
 import { importReviews, type ImportOptions } from '../../src/lib/import/run.ts';
 import { totals } from '../../src/lib/import/report.ts';
 import { NODE, ROOT } from '../helpers/builds.ts';
@@ -486,6 +486,109 @@ describe('a bad export writes nothing and says where it is wrong', () => {
     assert.equal(cli([]).status, 2);
     assert.equal(cli(['--format', 'yelp', 'x.json']).status, 2);
     assert.equal(cli(['--map', 'stars', 'x.csv']).status, 2);
+  });
+});
+
+describe('hostile and broken exports end with the report, all or nothing', () => {
+  const reviewsOf = (dir: string) => snapshot(dir);
+  const dotFiles = (dir: string) => readdirSync(join(dir, 'reviews')).filter((n) => n.startsWith('.'));
+
+  it('a value nested 200,000 deep is a problem of its record; the export before it is written and reported', () => {
+    const content = contentCopy();
+    const before = reviewsOf(content);
+    writeFileSync(join(work, 'first.json'), JSON.stringify(googleListPage([googleReview('1', '2', 'first-ok')])));
+    const deep = JSON.stringify(googleListPage([googleReview('1', '2', 'deep', { reviewer: { displayName: 'X' } })]));
+    writeFileSync(
+      join(work, 'second-deep.json'),
+      deep.replace('"displayName":"X"', `"displayName":${'['.repeat(200_000)}"x"${']'.repeat(200_000)}`),
+    );
+    const result = cli(['--content-dir', content, 'first.json', 'second-deep.json']);
+    assert.equal(result.status, 1, result.stdout + result.stderr);
+    assert.equal(result.stderr, '', 'no stack trace');
+    assert.match(result.stdout, /^first\.json \(google\): 1 new, 0 updated/m);
+    assert.match(result.stdout, /^second-deep\.json: not imported, nothing written/m);
+    assert.match(result.stdout, /record 1, reviewer\.displayName: expected text, got a list nested too deeply to show/);
+    assert.match(result.stdout, /1 new, 0 updated, 0 unchanged, 0 skipped; 1 file not imported/);
+    assert.equal(changedFiles(before, reviewsOf(content)).length, 1);
+  });
+
+  it("a rename that fails mid-way (a folder at row 3's file name) puts back what was renamed and says why", () => {
+    const content = contentCopy();
+    const csv = writeCsv(
+      join(work, 'rename.csv'),
+      ['date', 'rating', 'author', 'text', 'source', 'source_id'],
+      [
+        ['2025-02-01', 5, 'Ann', 'Fine roof.', 'yelp', 'y1'],
+        ['2025-02-02', 4, 'Bob', 'Good gutters.', 'yelp', 'y2'],
+        ['2025-02-03', 3, 'Cat', 'Late, but fine.', 'yelp', 'y3'],
+      ],
+    );
+    const before = reviewsOf(content);
+    mkdirSync(join(content, 'reviews', '2025-02-03-cat.md'));
+    const result = cli(['--content-dir', content, csv]);
+    assert.equal(result.status, 1, result.stdout + result.stderr);
+    assert.equal(result.stderr, '', 'no stack trace');
+    assert.match(result.stdout, /^rename\.csv: not imported, nothing written/m);
+    assert.match(
+      result.stdout,
+      /row 4, \(file\): reviews\/2025-02-03-cat\.md could not be written: a folder stands at that name/,
+    );
+    rmdirSync(join(content, 'reviews', '2025-02-03-cat.md'));
+    assert.deepEqual(changedFiles(before, reviewsOf(content)), [], 'the renamed files are gone again');
+    assert.deepEqual(dotFiles(content), [], 'no temporary file left');
+    // With the folder gone, the same export imports whole.
+    assert.equal(cli(['--content-dir', content, csv]).status, 0);
+    assert.equal(changedFiles(before, reviewsOf(content)).length, 3);
+  });
+
+  it('an update whose rename fails is put back to the file it was', () => {
+    const content = contentCopy();
+    const header = ['date', 'rating', 'author', 'text', 'source', 'source_id'];
+    const dee = (text: string) => ['2025-03-01', 5, 'Dee', text, 'yelp', 'u1'];
+    assert.equal(
+      cli(['--content-dir', content, writeCsv(join(work, 'update.csv'), header, [dee('First.')])]).status,
+      0,
+    );
+    const before = reviewsOf(content);
+    const csv = writeCsv(join(work, 'update.csv'), header, [
+      dee('Second.'),
+      ['2025-03-02', 4, 'Fay', 'Ok.', 'yelp', 'u2'],
+    ]);
+    mkdirSync(join(content, 'reviews', '2025-03-02-fay.md'));
+    const result = cli(['--content-dir', content, csv]);
+    assert.equal(result.status, 1, result.stdout + result.stderr);
+    assert.equal(result.stderr, '', 'no stack trace');
+    assert.match(result.stdout, /^update\.csv: not imported, nothing written/m);
+    assert.match(result.stdout, /row 3, \(file\): reviews\/2025-03-02-fay\.md could not be written/);
+    rmdirSync(join(content, 'reviews', '2025-03-02-fay.md'));
+    assert.deepEqual(changedFiles(before, reviewsOf(content)), [], 'the updated file is as it was');
+    assert.deepEqual(dotFiles(content), []);
+  });
+
+  it('invalid UTF-8 (a Latin-1 export) is refused with its row, byte offset and how to re-save it', () => {
+    const content = contentCopy();
+    const before = reviewsOf(content);
+    writeFileSync(
+      join(work, 'latin1.csv'),
+      Buffer.concat([
+        Buffer.from('date,rating,author,text,source\n2025-02-01,5,Ann,Fine,yelp\n2025-02-02,5,Bob,caf'),
+        Buffer.from([0xe9, 0x20, 0xff, 0xfe]),
+        Buffer.from(',yelp\n'),
+      ]),
+    );
+    const result = cli(['--content-dir', content, 'latin1.csv']);
+    assert.equal(result.status, 1, result.stdout + result.stderr);
+    assert.match(result.stdout, /^latin1\.csv: not imported, nothing written/m);
+    assert.match(result.stdout, /\(file\), \(file\): not UTF-8: row 3 has the byte 0xE9 at byte offset 78/);
+    assert.match(result.stdout, /Latin-1 \/ Windows-1252/);
+    assert.match(result.stdout, /save it again as UTF-8/);
+    assert.deepEqual(changedFiles(before, reviewsOf(content)), []);
+    // The same text in UTF-8, U+FFFD included, imports.
+    writeFileSync(
+      join(work, 'utf8.csv'),
+      'date,rating,author,text,source\n2025-02-01,5,Ann,Fine,yelp\n2025-02-02,5,Bob,café \uFFFD,yelp\n',
+    );
+    assert.equal(cli(['--content-dir', content, 'utf8.csv']).status, 0);
   });
 });
 

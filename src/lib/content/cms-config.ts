@@ -18,7 +18,7 @@ import { z } from 'zod';
 import { business } from '../reviews/schema.ts';
 import { contentDir, siteUrl } from '../config/site.ts';
 import { reviewFrontmatter, type BusinessChoices } from './editor-schema.ts';
-import { parseYaml } from './frontmatter.ts';
+import { parseYaml } from './split-frontmatter.ts';
 import { BUSINESS_FILE, REVIEWS_DIR } from './load.ts';
 
 /** Where decap-server listens when `npm run cms` is not told otherwise. */

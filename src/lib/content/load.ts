@@ -8,7 +8,7 @@ import { join, relative, sep } from 'node:path';
 import type { z } from 'zod';
 import { business as businessFile, type Business, type Review } from '../reviews/schema.ts';
 import { authorName, REVIEW_ID, reviewFrontmatter, reviewTextProblem, type ReviewFrontmatter } from './editor-schema.ts';
-import { FrontmatterError, parseMarkdown, parseYaml } from './frontmatter.ts';
+import { FrontmatterError, parseMarkdown, parseYaml } from './split-frontmatter.ts';
 import { ContentError, fieldName, type ContentProblem } from './problems.ts';
 
 export interface LoadedContent {

@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { isTrustpilotCsv, parseCsv } from './csv.ts';
+import { notUtf8Problem } from './encoding.ts';
 import { isGoogleExport, parseGoogle } from './google.ts';
 import { isTrustpilotExport, parseTrustpilotJson } from './trustpilot.ts';
 import type { CsvOptions, ParsedExport } from './types.ts';
@@ -49,14 +50,17 @@ export function readExport(file: string, shown: string, format?: FormatName, csv
     problems: [{ file: shown, at: '(file)', field: '(file)', message }],
     skipped: [],
   });
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
+    bytes = readFileSync(file);
   } catch (error) {
     return failed(`cannot be read: ${(error as Error).message}`);
   }
+  const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
   const extension = extname(file).toLowerCase();
   const looksJson = extension === '.json' || (extension !== '.csv' && /^\s*[[{]/.test(text));
+  const encoding = notUtf8Problem(bytes, !looksJson || format === 'csv');
+  if (encoding) return failed(encoding);
   if (looksJson && format !== 'csv') {
     let json: unknown;
     try {

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { authorName, reviewFrontmatter, type ReviewFrontmatter } from '../content/editor-schema.ts';
-import { parseMarkdown } from '../content/frontmatter.ts';
+import { parseMarkdown } from '../content/split-frontmatter.ts';
 import type { ReviewFile } from '../content/load.ts';
 import { isObject } from './fields.ts';
 import type { ImportedReview } from './types.ts';

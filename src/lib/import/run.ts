@@ -6,9 +6,10 @@
  * and renamed into place. A file with a problem writes nothing (unless
  * `skipInvalid`, which leaves out the records with a problem, each reported).
  */
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { copyFileSync, existsSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
 import type { z } from 'zod';
+import type { Business } from '../reviews/schema.ts';
 import { authorName, reviewFrontmatter, reviewTextProblem } from '../content/editor-schema.ts';
 import { fieldName, type ContentProblem } from '../content/problems.ts';
 import {
@@ -19,7 +20,7 @@ import {
   REVIEWS_DIR,
   type ReviewFile,
 } from '../content/load.ts';
-import type { CsvOptions, FormatId, ImportedReview, ImportProblem, Skipped } from './types.ts';
+import type { CsvOptions, FormatId, ImportedReview, ImportProblem, ParsedExport, Skipped } from './types.ts';
 import { exportFiles, readExport, type FormatName } from './detect.ts';
 import { parseGoogle } from './google.ts';
 import { ContentIndex, readExisting } from './existing.ts';
@@ -89,36 +90,38 @@ interface Plan {
   by?: 'id' | 'text';
 }
 
-export function importReviews(paths: readonly string[], options: ImportOptions): ImportReport {
-  const { contentDir } = options;
-  const setup: ContentProblem[] = [];
-  const business = loadBusiness(contentDir, setup);
-  if (!business) throw new ImportSetupError(setup.map((p) => `${p.file}: ${p.field}: ${p.message}`).join('\n'));
-  let files: ReviewFile[];
-  try {
-    files = listReviewFiles(contentDir);
-  } catch (error) {
-    throw new ImportSetupError(`${join(contentDir, REVIEWS_DIR)}: ${(error as Error).message}`);
-  }
-  const index = new ContentIndex(files.map(readExisting));
-  const detect = detectEditorFields(business);
-  const resolver = createReferenceResolver(business);
-  const reviewsDir = join(contentDir, REVIEWS_DIR);
-  const report: ImportReport = { files: [], missing: [], deleted: [], dryRun: options.dryRun ?? false };
-  const seen = new Map<string, Set<string>>();
-  const read: Array<{ file: FileReport; records: ImportedReview[]; sources: Set<string> }> = [];
-  const incomplete = new Set<string>();
-  const shown = (file: string) => relative(options.cwd ?? process.cwd(), file) || file;
+/** A plan with its frontmatter as the schema read it. */
+type CheckedPlan = Plan & { checked: z.output<typeof reviewFrontmatter> };
 
-  const inputs = [
-    ...exportFiles(paths).map((path) => ({
-      name: shown(path),
-      read: () => readExport(path, shown(path), options.format, options.csv),
-    })),
-    ...(options.google ?? []).map(({ name, document }) => ({ name, read: () => parseGoogle(name, document) })),
-  ];
-  for (const input of inputs) {
-    const parsed = input.read();
+/** What an import works against: the business, the review files already there, and how new ones are made and checked. */
+interface Content {
+  business: Business;
+  index: ContentIndex;
+  detect: ReturnType<typeof detectEditorFields>;
+  resolver: ReturnType<typeof createReferenceResolver>;
+  reviewsDir: string;
+}
+
+/** One export of the run as read, for finding what the platforms no longer have. */
+interface ExportRead {
+  file: FileReport;
+  records: ImportedReview[];
+  sources: Set<string>;
+}
+
+/** How one export's problems are noted, named by the export's own fields. */
+interface ProblemNamer {
+  problem: (record: ImportedReview, field: string, message: string) => void;
+  exportField: (path: readonly PropertyKey[]) => string;
+  textField: string;
+}
+
+export function importReviews(paths: readonly string[], options: ImportOptions): ImportReport {
+  const content = openContent(options.contentDir);
+  const report: ImportReport = { files: [], missing: [], deleted: [], dryRun: options.dryRun ?? false };
+  const read: ExportRead[] = [];
+  for (const input of exportInputs(paths, options)) {
+    const parsed = readInput(input);
     const file: FileReport = {
       file: input.name,
       format: parsed.format,
@@ -135,161 +138,270 @@ export function importReviews(paths: readonly string[], options: ImportOptions):
       records: parsed.records,
       sources: new Set([...parsed.records.map((r) => r.source), ...formatSources(parsed.format, options.csv)]),
     });
-    const problem = (record: ImportedReview, field: string, message: string) =>
-      file.problems.push({ file: file.file, at: record.at, field, message });
-    const exportField = (path: readonly PropertyKey[]) => {
+    importExport(parsed, file, content, options);
+  }
+  findMissing(read, content.index, options, report);
+  return report;
+}
+
+/** The business and the review files the import compares with; a folder that cannot be read stops the run. */
+function openContent(contentDir: string): Content {
+  const setup: ContentProblem[] = [];
+  const business = loadBusiness(contentDir, setup);
+  if (!business) throw new ImportSetupError(setup.map((p) => `${p.file}: ${p.field}: ${p.message}`).join('\n'));
+  let files: ReviewFile[];
+  try {
+    files = listReviewFiles(contentDir);
+  } catch (error) {
+    throw new ImportSetupError(`${join(contentDir, REVIEWS_DIR)}: ${(error as Error).message}`);
+  }
+  return {
+    business,
+    index: new ContentIndex(files.map(readExisting)),
+    detect: detectEditorFields(business),
+    resolver: createReferenceResolver(business),
+    reviewsDir: join(contentDir, REVIEWS_DIR),
+  };
+}
+
+/** The export files named (folders searched), then the Google API's documents, each with the name the report shows. */
+function exportInputs(paths: readonly string[], options: ImportOptions) {
+  const shown = (file: string) => relative(options.cwd ?? process.cwd(), file) || file;
+  return [
+    ...exportFiles(paths).map((path) => ({
+      name: shown(path),
+      read: () => readExport(path, shown(path), options.format, options.csv),
+    })),
+    ...(options.google ?? []).map(({ name, document }) => ({ name, read: () => parseGoogle(name, document) })),
+  ];
+}
+
+/** One export, all or nothing: plan every record, keep what may be written, write it. */
+function importExport(parsed: ParsedExport, file: FileReport, content: Content, options: ImportOptions): void {
+  const namer = problemNamer(parsed, file);
+  const plans = planRecords(latestCopies(parsed.records, file), file, content, namer);
+  const writing = plansToWrite(plans, file, options);
+  if (!writing) return;
+  const written = writePlans(writing, file, content, namer, options);
+  if (!written) return;
+  file.imported = true;
+  for (const plan of written)
+    (plan.kind === 'added' ? file.added : file.updated).push({
+      file: `${REVIEWS_DIR}/${plan.id}.md`,
+      at: plan.record.at,
+      ...(plan.by ? { by: plan.by } : {}),
+    });
+}
+
+function problemNamer(parsed: ParsedExport, file: FileReport): ProblemNamer {
+  return {
+    problem: (record, field, message) => file.problems.push({ file: file.file, at: record.at, field, message }),
+    exportField: (path) => {
       const name = fieldName(path).replace(/\[\d+\]/g, '');
       return parsed.fields[name] ?? parsed.fields[name.split('.')[0]!] ?? name;
-    };
+    },
+    textField: parsed.fields.text ?? 'text',
+  };
+}
 
-    // The same review twice in one export (two copies of a location's file): the latest copy counts.
-    const latest = new Map<string, ImportedReview>();
-    for (const record of parsed.records) {
-      const key = `${record.source}\0${record.source_id}`;
-      const other = latest.get(key);
-      if (!other) latest.set(key, record);
-      else {
-        const [keep, drop] = (record.updated ?? '') > (other.updated ?? '') ? [record, other] : [other, record];
-        latest.set(key, keep);
-        file.skipped.push({
-          file: file.file,
-          at: drop.at,
-          reason: `the same review (${record.source} ${record.source_id}) as ${keep.at}, which is kept`,
-        });
-      }
-    }
-
-    // Each with its frontmatter as the schema read it.
-    const plans: Array<Plan & { checked: z.output<typeof reviewFrontmatter> }> = [];
-    const claimed = new Map<string, string>();
-    const taken = new Set(index.all.keys());
-    for (const record of latest.values()) {
-      const match = index.find(record);
-      let plan: Plan;
-      if (match) {
-        const existing = match.review;
-        if (!existing.data) {
-          problem(
-            record,
-            '(record)',
-            `this is the review of ${existing.file}, which has a problem (npm run build names it): fix that file first`,
-          );
-          continue;
-        }
-        if (claimed.has(existing.id)) {
-          file.skipped.push({
-            file: file.file,
-            at: record.at,
-            reason: `${existing.file} is already this export's ${claimed.get(existing.id)}`,
-          });
-          continue;
-        }
-        claimed.set(existing.id, record.at);
-        const before: Frontmatter = { ...existing.data, author: authorName(existing.data) };
-        const data = {
-          ...platformFields(record, before),
-          ...Object.fromEntries(EDITOR_FIELDS.map((field) => [field, before[field]])),
-        } as Frontmatter;
-        if (canonical(data) === canonical(before) && existing.body === record.text) {
-          file.unchanged += 1;
-          continue;
-        }
-        if (
-          match.by === 'id' &&
-          record.updated !== undefined &&
-          before.updated !== undefined &&
-          record.updated < before.updated
-        ) {
-          file.skipped.push({
-            file: file.file,
-            at: record.at,
-            reason: `older than ${existing.file} (updated ${before.updated}): left as it is`,
-          });
-          continue;
-        }
-        plan = { record, id: existing.id, data, kind: 'updated', by: match.by };
-      } else {
-        const id = newReviewId(record, taken);
-        taken.add(id);
-        const data = { ...platformFields(record), title: record.title, ...detect(record), verified: true };
-        plan = { record, id, data, kind: 'added' };
-      }
-      // The build's own schema, before anything is written; problems named by the export's fields.
-      const checked = reviewFrontmatter.safeParse(plan.data);
-      if (!checked.success)
-        for (const issue of checked.error.issues) problem(record, exportField(issue.path), issueText(issue));
-      const textProblem = reviewTextProblem(record.text);
-      if (textProblem) problem(record, parsed.fields.text ?? 'text', textProblem);
-      if (checked.success && !textProblem) plans.push({ ...plan, checked: checked.data });
-    }
-
-    const fileLevel = file.problems.some((p) => p.at.startsWith('('));
-    if ((file.problems.length > 0 && !options.skipInvalid) || fileLevel) continue;
-    const failedAt = new Set(file.problems.map((p) => p.at));
-    for (const p of file.problems) file.skipped.push({ file: p.file, at: p.at, reason: `${p.field}: ${p.message}` });
-    file.problems = [];
-    const writing = plans.filter((plan) => !failedAt.has(plan.record.at));
-
-    // Written beside their final names (hidden: the loader skips dot files), checked by the
-    // loader itself, then renamed into place; any problem removes them all.
-    const temps = writing.map((plan) => ({
-      plan,
-      temp: join(reviewsDir, `.${plan.id}.md.import-${process.pid}`),
-      content: reviewFileText(plan.data, plan.record.text),
-    }));
-    const kept: typeof temps = [];
-    try {
-      for (const { temp, content } of temps) writeFileSync(temp, content);
-      for (const entry of temps) {
-        const { plan, temp } = entry;
-        const read = readReviewFile(
-          { absolute: temp, file: `${REVIEWS_DIR}/${plan.id}.md`, id: plan.id },
-          business,
-          resolver,
-        );
-        for (const p of read.problems)
-          problem(
-            plan.record,
-            p.field === '(body)' ? (parsed.fields.text ?? 'text') : exportField(p.field.split(/[.[]/)),
-            p.message,
-          );
-        if (read.problems.length === 0) kept.push(entry);
-      }
-      if (file.problems.length > 0) {
-        if (!options.skipInvalid) continue;
-        // What only the loader sees (a reply dated before its review) leaves its record out too.
-        for (const p of file.problems)
-          file.skipped.push({ file: p.file, at: p.at, reason: `${p.field}: ${p.message}` });
-        file.problems = [];
-      }
-      for (const { plan, temp } of kept) {
-        const absolute = join(reviewsDir, `${plan.id}.md`);
-        if (!options.dryRun) renameSync(temp, absolute);
-        // A dry run goes on as if written: a later export of the run is compared with what this one would write.
-        index.put({
-          absolute,
-          file: `${REVIEWS_DIR}/${plan.id}.md`,
-          id: plan.id,
-          data: plan.checked,
-          body: plan.record.text,
-          source: plan.data.source,
-          source_id: plan.data.source_id!,
-        });
-      }
-    } finally {
-      for (const { temp } of temps) rmSync(temp, { force: true });
-    }
-    file.imported = true;
-    for (const { plan } of kept)
-      (plan.kind === 'added' ? file.added : file.updated).push({
-        file: `${REVIEWS_DIR}/${plan.id}.md`,
-        at: plan.record.at,
-        ...(plan.by ? { by: plan.by } : {}),
+/** The same review twice in one export (two copies of a location's file): the latest copy counts. */
+function latestCopies(records: readonly ImportedReview[], file: FileReport): ImportedReview[] {
+  const latest = new Map<string, ImportedReview>();
+  for (const record of records) {
+    const key = `${record.source}\0${record.source_id}`;
+    const other = latest.get(key);
+    if (!other) latest.set(key, record);
+    else {
+      const [keep, drop] = (record.updated ?? '') > (other.updated ?? '') ? [record, other] : [other, record];
+      latest.set(key, keep);
+      file.skipped.push({
+        file: file.file,
+        at: drop.at,
+        reason: `the same review (${record.source} ${record.source_id}) as ${keep.at}, which is kept`,
       });
+    }
   }
+  return [...latest.values()];
+}
 
-  // A platform review with a file that no export of this run has is missing from the platform,
-  // unless an export of that platform could not be imported (it may be in there).
+/** What each record would write (a new file, or an existing one updated), checked by the build's schema. */
+function planRecords(
+  records: readonly ImportedReview[],
+  file: FileReport,
+  content: Content,
+  { problem, exportField, textField }: ProblemNamer,
+): CheckedPlan[] {
+  const plans: CheckedPlan[] = [];
+  const claimed = new Map<string, string>();
+  const taken = new Set(content.index.all.keys());
+  for (const record of records) {
+    const match = content.index.find(record);
+    let plan: Plan;
+    if (match) {
+      const update = planUpdate(record, match, claimed, file, problem);
+      if (!update) continue;
+      plan = update;
+    } else {
+      const id = newReviewId(record, taken);
+      taken.add(id);
+      const data = { ...platformFields(record), title: record.title, ...content.detect(record), verified: true };
+      plan = { record, id, data, kind: 'added' };
+    }
+    // The build's own schema, before anything is written; problems named by the export's fields.
+    const checked = reviewFrontmatter.safeParse(plan.data);
+    if (!checked.success)
+      for (const issue of checked.error.issues) problem(record, exportField(issue.path), issueText(issue));
+    const textProblem = reviewTextProblem(record.text);
+    if (textProblem) problem(record, textField, textProblem);
+    if (checked.success && !textProblem) plans.push({ ...plan, checked: checked.data });
+  }
+  return plans;
+}
+
+/** The update of the file a record was matched with, or undefined when there is none to make (the reason noted). */
+function planUpdate(
+  record: ImportedReview,
+  match: NonNullable<ReturnType<ContentIndex['find']>>,
+  claimed: Map<string, string>,
+  file: FileReport,
+  problem: ProblemNamer['problem'],
+): Plan | undefined {
+  const existing = match.review;
+  if (!existing.data) {
+    problem(
+      record,
+      '(record)',
+      `this is the review of ${existing.file}, which has a problem (npm run build names it): fix that file first`,
+    );
+    return undefined;
+  }
+  if (claimed.has(existing.id)) {
+    file.skipped.push({
+      file: file.file,
+      at: record.at,
+      reason: `${existing.file} is already this export's ${claimed.get(existing.id)}`,
+    });
+    return undefined;
+  }
+  claimed.set(existing.id, record.at);
+  const before: Frontmatter = { ...existing.data, author: authorName(existing.data) };
+  const data = {
+    ...platformFields(record, before),
+    ...Object.fromEntries(EDITOR_FIELDS.map((field) => [field, before[field]])),
+  } as Frontmatter;
+  if (canonical(data) === canonical(before) && existing.body === record.text) {
+    file.unchanged += 1;
+    return undefined;
+  }
+  if (
+    match.by === 'id' &&
+    record.updated !== undefined &&
+    before.updated !== undefined &&
+    record.updated < before.updated
+  ) {
+    file.skipped.push({
+      file: file.file,
+      at: record.at,
+      reason: `older than ${existing.file} (updated ${before.updated}): left as it is`,
+    });
+    return undefined;
+  }
+  return { record, id: existing.id, data, kind: 'updated', by: match.by };
+}
+
+/**
+ * The plans that may be written: all of them when the export has no problem; with `skipInvalid`,
+ * those of the records without one (the others reported as skipped); none (undefined) otherwise.
+ */
+function plansToWrite(plans: CheckedPlan[], file: FileReport, options: ImportOptions): CheckedPlan[] | undefined {
+  const fileLevel = file.problems.some((p) => p.at.startsWith('('));
+  if ((file.problems.length > 0 && !options.skipInvalid) || fileLevel) return undefined;
+  const failedAt = new Set(file.problems.map((p) => p.at));
+  skipProblems(file);
+  return plans.filter((plan) => !failedAt.has(plan.record.at));
+}
+
+/** With `skipInvalid`: each problem becomes its record's reason to be left out. */
+function skipProblems(file: FileReport): void {
+  for (const p of file.problems) file.skipped.push({ file: p.file, at: p.at, reason: `${p.field}: ${p.message}` });
+  file.problems = [];
+}
+
+/**
+ * Writes the plans beside their final names (hidden: the loader skips dot files), checks them with
+ * the loader itself, then renames them into place; any problem removes them all. Returns the plans
+ * written, or undefined when nothing was.
+ */
+function writePlans(
+  writing: CheckedPlan[],
+  file: FileReport,
+  { business, resolver, index, reviewsDir }: Content,
+  { problem, exportField, textField }: ProblemNamer,
+  options: ImportOptions,
+): CheckedPlan[] | undefined {
+  const temps = writing.map((plan) => ({
+    plan,
+    temp: join(reviewsDir, `.${plan.id}.md.import-${process.pid}`),
+    content: reviewFileText(plan.data, plan.record.text),
+  }));
+  const kept: typeof temps = [];
+  try {
+    for (const { temp, content } of temps) writeFileSync(temp, content);
+    for (const entry of temps) {
+      const { plan, temp } = entry;
+      const read = readReviewFile(
+        { absolute: temp, file: `${REVIEWS_DIR}/${plan.id}.md`, id: plan.id },
+        business,
+        resolver,
+      );
+      for (const p of read.problems)
+        problem(plan.record, p.field === '(body)' ? textField : exportField(p.field.split(/[.[]/)), p.message);
+      if (read.problems.length === 0) kept.push(entry);
+    }
+    if (file.problems.length > 0) {
+      if (!options.skipInvalid) return undefined;
+      // What only the loader sees (a reply dated before its review) leaves its record out too.
+      skipProblems(file);
+    }
+    if (!options.dryRun) {
+      const failed = renameAll(
+        kept.map(({ plan, temp }) => ({ temp, absolute: join(reviewsDir, `${plan.id}.md`), plan })),
+      );
+      if (failed) {
+        problem(failed.plan.record, '(file)', failed.message);
+        return undefined;
+      }
+    }
+    for (const { plan } of kept) {
+      // A dry run goes on as if written: a later export of the run is compared with what this one would write.
+      index.put({
+        absolute: join(reviewsDir, `${plan.id}.md`),
+        file: `${REVIEWS_DIR}/${plan.id}.md`,
+        id: plan.id,
+        data: plan.checked,
+        body: plan.record.text,
+        source: plan.data.source,
+        source_id: plan.data.source_id!,
+      });
+    }
+  } finally {
+    for (const { temp } of temps) rmSync(temp, { force: true });
+  }
+  return kept.map(({ plan }) => plan);
+}
+
+/**
+ * A platform review with a file that no export of this run has is missing from the platform,
+ * unless an export of that platform could not be imported (it may be in there); deleted with `deleteMissing`.
+ */
+function findMissing(
+  read: readonly ExportRead[],
+  index: ContentIndex,
+  options: ImportOptions,
+  report: ImportReport,
+): void {
+  const seen = new Map<string, Set<string>>();
+  const incomplete = new Set<string>();
   for (const { file, records, sources } of read) {
     for (const source of sources) {
       if (!file.imported) incomplete.add(source);
@@ -309,7 +421,65 @@ export function importReviews(paths: readonly string[], options: ImportOptions):
       }
     }
   }
-  return report;
+}
+
+/**
+ * Renames each written file into place, all or none: when one rename fails (a folder standing at
+ * the file's name, no permission), the files already renamed are put back as they were.
+ */
+function renameAll<T>(
+  moves: ReadonlyArray<{ temp: string; absolute: string; plan: T }>,
+): { plan: T; message: string } | undefined {
+  const done: Array<{ absolute: string; backup?: string }> = [];
+  try {
+    for (const { temp, absolute, plan } of moves) {
+      let backup: string | undefined;
+      try {
+        if (existsSync(absolute) && statSync(absolute).isFile()) {
+          backup = `${temp}.before`;
+          copyFileSync(absolute, backup);
+        }
+        renameSync(temp, absolute);
+      } catch (error) {
+        if (backup) rmSync(backup, { force: true });
+        for (const undo of done.reverse()) {
+          if (undo.backup) renameSync(undo.backup, undo.absolute);
+          else rmSync(undo.absolute, { force: true });
+        }
+        done.length = 0;
+        return { plan, message: `${REVIEWS_DIR}/${basename(absolute)} could not be written: ${renameProblem(error)}` };
+      }
+      done.push({ absolute, ...(backup ? { backup } : {}) });
+    }
+  } finally {
+    for (const { backup } of done) if (backup) rmSync(backup, { force: true });
+  }
+  return undefined;
+}
+
+function renameProblem(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EISDIR' || code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOTDIR')
+    return 'a folder stands at that name; move it away and import again';
+  if (code === 'EACCES' || code === 'EPERM') return 'no permission to write there';
+  return (error as Error).message;
+}
+
+/** An export read, or refused whole when it is too deeply nested or too large for the stack: the run still ends with its report. */
+function readInput(input: { name: string; read: () => ParsedExport }): ParsedExport {
+  try {
+    return input.read();
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    const message = `cannot be read: ${error.message} (a value nested too deeply?)`;
+    return {
+      format: 'csv',
+      records: [],
+      fields: {},
+      problems: [{ file: input.name, at: '(file)', field: '(file)', message }],
+      skipped: [],
+    };
+  }
 }
 
 /** The frontmatter's meaning, whatever its layout: equal strings, equal files for the build. */

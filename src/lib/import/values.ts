@@ -79,10 +79,19 @@ export function derivedSourceId(source: string, author: string, date: string, te
   return `derived-${hash.slice(0, 16)}`;
 }
 
+/** A value as a problem names it: short, and never failing, however large or deeply nested the value. */
 export function describe(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (typeof value === 'string') return `"${value.length > 40 ? `${value.slice(0, 40)}…` : value}"`;
-  return JSON.stringify(value) ?? String(value);
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(value);
+  } catch {
+    // Nested deeper than the stack (a hostile export), or a shape JSON cannot hold.
+    return Array.isArray(value) ? 'a list nested too deeply to show' : 'a value too deeply nested to show';
+  }
+  if (json === undefined) return String(value);
+  return json.length > 80 ? `${json.slice(0, 80)}…` : json;
 }
 
 /** The latest of some instants (RFC 3339 UTC strings sort by time); undefined when none is given. */

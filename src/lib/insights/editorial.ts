@@ -16,7 +16,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { FrontmatterError, parseMarkdown } from '../content/frontmatter.ts';
+import { FrontmatterError, parseMarkdown } from '../content/split-frontmatter.ts';
 import { ContentError, fieldName, type ContentProblem } from '../content/problems.ts';
 import { isoDate, utcInstant } from '../reviews/schema.ts';
 import { placeholderProblems } from './figures.ts';

@@ -127,15 +127,52 @@ function readInto(source: RecordSource, start: number, end: number, target: Uint
   else target.set(source.read(start, end), at);
 }
 
-/**
- * The records of `source`: finds each record of the top-level `reviews` array,
- * a span of the JSON at a time (never the whole file at once), and fills the
- * columns from each record parsed alone.
- */
-export function recordsFromSource(source: RecordSource): ReviewRecords {
-  // One buffer for every span read while loading, dropped once loaded.
-  const loading = spanReader(source);
-  // The head (business, aggregate rating) comes before the reviews: read until the array opens.
+/** The columns filled while loading, one entry per record in file order, and where each record starts. */
+interface LoadingColumns {
+  starts: number[];
+  dateList: number[];
+  ratingList: number[];
+  updates: string[];
+  ids: string[];
+  technicians: Map<string, number[]>;
+  services: Map<string, number[]>;
+}
+
+function loadingColumns(): LoadingColumns {
+  return {
+    starts: [],
+    dateList: [],
+    ratingList: [],
+    updates: [],
+    ids: [],
+    technicians: new Map(),
+    services: new Map(),
+  };
+}
+
+/** Notes one record, parsed from the file at `start`, in the columns. */
+function addRecord(columns: LoadingColumns, review: Review, start: number): void {
+  const push = (map: Map<string, number[]>, key: string, position: number) => {
+    const list = map.get(key);
+    if (list) list.push(position);
+    else map.set(key, [position]);
+  };
+  const p = columns.starts.length;
+  columns.starts.push(start);
+  columns.dateList.push(dayNumber(review.date));
+  columns.ratingList.push(review.rating);
+  columns.updates.push(review.updated);
+  columns.ids.push(review.id);
+  // A name listed twice in one review is one posting.
+  for (const name of new Set(review.technicians)) push(columns.technicians, name, p);
+  for (const service of new Set(review.services)) push(columns.services, service, p);
+}
+
+/** The head (business, aggregate rating) comes before the reviews: read until the array opens. */
+function readHead(
+  source: RecordSource,
+  loading: (start: number, end: number) => Uint8Array,
+): { reviewsFrom: number; headText: string } {
   let head = loading(0, Math.min(source.size, SPAN_BYTES));
   let reviewsFrom = reviewsArrayAt(head);
   while (reviewsFrom < 0 && head.length < source.size) {
@@ -143,32 +180,19 @@ export function recordsFromSource(source: RecordSource): ReviewRecords {
     reviewsFrom = reviewsArrayAt(head);
   }
   if (reviewsFrom < 0) throw new Error('the dataset has no reviews array');
-  const headText = decoder.decode(head.subarray(0, reviewsFrom));
+  return { reviewsFrom, headText: decoder.decode(head.subarray(0, reviewsFrom)) };
+}
 
-  const starts: number[] = [];
-  const dateList: number[] = [];
-  const ratingList: number[] = [];
-  const updates: string[] = [];
-  let ids: string[] | undefined = [];
-  const technicians = new Map<string, number[]>();
-  const services = new Map<string, number[]>();
-  const push = (map: Map<string, number[]>, key: string, position: number) => {
-    const list = map.get(key);
-    if (list) list.push(position);
-    else map.set(key, [position]);
-  };
-  const add = (review: Review, start: number) => {
-    const p = starts.length;
-    starts.push(start);
-    dateList.push(dayNumber(review.date));
-    ratingList.push(review.rating);
-    updates.push(review.updated);
-    ids!.push(review.id);
-    // A name listed twice in one review is one posting.
-    for (const name of new Set(review.technicians)) push(technicians, name, p);
-    for (const service of new Set(review.services)) push(services, service, p);
-  };
-
+/**
+ * Every record of the reviews array that opens at `reviewsFrom`, each parsed alone into the
+ * columns; returns where the array closes and where its last record ends.
+ */
+function scanRecords(
+  source: RecordSource,
+  loading: (start: number, end: number) => Uint8Array,
+  reviewsFrom: number,
+  columns: LoadingColumns,
+): { reviewsTo: number; lastEnd: number } {
   let reviewsTo = -1;
   let lastEnd = reviewsFrom + 1;
   let spanBytes = SPAN_BYTES;
@@ -183,9 +207,9 @@ export function recordsFromSource(source: RecordSource): ReviewRecords {
         const end = valueEnd(span, i);
         if (end < 0) break;
         // Offsets hold starts only: a record ends one byte (a comma) before the next begins.
-        if (starts.length > 0 && at + i !== lastEnd + 1)
+        if (columns.starts.length > 0 && at + i !== lastEnd + 1)
           throw new Error('the reviews must be compact JSON, one comma between records');
-        add(JSON.parse(decoder.decode(span.subarray(i, end))) as Review, at + i);
+        addRecord(columns, JSON.parse(decoder.decode(span.subarray(i, end))) as Review, at + i);
         lastEnd = at + end;
         i = end - 1;
         used = end;
@@ -198,10 +222,34 @@ export function recordsFromSource(source: RecordSource): ReviewRecords {
     if (used === 0 && reviewsTo < 0) spanBytes *= 2;
     at += used;
   }
+  return { reviewsTo, lastEnd };
+}
+
+/**
+ * The records of `source`: finds each record of the top-level `reviews` array,
+ * a span of the JSON at a time (never the whole file at once), and fills the
+ * columns from each record parsed alone.
+ */
+export function recordsFromSource(source: RecordSource): ReviewRecords {
+  // One buffer for every span read while loading, dropped once loaded.
+  const loading = spanReader(source);
+  const { reviewsFrom, headText } = readHead(source, loading);
+  const columns = loadingColumns();
+  const { reviewsTo, lastEnd } = scanRecords(source, loading, reviewsFrom, columns);
   const tail = decoder.decode(source.read(reviewsTo, source.size));
   // Everything but the records, parsed: business, aggregate_rating, updated.
   const dataset = JSON.parse(`${headText}[]${tail}`) as Omit<ReviewsDataset, 'reviews'>;
+  return recordsOver(source, columns, lastEnd, dataset);
+}
 
+/** The records found in `source`, served from it: columns in memory, each record's JSON read when asked for. */
+function recordsOver(
+  source: RecordSource,
+  { starts, dateList, ratingList, updates, ids: loadedIds, technicians, services }: LoadingColumns,
+  lastEnd: number,
+  dataset: Omit<ReviewsDataset, 'reviews'>,
+): ReviewRecords {
+  let ids: string[] | undefined = loadedIds;
   const n = starts.length;
   const offsets = Float64Array.from([...starts, lastEnd + 1]);
   const dates = Int32Array.from(dateList);
@@ -237,43 +285,7 @@ export function recordsFromSource(source: RecordSource): ReviewRecords {
       for (let i = 0; i < positions.length; i++) total += endOf(positions[i]!) - offsets[positions[i]!]!;
       return total;
     },
-    copyJoined(positions, target, at) {
-      let low = Infinity;
-      let high = -1;
-      let total = 0;
-      for (let i = 0; i < positions.length; i++) {
-        const p = positions[i]!;
-        if (p < low) low = p;
-        if (p > high) high = p;
-        total += endOf(p) - offsets[p]!;
-      }
-      if (high < 0) return;
-      const spanBytes = offsets[high + 1]! - offsets[low]!;
-      // Positions close together (a since page: whole days, newest-first within the span): one read, then in order.
-      if (spanBytes <= 2 * total + SPAN_SLACK_BYTES && spanBytes <= SPAN_BYTES) {
-        const span = answerSpan(offsets[low]!, endOf(high));
-        const base = offsets[low]!;
-        for (let i = 0; i < positions.length; i++) {
-          if (i > 0) target[at++] = COMMA;
-          const p = positions[i]!;
-          target.set(span.subarray(offsets[p]! - base, endOf(p) - base), at);
-          at += endOf(p) - offsets[p]!;
-        }
-        return;
-      }
-      for (let i = 0; i < positions.length;) {
-        // A run of consecutive ascending positions is consecutive in the file, one comma apart: one read.
-        let j = i + 1;
-        while (j < positions.length && positions[j]! === positions[j - 1]! + 1) j++;
-        if (i > 0) target[at++] = COMMA;
-        const first = positions[i]!;
-        readInto(source, offsets[first]!, endOf(positions[j - 1]!), target, at);
-        // What lies between two records of the run (a comma, as loading checked its length).
-        for (let k = i; k < j - 1; k++) target[at + endOf(positions[k]!) - offsets[first]!] = COMMA;
-        at += endOf(positions[j - 1]!) - offsets[first]!;
-        i = j;
-      }
-    },
+    copyJoined: (positions, target, at) => copyJoined(source, offsets, answerSpan, positions, target, at),
     review: (p) => JSON.parse(decoder.decode(source.read(offsets[p]!, endOf(p)))) as Review,
     forEach(visit) {
       const spans = spanReader(source);
@@ -294,6 +306,56 @@ export function recordsFromSource(source: RecordSource): ReviewRecords {
     },
   };
   return records;
+}
+
+/**
+ * The JSON of the records at `positions`, joined by commas, copied into `target` from `at`: read from
+ * `source` in as few reads as their places in the file allow.
+ */
+function copyJoined(
+  source: RecordSource,
+  offsets: Float64Array,
+  answerSpan: (start: number, end: number) => Uint8Array,
+  positions: ArrayLike<number>,
+  target: Uint8Array,
+  at: number,
+): void {
+  const endOf = (p: number) => offsets[p + 1]! - 1;
+  let low = Infinity;
+  let high = -1;
+  let total = 0;
+  for (let i = 0; i < positions.length; i++) {
+    const p = positions[i]!;
+    if (p < low) low = p;
+    if (p > high) high = p;
+    total += endOf(p) - offsets[p]!;
+  }
+  if (high < 0) return;
+  const spanBytes = offsets[high + 1]! - offsets[low]!;
+  // Positions close together (a since page: whole days, newest-first within the span): one read, then in order.
+  if (spanBytes <= 2 * total + SPAN_SLACK_BYTES && spanBytes <= SPAN_BYTES) {
+    const span = answerSpan(offsets[low]!, endOf(high));
+    const base = offsets[low]!;
+    for (let i = 0; i < positions.length; i++) {
+      if (i > 0) target[at++] = COMMA;
+      const p = positions[i]!;
+      target.set(span.subarray(offsets[p]! - base, endOf(p) - base), at);
+      at += endOf(p) - offsets[p]!;
+    }
+    return;
+  }
+  for (let i = 0; i < positions.length;) {
+    // A run of consecutive ascending positions is consecutive in the file, one comma apart: one read.
+    let j = i + 1;
+    while (j < positions.length && positions[j]! === positions[j - 1]! + 1) j++;
+    if (i > 0) target[at++] = COMMA;
+    const first = positions[i]!;
+    readInto(source, offsets[first]!, endOf(positions[j - 1]!), target, at);
+    // What lies between two records of the run (a comma, as loading checked its length).
+    for (let k = i; k < j - 1; k++) target[at + endOf(positions[k]!) - offsets[first]!] = COMMA;
+    at += endOf(positions[j - 1]!) - offsets[first]!;
+    i = j;
+  }
 }
 
 /** Where the top-level `reviews` array opens in the JSON's first bytes, or -1 if not within them. */

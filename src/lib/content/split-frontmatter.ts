@@ -1,6 +1,7 @@
 /**
- * Splits an editor's Markdown file into its YAML frontmatter and its body.
- * YAML 1.2 (the `yaml` package) keeps `2024-05-03` a string, so dates are
+ * Splits an editor's Markdown file into its YAML frontmatter and its body, and
+ * parses YAML with errors at the file's own line numbers (what the fields must
+ * hold is src/lib/content/editor-schema.ts). YAML 1.2 (the `yaml` package) keeps `2024-05-03` a string, so dates are
  * validated by the schemas rather than silently turned into Date objects.
  */
 import { parseDocument } from 'yaml';
