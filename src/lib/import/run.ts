@@ -65,6 +65,8 @@ export interface FileReport {
   /** False when the export had a problem and nothing of it was written. */
   imported: boolean;
   problems: ImportProblem[];
+  /** When the export was not imported because of some records: how many of the others `skipInvalid` would import. */
+  importable?: number;
   added: Change[];
   updated: Change[];
   unchanged: number;
@@ -139,6 +141,10 @@ export function importReviews(paths: readonly string[], options: ImportOptions):
       sources: new Set([...parsed.records.map((r) => r.source), ...formatSources(parsed.format, options.csv)]),
     });
     importExport(parsed, file, content, options);
+    if (!file.imported && !file.problems.some((p) => p.at.startsWith('('))) {
+      const failed = new Set(file.problems.map((p) => p.at));
+      file.importable = parsed.records.filter((r) => !failed.has(r.at)).length;
+    }
   }
   findMissing(read, content.index, options, report);
   return report;

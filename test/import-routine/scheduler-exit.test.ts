@@ -1,0 +1,90 @@
+/**
+ * What a scheduler and an owner read from `npm run import`: the exit status
+ * (0 imported, 1 something could not be imported, 2 usage or setup) and, when
+ * a few records block an export, how to import the rest.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, it } from 'node:test';
+import { NODE, ROOT } from '../helpers/builds.ts';
+import { googleListPage, googleReview } from '../import/exports.ts';
+
+const work = mkdtempSync(join(tmpdir(), 'import-exit-'));
+after(() => rmSync(work, { recursive: true, force: true }));
+
+function cli(args: string[], env: Record<string, string> = {}) {
+  const result = spawnSync(NODE, [join(ROOT, 'scripts/import.ts'), ...args], {
+    cwd: work,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH!, ...env },
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function contentCopy(): string {
+  const dir = mkdtempSync(join(work, 'content-'));
+  cpSync(join(ROOT, 'content'), dir, { recursive: true });
+  return dir;
+}
+
+it('records that block an export: the count of good ones and --skip-invalid, which then imports them', () => {
+  const content = contentCopy();
+  writeFileSync(
+    join(work, 'unspecified.json'),
+    JSON.stringify(
+      googleListPage([
+        googleReview('1', '2', 'ok1'),
+        { ...googleReview('1', '2', 'bad1'), starRating: 'STAR_RATING_UNSPECIFIED' },
+        googleReview('1', '2', 'ok2', { comment: 'Second good one.' }),
+      ]),
+    ),
+  );
+  const blocked = cli(['--content-dir', content, 'unspecified.json']);
+  assert.equal(blocked.status, 1);
+  assert.match(
+    blocked.stdout,
+    /^ {2}The other 2 records have no problem: run again with --skip-invalid to import them \(the one above is listed as skipped, not written\)\.$/m,
+  );
+  const skipped = cli(['--content-dir', content, '--skip-invalid', 'unspecified.json']);
+  assert.equal(skipped.status, 0, skipped.stdout + skipped.stderr);
+  assert.match(skipped.stdout, /2 new, 0 updated, 0 unchanged, 1 skipped/);
+
+  // A file-level problem: --skip-invalid would not help, so it is not offered.
+  writeFileSync(join(work, 'broken.json'), '{"reviews": [');
+  const broken = cli(['--content-dir', content, 'broken.json']);
+  assert.equal(broken.status, 1);
+  assert.doesNotMatch(broken.stdout, /--skip-invalid/);
+});
+
+it('usage and setup mistakes exit 2, without a stack trace; nothing written', () => {
+  const content = contentCopy();
+  const files = readdirSync(join(content, 'reviews')).length;
+  const missing = cli(['--content-dir', content, 'no-such-export.json']);
+  assert.equal(missing.status, 2, missing.stdout + missing.stderr);
+  assert.match(missing.stderr, /^import: .*no-such-export\.json/);
+  const noContent = cli(['--content-dir', join(work, 'no-content'), '--google'], {
+    GOOGLE_LOCATIONS: 'accounts/1/locations/2',
+    GOOGLE_ACCESS_TOKEN: 'x',
+    GOOGLE_API_BASE: 'http://127.0.0.1:9',
+  });
+  assert.equal(noContent.status, 1, 'the API is unreachable before the folder is read: a failure, not setup');
+  const unreadable = cli(['--content-dir', join(work, 'no-content'), 'no-such-export.json']);
+  assert.equal(unreadable.status, 2);
+  assert.match(unreadable.stderr, /the content folder cannot be read/);
+  const unset = cli(['--content-dir', content, '--google'], { GOOGLE_ACCESS_TOKEN: 'x' });
+  assert.equal(unset.status, 2);
+  assert.match(unset.stderr, /GOOGLE_LOCATIONS is not set/);
+  const malformed = cli(['--content-dir', content, '--google'], {
+    GOOGLE_LOCATIONS: 'shop-11',
+    GOOGLE_ACCESS_TOKEN: 'x',
+  });
+  assert.equal(malformed.status, 2);
+  const noCredentials = cli(['--content-dir', content, '--google'], { GOOGLE_LOCATIONS: 'accounts/1/locations/2' });
+  assert.equal(noCredentials.status, 2);
+  assert.match(noCredentials.stderr, /no Google credentials/);
+  for (const r of [missing, unreadable, unset, malformed, noCredentials]) assert.doesNotMatch(r.stderr, /\n {4}at /);
+  assert.equal(readdirSync(join(content, 'reviews')).length, files);
+});
