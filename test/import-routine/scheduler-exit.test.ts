@@ -88,3 +88,30 @@ it('usage and setup mistakes exit 2, without a stack trace; nothing written', ()
   for (const r of [missing, unreadable, unset, malformed, noCredentials]) assert.doesNotMatch(r.stderr, /\n {4}at /);
   assert.equal(readdirSync(join(content, 'reviews')).length, files);
 });
+
+it('a semicolon- or tab-separated CSV (Excel in much of Europe) imports like a comma-separated one', () => {
+  const content = contentCopy();
+  writeFileSync(
+    join(work, 'semicolon.csv'),
+    'date;rating;author;text;source\r\n2025-02-01;5;Ann B.;"Fine work; tidy crew.";yelp\r\n',
+  );
+  writeFileSync(
+    join(work, 'tab.csv'),
+    'date\trating\tauthor\ttext\tsource\n2025-02-02\t4\tBo C.\tGood, quick.\tyelp\n',
+  );
+  const result = cli(['--content-dir', content, 'semicolon.csv', 'tab.csv']);
+  assert.equal(result.status, 0, result.stdout + result.stderr);
+  assert.match(result.stdout, /^semicolon\.csv \(csv\): 1 new/m);
+  assert.match(result.stdout, /^tab\.csv \(csv\): 1 new/m);
+});
+
+it('a missing column lists the columns found and suggests the likely one', () => {
+  const content = contentCopy();
+  writeFileSync(join(work, 'stars.csv'), 'date,Stars,author,text,source\n2025-02-01,5,Ann,Fine,yelp\n');
+  const result = cli(['--content-dir', content, 'stars.csv']);
+  assert.equal(result.status, 1);
+  assert.match(
+    result.stdout,
+    /no rating column: .*\(columns found: "date", "Stars", "author", "text", "source"\); "Stars" looks like it: --map rating=Stars$/m,
+  );
+});
