@@ -34,7 +34,7 @@ export function formatReport(report: ImportReport): string {
     for (const change of file.added) lines.push(`  new       ${change.file}  (${change.at})`);
     for (const change of file.updated)
       lines.push(
-        `  updated   ${change.file}  (${change.at}${change.by === 'text' ? ', typed by hand before: recognised by author, date and text' : ''})`,
+        `  updated   ${change.file}  (${change.at}${change.by === 'text' ? ', typed by hand before: recognised by author, date and text' : ''}${change.what ? `: ${change.what.join(', ')}` : ''})`,
       );
     for (const skip of file.skipped) lines.push(`  skipped   ${skip.at}: ${skip.reason}`);
   }

@@ -57,6 +57,8 @@ export interface Change {
   at: string;
   /** How an existing file was recognised: its platform id, or (typed by hand) author, date and text. */
   by?: 'id' | 'text';
+  /** What an update changes, as the office says it: "rating 3 → 4", "text changed", "reply added". */
+  what?: string[];
 }
 
 export interface FileReport {
@@ -90,6 +92,7 @@ interface Plan {
   data: Frontmatter;
   kind: 'added' | 'updated';
   by?: 'id' | 'text';
+  what?: string[];
 }
 
 /** A plan with its frontmatter as the schema read it. */
@@ -196,6 +199,7 @@ function importExport(parsed: ParsedExport, file: FileReport, content: Content, 
       file: `${REVIEWS_DIR}/${plan.id}.md`,
       at: plan.record.at,
       ...(plan.by ? { by: plan.by } : {}),
+      ...(plan.what?.length ? { what: plan.what } : {}),
     });
 }
 
@@ -312,7 +316,33 @@ function planUpdate(
     });
     return undefined;
   }
-  return { record, id: existing.id, data, kind: 'updated', by: match.by };
+  return {
+    record,
+    id: existing.id,
+    data,
+    kind: 'updated',
+    by: match.by,
+    what: whatChanged(before, data, existing.body !== record.text),
+  };
+}
+
+/** An update's changes in the words of the report; the `updated` time only when nothing else changed. */
+function whatChanged(before: Frontmatter, after: Frontmatter, textChanged: boolean): string[] {
+  const same = (field: (typeof FIELD_ORDER)[number]) =>
+    JSON.stringify(before[field] ?? null) === JSON.stringify(after[field] ?? null);
+  const what: string[] = [];
+  for (const field of FIELD_ORDER) {
+    if (field === 'updated' || same(field)) continue;
+    const [was, is] = [before[field], after[field]];
+    const name = field === 'response' ? 'reply' : field;
+    if (field === 'rating') what.push(`rating ${String(was)} → ${String(is)}`);
+    else if (was === undefined || was === null) what.push(`${name} added`);
+    else if (is === undefined || is === null) what.push(`${name} removed`);
+    else what.push(`${name} changed`);
+  }
+  if (textChanged) what.push('text changed');
+  if (what.length === 0 && !same('updated')) what.push('updated time changed');
+  return what;
 }
 
 /**

@@ -115,3 +115,26 @@ it('a missing column lists the columns found and suggests the likely one', () =>
     /no rating column: .*\(columns found: "date", "Stars", "author", "text", "source"\); "Stars" looks like it: --map rating=Stars$/m,
   );
 });
+
+it('an "updated" line says what changed', () => {
+  const content = contentCopy();
+  const review = (fields: Parameters<typeof googleReview>[3]) =>
+    JSON.stringify(googleListPage([googleReview('1', '2', 'u1', { stars: 3, comment: 'Fixed the leak.', ...fields })]));
+  writeFileSync(join(work, 'first.json'), review({}));
+  assert.equal(cli(['--content-dir', content, 'first.json']).status, 0);
+  writeFileSync(
+    join(work, 'edited.json'),
+    review({
+      stars: 4,
+      comment: 'Fixed the leak, and it held.',
+      updateTime: '2026-01-02T10:00:00Z',
+      reviewReply: { comment: 'Thank you!', updateTime: '2026-01-03T10:00:00Z' },
+    }),
+  );
+  const edited = cli(['--content-dir', content, 'edited.json']);
+  assert.equal(edited.status, 0, edited.stdout + edited.stderr);
+  assert.match(
+    edited.stdout,
+    /^ {2}updated {3}reviews\/\S+\.md {2}\(record 1: rating 3 → 4, reply added, text changed\)$/m,
+  );
+});
