@@ -138,3 +138,19 @@ it('an "updated" line says what changed', () => {
     /^ {2}updated {3}reviews\/\S+\.md {2}\(record 1: rating 3 → 4, reply added, text changed\)$/m,
   );
 });
+
+it('a CSV of this month\'s Yelp reviews does not make the earlier ones "no longer in the exports"', () => {
+  const content = contentCopy();
+  const header = 'date,rating,author,text,source,source_id\n';
+  writeFileSync(
+    join(work, 'yelp-1.csv'),
+    `${header}2025-01-05,5,Ann B.,Fine.,yelp,y1\n2025-01-09,4,Bo C.,Good.,yelp,y2\n`,
+  );
+  writeFileSync(join(work, 'yelp-2.csv'), `${header}2025-02-03,5,Cy D.,Great.,yelp,y3\n`);
+  assert.equal(cli(['--content-dir', content, 'yelp-1.csv']).status, 0);
+  const files = readdirSync(join(content, 'reviews')).length;
+  const second = cli(['--content-dir', content, '--delete-missing', 'yelp-2.csv']);
+  assert.equal(second.status, 0, second.stdout + second.stderr);
+  assert.doesNotMatch(second.stdout, /No longer in the exports/);
+  assert.equal(readdirSync(join(content, 'reviews')).length, files + 1);
+});

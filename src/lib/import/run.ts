@@ -439,6 +439,8 @@ function findMissing(
   const seen = new Map<string, Set<string>>();
   const incomplete = new Set<string>();
   for (const { file, records, sources } of read) {
+    // A generic CSV is a list someone put together (one month's Yelp reviews), not a platform's full export.
+    if (file.format === 'csv') continue;
     for (const source of sources) {
       if (!file.imported) incomplete.add(source);
       if (!seen.has(source)) seen.set(source, new Set());
