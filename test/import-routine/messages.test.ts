@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, it } from 'node:test';
@@ -153,4 +153,41 @@ it('a CSV of this month\'s Yelp reviews does not make the earlier ones "no longe
   assert.equal(second.status, 0, second.stdout + second.stderr);
   assert.doesNotMatch(second.stdout, /No longer in the exports/);
   assert.equal(readdirSync(join(content, 'reviews')).length, files + 1);
+});
+
+it("Google's translation wrapper: the customer's original words are published, the translation dropped", () => {
+  const content = contentCopy();
+  writeFileSync(
+    join(work, 'translated.json'),
+    JSON.stringify(
+      googleListPage([
+        googleReview('1', '2', 'tr1', {
+          reviewer: { displayName: 'Lukas M.' },
+          comment:
+            '(Translated by Google) Very good work on our roof.\n\n(Original)\nSehr gute Arbeit an unserem Dach.',
+        }),
+        googleReview('1', '2', 'tr2', {
+          reviewer: { displayName: 'Inès P.' },
+          createTime: '2025-06-02T10:00:00Z',
+          updateTime: '2025-06-02T10:00:00Z',
+          comment: 'Travail soigné, équipe ponctuelle.\n\n(Translated by Google)\nCareful work, punctual team.',
+        }),
+      ]),
+    ),
+  );
+  const result = cli(['--content-dir', content, 'translated.json']);
+  assert.equal(result.status, 0, result.stdout + result.stderr);
+  const written = [...result.stdout.matchAll(/new {7}(reviews\/\S+\.md)/g)].map((m) =>
+    readFileSync(join(content, m[1]!), 'utf8'),
+  );
+  assert.equal(written.length, 2);
+  assert.ok(
+    written.some((f) => f.endsWith('---\nSehr gute Arbeit an unserem Dach.\n')),
+    written.join('\n'),
+  );
+  assert.ok(
+    written.some((f) => f.endsWith('---\nTravail soigné, équipe ponctuelle.\n')),
+    written.join('\n'),
+  );
+  assert.ok(written.every((f) => !/Translated by Google|Careful work|Very good work/.test(f)));
 });
