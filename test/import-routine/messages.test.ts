@@ -191,3 +191,26 @@ it("Google's translation wrapper: the customer's original words are published, t
   );
   assert.ok(written.every((f) => !/Translated by Google|Careful work|Very good work/.test(f)));
 });
+
+it('tags in a reviewer name are removed, not published as text', () => {
+  const content = contentCopy();
+  writeFileSync(
+    join(work, 'tagged.json'),
+    JSON.stringify(googleListPage([googleReview('1', '2', 'tag1', { reviewer: { displayName: 'Jo <i>Smith</i>' } })])),
+  );
+  writeFileSync(join(work, 'tagged.csv'), 'date,rating,author,text,source\n2025-02-01,5,<b>Ann</b> B.,Fine.,yelp\n');
+  const result = cli(['--content-dir', content, 'tagged.json', 'tagged.csv']);
+  assert.equal(result.status, 0, result.stdout + result.stderr);
+  const written = [...result.stdout.matchAll(/new {7}(reviews\/\S+\.md)/g)].map((m) =>
+    readFileSync(join(content, m[1]!), 'utf8'),
+  );
+  assert.equal(written.length, 2);
+  assert.ok(
+    written.some((f) => /^author: Jo Smith$/m.test(f)),
+    written.join('\n'),
+  );
+  assert.ok(
+    written.some((f) => /^author: Ann B\.$/m.test(f)),
+    written.join('\n'),
+  );
+});

@@ -6,7 +6,7 @@
  * and `--map field=Column` names another.
  */
 import { CsvError, parse } from 'csv-parse/sync';
-import { NO_TEXT, optionalString, RecordReader } from './fields.ts';
+import { NO_TEXT, optionalString, personName, RecordReader } from './fields.ts';
 import { trustpilotReviewUrl } from './trustpilot.ts';
 import type { CsvOptions, ImportedReview, ParsedExport } from './types.ts';
 import { calendarDate, derivedSourceId, latestInstant, plainText, starRating, utcInstant } from './values.ts';
@@ -165,7 +165,7 @@ export function parseCsv(
     const updated = updatedCell === undefined ? undefined : reader.read(column('updated'), updatedCell, utcInstant);
     const title = reader.read(column('title'), cell('title'), (value) => optionalString(plainText(value)));
     const text = reader.read(column('text'), cell('text'), plainText);
-    const author = optionalString(cell('author')) ?? 'Anonymous';
+    const author = personName(cell('author')) ?? 'Anonymous';
     const source = (optionalString(cell('source'))?.toLowerCase() ?? defaultSource)!;
     const url = optionalString(cell('source_url'));
     let response: ImportedReview['response'] = index.response === undefined ? undefined : null;

@@ -16,6 +16,7 @@ import {
   isObject,
   NO_TEXT,
   optionalString,
+  personName,
   parseRecords,
   requiredString,
   type RecordReader,
@@ -74,7 +75,7 @@ function readReview(reader: RecordReader, item: Record<string, unknown>): Import
   const comment = reader.read('comment', item.comment, plainText);
   const text = comment === undefined ? undefined : customersWords(comment);
   const reviewer = isObject(item.reviewer) ? item.reviewer : {};
-  const name = reader.read('reviewer.displayName', reviewer.displayName, optionalString);
+  const name = reader.read('reviewer.displayName', reviewer.displayName, personName);
   // An anonymous reviewer is shown by Google as "A Google User".
   const author = name ?? 'A Google user';
   let response: ImportedReview['response'] = null;
