@@ -57,7 +57,7 @@ const DELIMITERS = [',', ';', '\t'] as const;
  * The separator of a CSV: the comma, or the semicolon (what Excel writes where the comma is the
  * decimal mark) or the tab when the header row has more of those outside quotes.
  */
-export function csvDelimiter(text: string): (typeof DELIMITERS)[number] {
+function csvDelimiter(text: string): (typeof DELIMITERS)[number] {
   const counts = new Map<string, number>(DELIMITERS.map((d) => [d, 0]));
   let quoted = false;
   for (const char of text) {

@@ -117,7 +117,7 @@ function readReview(reader: RecordReader, item: Record<string, unknown>): Import
  * original first and "(Translated by Google) <translation>" after it. The
  * translation is Google's, not the customer's, so it is dropped.
  */
-export function customersWords(comment: string): string {
+function customersWords(comment: string): string {
   const original = /^\(Translated by Google\)[\s\S]*?\n\s*\(Original\)\s*\n?([\s\S]+)$/.exec(comment);
   if (original) return original[1]!.trim();
   const before = /^([\s\S]+?)\n\s*\(Translated by Google\)[\s\S]*$/.exec(comment);
