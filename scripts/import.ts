@@ -33,7 +33,9 @@ Options:
                          GOOGLE_ACCESS_TOKEN or GOOGLE_CLIENT_ID + GOOGLE_CLIENT_SECRET + GOOGLE_REFRESH_TOKEN
   --help                 this text
 
-Exit status: 0 when every export was imported, 1 when one was not (nothing of it written), 2 for a usage mistake.`;
+Exit status: 0 when every export was imported, 1 when one was not (nothing of it written) or the
+Google API refused or failed, 2 for a usage or setup mistake (an option, a file that is not there,
+a content folder that cannot be read, GOOGLE_* settings missing or malformed).`;
 
 function fail(message: string): never {
   process.stderr.write(`import: ${message}\n\n${USAGE}\n`);
@@ -77,9 +79,23 @@ for (const entry of values.map ?? []) {
   map[match[1] as CsvField] = match[2]!;
 }
 
+/** A setup mistake: said plainly, without the usage text, exit status 2. */
+function setupFailed(message: string): never {
+  process.stderr.write(`import: ${message}\n`);
+  process.exit(2);
+}
+
+let googleSettings: ReturnType<typeof googleSettingsFromEnv> | undefined;
 try {
-  const google = values.google
-    ? (await fetchGoogleReviews(googleSettingsFromEnv())).map(({ location, document }) => ({
+  if (values.google) googleSettings = googleSettingsFromEnv();
+} catch (error) {
+  if (!(error instanceof GoogleApiError)) throw error;
+  setupFailed(`Google Business Profile API: ${error.message}`);
+}
+
+try {
+  const google = googleSettings
+    ? (await fetchGoogleReviews(googleSettings)).map(({ location, document }) => ({
         name: `Google API ${location}`,
         document,
       }))
@@ -104,10 +120,8 @@ try {
     process.stderr.write(`import: Google Business Profile API: ${error.message}\n`);
     process.exitCode = 1;
   } else if (error instanceof ImportSetupError) {
-    process.stderr.write(`import: the content folder cannot be read:\n${error.message}\n`);
-    process.exitCode = 1;
+    setupFailed(`the content folder cannot be read:\n${error.message}`);
   } else if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-    process.stderr.write(`import: ${(error as Error).message}\n`);
-    process.exitCode = 1;
+    setupFailed((error as Error).message);
   } else throw error;
 }

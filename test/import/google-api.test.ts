@@ -1,78 +1,32 @@
 /**
- * `npm run import -- --google` against a local server answering as the
- * Business Profile API documents: the OAuth token endpoint (refresh token →
- * access token) and `accounts.locations.reviews.list`, pages of at most 50
- * followed by `nextPageToken`. Google itself cannot be reached from tests.
+ * `npm run import -- --google` against the local stand-in of the Business
+ * Profile API (google-stand-in.ts). Google itself cannot be reached from tests.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, it } from 'node:test';
 import { NODE, ROOT } from '../helpers/builds.ts';
-import { googleListPage, manyGoogleReviews } from './exports.ts';
+import { manyGoogleReviews } from './exports.ts';
+import { startGoogleStandIn, type GoogleStandIn } from './google-stand-in.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'import-google-'));
 const reviews = {
   'accounts/1045/locations/11': manyGoogleReviews(120, '11'),
   'accounts/1045/locations/12': manyGoogleReviews(7, '12'),
 };
-const requests: Array<{ path: string; auth?: string; body?: string }> = [];
+let standIn: GoogleStandIn;
 let base: string;
-const server = createServer(async (req: IncomingMessage, res) => {
-  let body = '';
-  for await (const chunk of req) body += chunk;
-  const url = new URL(req.url!, 'http://localhost');
-  requests.push({
-    path: url.pathname + url.search,
-    ...(req.headers.authorization ? { auth: req.headers.authorization } : {}),
-    ...(body ? { body } : {}),
-  });
-  const send = (status: number, value: unknown) => {
-    res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8' });
-    res.end(JSON.stringify(value));
-  };
-  if (url.pathname === '/token') {
-    const form = new URLSearchParams(body);
-    if (form.get('grant_type') === 'refresh_token' && form.get('refresh_token') === 'good-refresh')
-      return send(200, {
-        access_token: 'ya29.fresh',
-        expires_in: 3599,
-        scope: 'https://www.googleapis.com/auth/business.manage',
-        token_type: 'Bearer',
-      });
-    return send(400, { error: 'invalid_grant', error_description: 'Token has been expired or revoked.' });
-  }
-  const match = /^\/v4\/(accounts\/\d+\/locations\/\d+)\/reviews$/.exec(url.pathname);
-  if (!match)
-    return send(404, { error: { code: 404, message: 'Requested entity was not found.', status: 'NOT_FOUND' } });
-  if (req.headers.authorization !== 'Bearer ya29.fresh')
-    return send(401, {
-      error: { code: 401, message: 'Request had invalid authentication credentials.', status: 'UNAUTHENTICATED' },
-    });
-  const all = reviews[match[1] as keyof typeof reviews];
-  if (!all) return send(404, { error: { code: 404, message: 'Requested entity was not found.', status: 'NOT_FOUND' } });
-  const size = Math.min(50, Number(url.searchParams.get('pageSize') ?? 50));
-  const from = Number(url.searchParams.get('pageToken') ?? '0');
-  const page = all.slice(from, from + size);
-  return send(
-    200,
-    googleListPage(page, {
-      totalReviewCount: all.length,
-      ...(from + size < all.length ? { nextPageToken: String(from + size) } : {}),
-    }),
-  );
-});
+let requests: GoogleStandIn['requests'];
 
 before(async () => {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  standIn = await startGoogleStandIn(reviews);
+  ({ base, requests } = standIn);
 });
-after(() => {
-  server.close();
+after(async () => {
+  await standIn.close();
   rmSync(work, { recursive: true, force: true });
 });
 

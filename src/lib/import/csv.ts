@@ -6,7 +6,7 @@
  * and `--map field=Column` names another.
  */
 import { CsvError, parse } from 'csv-parse/sync';
-import { NO_TEXT, optionalString, RecordReader } from './fields.ts';
+import { NO_TEXT, optionalString, personName, RecordReader } from './fields.ts';
 import { trustpilotReviewUrl } from './trustpilot.ts';
 import type { CsvOptions, ImportedReview, ParsedExport } from './types.ts';
 import { calendarDate, derivedSourceId, latestInstant, plainText, starRating, utcInstant } from './values.ts';
@@ -44,11 +44,36 @@ const TRUSTPILOT_COLUMNS: Readonly<Record<CsvField, readonly string[]>> = {
 
 const REQUIRED: readonly CsvField[] = ['date', 'rating', 'text'];
 
+/** Words in a header that suggest a required field, for the "did you mean" of a missing column. */
+const LIKELY: Readonly<Record<string, RegExp>> = {
+  date: /date|created|posted|time|when/i,
+  rating: /star|rating|score|grade/i,
+  text: /text|review|comment|content|body|message/i,
+};
+
+const DELIMITERS = [',', ';', '\t'] as const;
+
+/**
+ * The separator of a CSV: the comma, or the semicolon (what Excel writes where the comma is the
+ * decimal mark) or the tab when the header row has more of those outside quotes.
+ */
+function csvDelimiter(text: string): (typeof DELIMITERS)[number] {
+  const counts = new Map<string, number>(DELIMITERS.map((d) => [d, 0]));
+  let quoted = false;
+  for (const char of text) {
+    if (char === '"') quoted = !quoted;
+    else if (!quoted && (char === '\n' || char === '\r')) break;
+    else if (!quoted && counts.has(char)) counts.set(char, counts.get(char)! + 1);
+  }
+  return DELIMITERS.reduce((best, d) => (counts.get(d)! > counts.get(best)! ? d : best));
+}
+
 /** A CSV with Trustpilot's own column names in its header row, not a generic CSV. */
 export function isTrustpilotCsv(text: string): boolean {
   let header: string[];
   try {
-    header = (parse(text, { to_line: 1, relax_column_count: true }) as string[][])[0] ?? [];
+    header =
+      (parse(text, { to_line: 1, relax_column_count: true, delimiter: csvDelimiter(text) }) as string[][])[0] ?? [];
   } catch {
     return false;
   }
@@ -68,7 +93,7 @@ export function parseCsv(
   const out: ParsedExport = { format, records: [], fields: {}, problems: [], skipped: [] };
   let rows: string[][];
   try {
-    rows = parse(text, { skip_empty_lines: true }) as string[][];
+    rows = parse(text, { skip_empty_lines: true, delimiter: csvDelimiter(text) }) as string[][];
   } catch (error) {
     const line = error instanceof CsvError && 'lines' in error ? ` (line ${String(error.lines)})` : '';
     out.problems.push({
@@ -111,7 +136,7 @@ export function parseCsv(
         file,
         at: '(header)',
         field,
-        message: `no ${field} column: expected one named ${names.map((n) => `"${n}"`).join(' or ')}, or name it with --map ${field}=<column>`,
+        message: `no ${field} column: expected one named ${names.map((n) => `"${n}"`).join(' or ')}, or name it with --map ${field}=<column> (columns found: ${header.map((h) => `"${h.trim()}"`).join(', ')})${likelyColumn(field, header, fields)}`,
       });
     }
   }
@@ -140,7 +165,7 @@ export function parseCsv(
     const updated = updatedCell === undefined ? undefined : reader.read(column('updated'), updatedCell, utcInstant);
     const title = reader.read(column('title'), cell('title'), (value) => optionalString(plainText(value)));
     const text = reader.read(column('text'), cell('text'), plainText);
-    const author = optionalString(cell('author')) ?? 'Anonymous';
+    const author = personName(cell('author')) ?? 'Anonymous';
     const source = (optionalString(cell('source'))?.toLowerCase() ?? defaultSource)!;
     const url = optionalString(cell('source_url'));
     let response: ImportedReview['response'] = index.response === undefined ? undefined : null;
@@ -173,4 +198,13 @@ export function parseCsv(
     });
   });
   return out;
+}
+
+/** A column whose name suggests the field and that no other field has taken: "; "Stars" looks like it: --map rating=Stars". */
+function likelyColumn(field: CsvField, header: readonly string[], taken: Record<string, string>): string {
+  const used = new Set(Object.values(taken));
+  const column = header.map((h) => h.trim()).find((h) => !used.has(h) && LIKELY[field]?.test(h));
+  return column === undefined
+    ? ''
+    : `; "${column}" looks like it: --map ${field}=${/[\s"']/.test(column) ? `"${column}"` : column}`;
 }

@@ -35,6 +35,17 @@ export function optionalString(value: unknown): string | undefined {
   return value.trim() === '' ? undefined : value.trim();
 }
 
+/**
+ * A reviewer's name as the site shows it: HTML tags some platforms leave in a display name
+ * (`Jo <i>Smith</i>`) removed, spaces collapsed; blank is no name. A name is a label, never
+ * markup, so its tags are not the customer's words.
+ */
+export function personName(value: unknown): string | undefined {
+  const name = optionalString(value);
+  if (name === undefined) return undefined;
+  return optionalString(name.replace(/<\/?[a-z][^<>]*>/gi, ' ').replace(/\s+/g, ' '));
+}
+
 /** A string field every record has: `missing` is the message when it is absent or blank. */
 export const requiredString =
   (missing: string) =>

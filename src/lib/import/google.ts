@@ -16,6 +16,7 @@ import {
   isObject,
   NO_TEXT,
   optionalString,
+  personName,
   parseRecords,
   requiredString,
   type RecordReader,
@@ -71,9 +72,10 @@ function readReview(reader: RecordReader, item: Record<string, unknown>): Import
   });
   const created = reader.read('createTime', item.createTime, utcInstant);
   const changed = item.updateTime === undefined ? undefined : reader.read('updateTime', item.updateTime, utcInstant);
-  const text = reader.read('comment', item.comment, plainText);
+  const comment = reader.read('comment', item.comment, plainText);
+  const text = comment === undefined ? undefined : customersWords(comment);
   const reviewer = isObject(item.reviewer) ? item.reviewer : {};
-  const name = reader.read('reviewer.displayName', reviewer.displayName, optionalString);
+  const name = reader.read('reviewer.displayName', reviewer.displayName, personName);
   // An anonymous reviewer is shown by Google as "A Google User".
   const author = name ?? 'A Google user';
   let response: ImportedReview['response'] = null;
@@ -107,4 +109,18 @@ function readReview(reader: RecordReader, item: Record<string, unknown>): Import
     response,
     at: reader.at,
   };
+}
+
+/**
+ * The customer's own words of a comment Google translated: Google sends
+ * "(Translated by Google) <translation>\n\n(Original)\n<original>", or the
+ * original first and "(Translated by Google) <translation>" after it. The
+ * translation is Google's, not the customer's, so it is dropped.
+ */
+function customersWords(comment: string): string {
+  const original = /^\(Translated by Google\)[\s\S]*?\n\s*\(Original\)\s*\n?([\s\S]+)$/.exec(comment);
+  if (original) return original[1]!.trim();
+  const before = /^([\s\S]+?)\n\s*\(Translated by Google\)[\s\S]*$/.exec(comment);
+  if (before) return before[1]!.trim();
+  return comment;
 }

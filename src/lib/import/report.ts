@@ -20,6 +20,12 @@ export function formatReport(report: ImportReport): string {
         `${file.file}: not imported, nothing ${report.dryRun ? 'would be ' : ''}written (${file.problems.length} problem${file.problems.length === 1 ? '' : 's'}):`,
       );
       for (const p of file.problems) lines.push(`  ${p.at}, ${p.field}: ${p.message}`);
+      if (file.importable) {
+        const bad = new Set(file.problems.map((p) => p.at)).size;
+        lines.push(
+          `  The other ${file.importable} record${file.importable === 1 ? ' has' : 's have'} no problem: run again with --skip-invalid to import ${file.importable === 1 ? 'it' : 'them'} (the ${bad === 1 ? 'one' : bad} above ${bad === 1 ? 'is' : 'are'} listed as skipped, not written).`,
+        );
+      }
       continue;
     }
     lines.push(
@@ -28,7 +34,7 @@ export function formatReport(report: ImportReport): string {
     for (const change of file.added) lines.push(`  new       ${change.file}  (${change.at})`);
     for (const change of file.updated)
       lines.push(
-        `  updated   ${change.file}  (${change.at}${change.by === 'text' ? ', typed by hand before: recognised by author, date and text' : ''})`,
+        `  updated   ${change.file}  (${change.at}${change.by === 'text' ? ', typed by hand before: recognised by author, date and text' : ''}${change.what ? `: ${change.what.join(', ')}` : ''})`,
       );
     for (const skip of file.skipped) lines.push(`  skipped   ${skip.at}: ${skip.reason}`);
   }

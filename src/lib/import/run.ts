@@ -57,6 +57,8 @@ interface Change {
   at: string;
   /** How an existing file was recognised: its platform id, or (typed by hand) author, date and text. */
   by?: 'id' | 'text';
+  /** What an update changes, as the office says it: "rating 3 → 4", "text changed", "reply added". */
+  what?: string[];
 }
 
 interface FileReport {
@@ -65,6 +67,8 @@ interface FileReport {
   /** False when the export had a problem and nothing of it was written. */
   imported: boolean;
   problems: ImportProblem[];
+  /** When the export was not imported because of some records: how many of the others `skipInvalid` would import. */
+  importable?: number;
   added: Change[];
   updated: Change[];
   unchanged: number;
@@ -88,6 +92,7 @@ interface Plan {
   data: Frontmatter;
   kind: 'added' | 'updated';
   by?: 'id' | 'text';
+  what?: string[];
 }
 
 /** A plan with its frontmatter as the schema read it. */
@@ -139,6 +144,10 @@ export function importReviews(paths: readonly string[], options: ImportOptions):
       sources: new Set([...parsed.records.map((r) => r.source), ...formatSources(parsed.format, options.csv)]),
     });
     importExport(parsed, file, content, options);
+    if (!file.imported && !file.problems.some((p) => p.at.startsWith('('))) {
+      const failed = new Set(file.problems.map((p) => p.at));
+      file.importable = parsed.records.filter((r) => !failed.has(r.at)).length;
+    }
   }
   findMissing(read, content.index, options, report);
   return report;
@@ -190,6 +199,7 @@ function importExport(parsed: ParsedExport, file: FileReport, content: Content, 
       file: `${REVIEWS_DIR}/${plan.id}.md`,
       at: plan.record.at,
       ...(plan.by ? { by: plan.by } : {}),
+      ...(plan.what?.length ? { what: plan.what } : {}),
     });
 }
 
@@ -306,7 +316,33 @@ function planUpdate(
     });
     return undefined;
   }
-  return { record, id: existing.id, data, kind: 'updated', by: match.by };
+  return {
+    record,
+    id: existing.id,
+    data,
+    kind: 'updated',
+    by: match.by,
+    what: whatChanged(before, data, existing.body !== record.text),
+  };
+}
+
+/** An update's changes in the words of the report; the `updated` time only when nothing else changed. */
+function whatChanged(before: Frontmatter, after: Frontmatter, textChanged: boolean): string[] {
+  const same = (field: (typeof FIELD_ORDER)[number]) =>
+    JSON.stringify(before[field] ?? null) === JSON.stringify(after[field] ?? null);
+  const what: string[] = [];
+  for (const field of FIELD_ORDER) {
+    if (field === 'updated' || same(field)) continue;
+    const [was, is] = [before[field], after[field]];
+    const name = field === 'response' ? 'reply' : field;
+    if (field === 'rating') what.push(`rating ${String(was)} → ${String(is)}`);
+    else if (was === undefined || was === null) what.push(`${name} added`);
+    else if (is === undefined || is === null) what.push(`${name} removed`);
+    else what.push(`${name} changed`);
+  }
+  if (textChanged) what.push('text changed');
+  if (what.length === 0 && !same('updated')) what.push('updated time changed');
+  return what;
 }
 
 /**
@@ -403,6 +439,8 @@ function findMissing(
   const seen = new Map<string, Set<string>>();
   const incomplete = new Set<string>();
   for (const { file, records, sources } of read) {
+    // A generic CSV is a list someone put together (one month's Yelp reviews), not a platform's full export.
+    if (file.format === 'csv') continue;
     for (const source of sources) {
       if (!file.imported) incomplete.add(source);
       if (!seen.has(source)) seen.set(source, new Set());

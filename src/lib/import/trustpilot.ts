@@ -10,6 +10,7 @@ import {
   isObject,
   NO_TEXT,
   optionalString,
+  personName,
   parseRecords,
   requiredString,
   type RecordReader,
@@ -55,7 +56,7 @@ function readReview(reader: RecordReader, item: Record<string, unknown>): Import
   const title = reader.read('title', item.title, (value) => optionalString(plainText(value)));
   const text = reader.read('text', item.text, plainText);
   const consumer = isObject(item.consumer) ? item.consumer : {};
-  const author = reader.read('consumer.displayName', consumer.displayName, optionalString) ?? 'A Trustpilot user';
+  const author = reader.read('consumer.displayName', consumer.displayName, personName) ?? 'A Trustpilot user';
   let response: ImportedReview['response'] = null;
   let replyChanged: string | undefined;
   if (item.companyReply != null) {
