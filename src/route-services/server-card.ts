@@ -2,6 +2,7 @@
 import { serverCardJson } from '../lib/mcp/server-card.ts';
 import { getDatasetSource } from './dataset.ts';
 import { getInsights } from './insights.ts';
+import { getModerationLog } from './moderation.ts';
 import { astroSite } from './site-origin.ts';
 
 export async function serverCardResponse(): Promise<Response> {
@@ -9,6 +10,7 @@ export async function serverCardResponse(): Promise<Response> {
     site: astroSite(),
     dataset: await getDatasetSource(),
     insights: (await getInsights()) as unknown as Record<string, unknown>,
+    moderation: await getModerationLog(),
   });
   return new Response(body, { headers: { 'content-type': 'application/json; charset=utf-8' } });
 }

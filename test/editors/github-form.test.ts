@@ -202,6 +202,7 @@ async function fill(page: Page): Promise<void> {
   for (const [label, option] of [
     ['Technicians', 'Maria'],
     ['Services', 'Gutter'],
+    ['Method', 'job'],
   ] as const) {
     const input = page.getByLabel(new RegExp(`^${label}`));
     await input.click();
@@ -209,6 +210,7 @@ async function fill(page: Page): Promise<void> {
     await page.keyboard.press('Enter');
   }
   await page.getByLabel('Source', { exact: true }).fill('website');
+  await page.getByLabel(/^Checked on/, { exact: true }).fill('2026-11-25');
   await page
     .getByLabel('Review text', { exact: true })
     .fill('New gutters in a day, and the downspouts finally drain away from the house.');

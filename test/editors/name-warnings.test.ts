@@ -44,6 +44,7 @@ author: Nina P.
 services: [roof-repair]
 source: website
 verified: true
+verification: { method: job, checked: 2026-11-21 }
 ---
 Jaime was great: he found the leak in an hour.
 `;

@@ -181,7 +181,8 @@ describe('/trends', () => {
   it('is linked from the home page', async () => {
     const page = await browser.newPage();
     await page.goto(`${content.url}/`);
-    const link = page.locator('a[href="/trends"]');
+    // The header's menu, and the footer's.
+    const link = page.locator('header a[href="/trends"]');
     assert.equal(await link.count(), 1);
     await link.click();
     assert.equal(await page.locator('h1').textContent(), 'How the reviews move over time');
