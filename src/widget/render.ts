@@ -64,7 +64,11 @@ export function renderLoading(options: WidgetOptions): HTMLElement {
     const count = options.layout === 'grid' ? options.limit : options.layout === 'carousel' ? 1 : 0;
     const cards = Array.from({ length: count }, () => h('li', { class: 'review ghost' }));
     content = [
-      head(h('p', { class: 'name' }, bar()), h('p', { class: 'rating' }, bar())),
+      head(
+        h('p', { class: 'name' }, bar()),
+        h('p', { class: 'rating' }, bar()),
+        h('p', { class: 'about clip' }, bar()),
+      ),
       ...(options.layout === 'carousel' ? [h('div', { class: 'controls' })] : []),
       body(options, h('ul', { class: 'reviews' }, ...cards), h('p', { class: 'foot' }, bar(), hidden)),
     ];
@@ -136,6 +140,11 @@ export function renderReviews(data: WidgetData, options: WidgetOptions, links: S
   const header = head(
     h('p', { class: 'name', part: 'name' }, data.business.name),
     h('p', { class: 'rating' }, ratingStars, value, countLink),
+    h(
+      'p',
+      { class: 'about clip' },
+      h('a', { href: new URL('/about-reviews', links.home).href, part: 'about' }, labels.aboutReviews),
+    ),
   );
   const foot = h('p', { class: 'foot' }, h('a', { href: links.home, part: 'see-all' }, labels.seeAll(count)));
   if (options.layout === 'carousel' && data.reviews.length > 0) {

@@ -44,6 +44,7 @@ a:focus-visible,button:focus-visible{outline:2px solid var(--_focus);outline-off
 .name{font-weight:700;font-size:1.125em;line-height:var(--_lh);height:var(--_lh);overflow:hidden;overflow-wrap:anywhere;display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:1}
 .rating{display:flex;flex-wrap:wrap;align-items:center;column-gap:.5em;min-height:var(--_lh);line-height:var(--_lh)}
 @container (max-width:28em){.name{height:calc(2*var(--_lh));-webkit-line-clamp:2}.rating{min-height:calc(2*var(--_lh))}.rating a{flex-basis:100%}}
+.about{line-height:var(--_lh);height:var(--_lh);margin-top:.5em}
 .value{font-weight:700}
 .stars{position:relative;flex:none;line-height:1;letter-spacing:.05em;color:var(--_empty)}
 .stars span{display:block;overflow:hidden;white-space:nowrap}

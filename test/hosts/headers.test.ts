@@ -108,8 +108,8 @@ for (const [host, headersOf] of HOSTS) {
   });
 }
 
-it('the Node server sends the WebSub Link header on the three topics only', async () => {
-  for (const path of ['/feed.xml', '/api/feed.json', '/reviews.json']) {
+it('the Node server sends the WebSub Link header on the four topics only', async () => {
+  for (const path of ['/feed.xml', '/api/feed.json', '/reviews.json', '/moderation.json']) {
     const response = await fetch(`${node.url}${path}`, { method: 'HEAD' });
     assert.equal(
       response.headers.get('link'),

@@ -17,7 +17,7 @@ import { initializeRequest, JSON_HEADERS, startRedis } from '../mcp/helpers.ts';
 import { forgetDistributedContent, isSubscribed, openStore, until } from '../websub/helpers.ts';
 import { siteLinks } from '../../src/lib/feeds/links.ts';
 import { CONTENT_CACHE } from '../../src/lib/http/representation.ts';
-import { callbackKey } from '../../src/lib/websub/subscriptions.ts';
+import { callbackKey, type DistributedHash } from '../../src/lib/websub/subscriptions.ts';
 import type { Store } from '../../src/lib/store/index.ts';
 import { closeOpenStores } from '../../src/lib/store/open-stores.ts';
 import { removeCopies, trustTestCa, type LoadedFunction } from './helpers.ts';
@@ -291,5 +291,28 @@ export function hostScenarios(host: HostUnderTest): void {
     await host.announceDeploy(1);
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.equal(sub.notifications('/deploy').length, 1);
+  });
+
+  it('the moderation log is a topic too: a deploy that changes it delivers the log as the CDN serves it, once', async () => {
+    const callback = sub.url('/moderation');
+    await Promise.all((await subscribeOn(b, callback, links.moderationJson)).deferred);
+    assert.ok(await isSubscribed(store, 'moderation', callback));
+    await until(async () => (await store.keys('websub:job:')).length === 0, 'no delivery pending');
+    const stale = 'stale-moderation-log';
+    await store.set('websub:hash:moderation', { hash: stale, at: 0, generation: 0 } satisfies DistributedHash);
+    await host.announceDeploy(2);
+    await until(
+      async () => (await store.get<{ hash: string }>('websub:hash:moderation'))?.hash !== stale,
+      'the publish',
+    );
+    await until(async () => (await store.keys('websub:job:')).length === 0, 'the delivery');
+    const notes = sub.notifications('/moderation');
+    assert.equal(notes.length, 1);
+    assert.ok(
+      notes[0]!.body.equals(readFileSync(join(host.staticDir, 'moderation.json'))),
+      'the log as the CDN serves it',
+    );
+    assert.equal(notes[0]!.headers['content-type'], 'application/json; charset=utf-8');
+    assert.equal(notes[0]!.headers.link, `<${links.hub}>; rel="hub", <${links.moderationJson}>; rel="self"`);
   });
 }

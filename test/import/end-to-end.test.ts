@@ -228,7 +228,7 @@ it('the same exports again: no file changes, a byte-identical build, no notifica
   await server!.stop();
   server = await startServer({ outDir: join(work, 'again') }, env);
   await logged(server, STARTUP_DONE, 'the start-up publish after the rebuild');
-  assert.match(server.output(), /start-up publish done \(unchanged, unchanged, unchanged\)/);
+  assert.match(server.output(), /start-up publish done \(unchanged, unchanged, unchanged, unchanged\)/);
   assert.equal(sub.notifications('/partner').length, 3, 'no new notification');
 });
 

@@ -75,6 +75,7 @@ describe('sitemap.xml', () => {
       `${SITE}/`,
       `${SITE}/api-reference`,
       `${SITE}/developers`,
+      `${SITE}/about-reviews`,
       ...Array.from({ length: pages }, (_, i) => `${SITE}/reviews/page/${i + 1}`),
       ...dataset.reviews.map((r) => `${SITE}/reviews/${r.id}`),
     ];
@@ -86,6 +87,8 @@ describe('sitemap.xml', () => {
     for (const review of dataset.reviews) assert.equal(byLoc.get(`${SITE}/reviews/${review.id}`), review.updated);
     assert.equal(byLoc.get(`${SITE}/`), dataset.updated);
     assert.equal(byLoc.get(`${SITE}/reviews/page/1`), dataset.updated);
+    for (const page of ['/developers', '/about-reviews'])
+      assert.equal((await fetch(`${server.url}${page}`)).status, 200, `${page} is a page the site serves`);
   });
 
   it('names only pages that answer 200 as HTML, and the last list page is the last one', async () => {

@@ -18,7 +18,9 @@ export const TOPICS = {
   jsonFeed: { id: 'json-feed', url: links.jsonFeed, path: '/api/feed.json' },
   reviews: { id: 'reviews', url: links.reviewsJson, path: '/reviews.json' },
 } as const;
+/** The reviews' topics: each carries every published review. The hub also serves MODERATION_TOPIC. */
 export const ALL_TOPICS = Object.values(TOPICS);
+export const MODERATION_TOPIC = { id: 'moderation', url: links.moderationJson, path: '/moderation.json' } as const;
 export const HUB_URL = links.hub;
 
 export const tempDir = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));

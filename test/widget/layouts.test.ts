@@ -219,6 +219,20 @@ describe('layouts, options and language', { timeout: SUITE_TIMEOUT_MS }, () => {
     await page.close();
   });
 
+  it('the header links to the site’s page on how reviews are verified, by its absolute address', async () => {
+    const page = await browser.newPage();
+    await page.goto(host.page(hostPageHtml(content.url, [{}, { layout: 'grid' }, { layout: 'carousel' }])));
+    await widgetsSettled(page);
+    for (let i = 0; i < 3; i++) {
+      const about = page.locator('roofing-reviews').nth(i).locator('[part="header"]').getByRole('link', {
+        name: 'How reviews are verified',
+      });
+      assert.equal(await about.getAttribute('href'), `${content.url}/about-reviews`);
+      assert.ok(await about.isVisible(), `widget ${i}: the link is shown`);
+    }
+    await page.close();
+  });
+
   it('list: each review as high as its text, no blank slot between reviews', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(host.page(hostPageHtml(content.url, [{ limit: '5' }])));
@@ -248,6 +262,10 @@ describe('layouts, options and language', { timeout: SUITE_TIMEOUT_MS }, () => {
     assert.match((await widget.locator('[part="count"]').textContent()) ?? '', /opiniones verificadas$/);
     assert.equal(await widget.locator('[part="box"]').getAttribute('lang'), 'es');
     assert.equal(await widget.getByRole('link', { name: /^Leer opinión de / }).count(), 1);
+    assert.equal(
+      await widget.getByRole('link', { name: 'Cómo se verifican las opiniones' }).getAttribute('href'),
+      `${content.url}/about-reviews`,
+    );
     const background = await widget.locator('[part="box"]').evaluate((el) => getComputedStyle(el).backgroundColor);
     assert.equal(background, 'rgb(27, 31, 36)');
     await context.close();

@@ -1,6 +1,6 @@
 /**
  * The sitemap (sitemaps.org 0.9) of the site's pages, made from the dataset:
- * the home page, the API reference, every page of the review list and every
+ * the home page, the API reference, the developers' and about-reviews pages, every page of the review list and every
  * review's page. `lastmod` is content time (a review's `updated`, the dataset's
  * for pages that list reviews), never the build clock, so the same content
  * gives the same bytes. Past 50,000 URLs (the protocol's limit per file)
@@ -26,6 +26,8 @@ export function sitePages(dataset: ReviewsDataset, site: string): SitemapUrl[] {
     // The reference changes with the code, not the content: no date is better than a wrong one.
     { loc: at('/api-reference') },
     { loc: at('/developers') },
+    // It lists the moderation log, whose date the dataset does not carry: no date rather than a wrong one.
+    { loc: at('/about-reviews') },
   ];
   // A new review shifts every list page by one, so each changes when the dataset does.
   for (let page = 1; page <= reviewPageCount(dataset.reviews.length); page++)

@@ -8,11 +8,11 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, relative, sep } from 'node:path';
-import { siteLinks } from '../feeds/links.ts';
 import { strongEtag } from '../http/etag.ts';
 import { CONTENT_CACHE, IMMUTABLE_CACHE } from '../http/representation.ts';
 import { compressInPool, DATA_PATHS, pays } from './compress.ts';
 import { contentTypeFor } from './content-types.ts';
+import { topicRegistry } from '../websub/topic-registry.ts';
 
 export const MANIFEST_FILE = 'static-manifest.json';
 
@@ -47,15 +47,14 @@ const COMPRESS_ON_REQUEST_MAX_BYTES = 64 * 1024;
 export type StaticManifest = Record<string, StaticEntry>;
 
 /**
- * The Link header of each WebSub topic, by path: the feeds and reviews.json
- * (src/lib/websub/topic-registry.ts names the same three). Every host sends it from
+ * The Link header of each WebSub topic (src/lib/websub/topic-registry.ts), by path:
+ * the feeds, reviews.json and moderation.json. Every host sends it from
  * the manifest, so subscribers discover the hub from the file itself.
  */
 function discoveryLinks(site: string): Record<string, string> {
-  const links = siteLinks(site);
+  const topics = topicRegistry(site);
   const out: Record<string, string> = {};
-  for (const topic of [links.atomFeed, links.jsonFeed, links.reviewsJson])
-    out[new URL(topic).pathname] = `<${links.hub}>; rel="hub", <${topic}>; rel="self"`;
+  for (const topic of topics.all) out[topic.path] = `<${topics.hub}>; rel="hub", <${topic.url}>; rel="self"`;
   return out;
 }
 

@@ -1,12 +1,12 @@
 /**
- * The hub's topics: exactly the three of docs/contract.md, by URL (src/lib/feeds/links.ts)
+ * The hub's topics: the datasets of docs/contract.md and the moderation log, by URL (src/lib/feeds/links.ts)
  * with the path the site serves them at (the URL's, as links.ts puts every
  * address at the site's root) and a short id for store keys.
  */
 import { siteLinks } from '../feeds/links.ts';
 
 export interface Topic {
-  id: 'atom' | 'json-feed' | 'reviews';
+  id: 'atom' | 'json-feed' | 'reviews' | 'moderation';
   url: string;
   path: string;
 }
@@ -25,6 +25,7 @@ export function topicRegistry(site: string): TopicRegistry {
     topic('atom', links.atomFeed),
     topic('json-feed', links.jsonFeed),
     topic('reviews', links.reviewsJson),
+    topic('moderation', links.moderationJson),
   ];
   return {
     all,

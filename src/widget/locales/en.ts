@@ -16,6 +16,7 @@ const en: Labels = {
   seeAll: (n) => `See all ${n} reviews`,
   reviewUs: (platform) => `Review us on ${platform}`,
   fallback: 'Read our verified customer reviews',
+  aboutReviews: 'How reviews are verified',
   carousel: 'Newest reviews, one at a time',
   slide: (i, n) => `${i} of ${n}`,
   previous: 'Previous review',

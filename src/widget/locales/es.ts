@@ -16,6 +16,7 @@ const es: Labels = {
   seeAll: (n) => `Ver las ${n} opiniones`,
   reviewUs: (platform) => `Opine sobre nosotros en ${platform}`,
   fallback: 'Lea las opiniones verificadas de nuestros clientes',
+  aboutReviews: 'Cómo se verifican las opiniones',
   carousel: 'Opiniones más recientes, una a una',
   slide: (i, n) => `${i} de ${n}`,
   previous: 'Opinión anterior',

@@ -19,6 +19,8 @@ export interface Labels {
   seeAll: (n: string) => string;
   reviewUs: (platform: string) => string;
   fallback: string;
+  /** The header's link to the site's page on how reviews are verified, published and removed. */
+  aboutReviews: string;
   carousel: string;
   slide: (index: string, total: string) => string;
   previous: string;

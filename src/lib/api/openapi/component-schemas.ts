@@ -91,7 +91,7 @@ const jsonRpcErrorResponse = z.object({ jsonrpc: z.literal('2.0'), id: z.null(),
 
 export const topicUrls = (site: string) => {
   const links = siteLinks(site);
-  return [links.atomFeed, links.jsonFeed, links.reviewsJson] as const;
+  return [links.atomFeed, links.jsonFeed, links.reviewsJson, links.moderationJson] as const;
 };
 
 /** The hub's form body (W3C WebSub §5.1 and §7 publish). */
@@ -105,7 +105,7 @@ function hubForm(site: string) {
       .describe(
         "subscribe/unsubscribe: the subscriber's HTTPS URL. Plain HTTP, credentials in the URL and private, loopback, link-local or metadata addresses are refused.",
       ),
-    'hub.topic': topic.optional().describe('subscribe/unsubscribe (required) and publish: one of the three topics.'),
+    'hub.topic': topic.optional().describe('subscribe/unsubscribe (required) and publish: one of the four topics.'),
     'hub.lease_seconds': z
       .int()
       .optional()
