@@ -227,12 +227,13 @@ describe('the widget and the page around it', { timeout: SUITE_TIMEOUT_MS }, () 
           : { part: document.activeElement?.tagName ?? null, outline: '' };
       });
     const order = [];
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 4; i++) {
       await page.keyboard.press('Tab');
       order.push(await focused());
     }
     assert.deepEqual(order, [
       { part: 'count', outline: 'solid' },
+      { part: 'about', outline: 'solid' },
       { part: 'review-link', outline: 'solid' },
       { part: 'review-link', outline: 'solid' },
     ]);
