@@ -72,6 +72,10 @@ try {
     ['a review', `/reviews/${untitled.id}`, { seo: true }],
     ['for developers', '/developers', { seo: true }],
     ['API reference', '/api-reference', { seo: true }],
+    ['trends', '/trends', { seo: true }],
+    ['how reviews are handled', '/about-reviews', { seo: true }],
+    ['widget for site owners', '/widget', { seo: true }],
+    ['widget guide', '/widget/guide', { seo: true }],
   ];
   console.log(`| page | ${CATEGORIES.join(' | ')} | bare page, same run |`);
   console.log(`| --- | ${CATEGORIES.map(() => '---').join(' | ')} | --- |`);
