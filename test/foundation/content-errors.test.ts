@@ -146,12 +146,6 @@ describe('each kind of editor mistake, alone', () => {
       'updated',
       /before the review's date/,
     ],
-    [
-      'checked before the review was written',
-      VALID.replace('checked: 2024-03-01', 'checked: 2024-02-28'),
-      'verification.checked',
-      /2024-02-28 is before the review's date 2024-03-01/,
-    ],
     ['empty body', VALID.replace('Dave patched the valley flashing in an afternoon.\n', ''), '(body)', /empty/],
     [
       'broken YAML, with the file line number',

@@ -307,14 +307,6 @@ function toReview(
   if (updated.slice(0, 10) < data.date) {
     problems.push({ file, field: 'updated', message: `${updated} is before the review's date ${data.date}` });
   }
-  // Nobody can check a review before it was written: an earlier day is a typing slip.
-  if (data.verification && data.verification.checked < data.date) {
-    problems.push({
-      file,
-      field: 'verification.checked',
-      message: `${data.verification.checked} is before the review's date ${data.date}: write the day you checked it`,
-    });
-  }
   if (data.response && data.response.date < data.date) {
     problems.push({ file, field: 'response.date', message: `the reply (${data.response.date}) is dated before the review (${data.date})` });
   }
