@@ -15,6 +15,8 @@ export interface ExistingReview extends ReviewFile {
   /** The frontmatter as the build reads it; null when the file has a problem (the build reports it). */
   data: ReviewFrontmatter | null;
   body: string;
+  /** The file's bytes, to update it in place (absent for a file this run wrote). */
+  raw?: string;
   source?: string;
   source_id?: string;
 }
@@ -29,6 +31,7 @@ export function readExisting(entry: ReviewFile): ExistingReview {
       ...entry,
       data: parsed.success ? parsed.data : null,
       body: markdown.body,
+      raw,
       ...(typeof loose.source === 'string' ? { source: loose.source } : {}),
       ...(typeof loose.source_id === 'string' || typeof loose.source_id === 'number'
         ? { source_id: String(loose.source_id) }

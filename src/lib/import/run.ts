@@ -24,6 +24,7 @@ import type { CsvOptions, FormatId, ImportedReview, ImportProblem, ParsedExport,
 import { exportFiles, readExport, type FormatName } from './detect.ts';
 import { parseGoogle } from './google.ts';
 import { ContentIndex, readExisting } from './existing.ts';
+import { updatedReviewFile } from './file-update.ts';
 import {
   detectEditorFields,
   EDITOR_FIELDS,
@@ -378,7 +379,10 @@ function writePlans(
   const temps = writing.map((plan) => ({
     plan,
     temp: join(reviewsDir, `.${plan.id}.md.import-${process.pid}`),
-    content: reviewFileText(plan.data, plan.record.text),
+    content:
+      plan.kind === 'updated'
+        ? updatedReviewFile(index.all.get(plan.id)!, plan.data, plan.record.text)
+        : reviewFileText(plan.data, plan.record.text),
   }));
   const kept: typeof temps = [];
   try {
