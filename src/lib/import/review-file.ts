@@ -10,6 +10,7 @@ import { splitSentences } from '../insights/sentences.ts';
 import type { Business } from '../reviews/schema.ts';
 import type { ImportedReview } from './types.ts';
 import { publishedName, type NameOptions } from './names.ts';
+import { guessServices } from './service-guess.ts';
 import { latestInstant } from './values.ts';
 
 /** A review file's frontmatter as written (the schema's input form: author a plain name). */
@@ -65,26 +66,26 @@ export function platformFields(
 
 /**
  * The fields an editor owns, as an import first fills them: the name the review is published
- * under (names.ts), and the technicians, services and service area its text names, found as the
- * insights find them.
+ * under (names.ts), the technicians and service area its text names, found as the insights find
+ * them, and the services it says were done (service-guess.ts: stricter than the insights' linker).
  */
 export function detectEditorFields(business: Business, nameOptions: NameOptions = {}) {
   const linker = createLinker(business);
+  const guess = guessServices(business);
   const names = new Map(business.technicians.map((t) => [t.id, t.name]));
   return (record: ImportedReview): Pick<Frontmatter, 'author' | 'technicians' | 'services' | 'service_area'> => {
     const technicians = new Set<string>();
-    const services = new Set<string>();
     const areas = new Set<string>();
     // The title first, as the insights read a review.
-    for (const sentence of splitSentences(record.title ? `${record.title}.\n${record.text}` : record.text)) {
+    const text = record.title ? `${record.title}.\n${record.text}` : record.text;
+    for (const sentence of splitSentences(text)) {
       for (const id of linker.technicians(sentence)) technicians.add(names.get(id)!);
-      for (const id of linker.services(sentence)) services.add(id);
       for (const id of linker.areas(sentence)) areas.add(id);
     }
     return {
       author: publishedName(record.author, record.source, nameOptions),
       technicians: [...technicians],
-      services: [...services],
+      services: guess(text),
       service_area: [...areas][0] ?? null,
     };
   };
