@@ -94,9 +94,10 @@ function layoutOf(source: string, doc: Document): Layout {
 
 /** The frontmatter with the changed fields set, added or removed; every other line as it was. */
 function updatedFrontmatter(source: string, changed: ReadonlyArray<keyof Frontmatter>, after: Frontmatter): string {
-  const doc = parseDocument(source, { uniqueKeys: true });
+  // Edited as a Document of plain nodes: the values set here were never parsed.
+  const doc: Document = parseDocument(source, { uniqueKeys: true });
   const map = doc.contents;
-  if (!isMap(map)) throw new Error('a review file whose frontmatter was read is a map');
+  if (!isMap<unknown, unknown>(map)) throw new Error('a review file whose frontmatter was read is a map');
   const layout = layoutOf(source, doc);
   const touched = new Set<Pair>();
   for (const field of changed) {
@@ -196,7 +197,7 @@ function spliced(source: string, doc: Document, touched: ReadonlySet<Pair>, layo
     const at = originalIndex.get(String((pair.key as Scalar).value));
     return at === undefined || touched.has(pair) ? after.parts[i]! : before.parts[at]!;
   });
-  return withNewline(before.head + out.map(withNewline).join(''), layout.eol);
+  return withNewline(before.head + out.map((part) => withNewline(part, layout.eol)).join(''), layout.eol);
 }
 
 const lineStart = (text: string, offset: number) => text.lastIndexOf('\n', offset - 1) + 1;
