@@ -185,6 +185,32 @@ describe('a hand-typed file recognised by an import', () => {
   });
 });
 
+describe('a hand-typed review whose first name the editor shortened', () => {
+  it('"R. Castillo" is recognised as Google\'s "Rosa Castillo": one line added, no second file', () => {
+    const content = contentCopy();
+    const id = '2022-12-09-r-castillo-flat-roof-patch';
+    const path = join(content, 'reviews', `${id}.md`);
+    const typed = readFileSync(path, 'utf8');
+    const { data, body } = parseMarkdown(typed) as { data: { response: { text: string } }; body: string };
+    const page = writeJson(
+      join(work, 'castillo.json'),
+      googleListPage([
+        googleReview('1045', '11', 'Castillo1', {
+          reviewer: { displayName: 'Rosa Castillo' },
+          stars: 2,
+          comment: body,
+          createTime: '2022-12-09T19:00:00Z',
+          updateTime: '2022-12-09T19:00:00Z',
+          reviewReply: { comment: data.response.text, updateTime: '2022-12-12T11:30:00Z' },
+        }),
+      ]),
+    );
+    const report = importReviews([page], { contentDir: content, cwd: work });
+    assert.deepEqual(totals(report), { added: 0, updated: 1, unchanged: 0, skipped: 0, rejected: 0 });
+    assert.deepEqual(gitDiff(typed, readFileSync(path, 'utf8')), { removed: [], added: ['source_id: Castillo1'] });
+  });
+});
+
 describe('every review file of the real content', () => {
   const dir = join(ROOT, 'content', 'reviews');
   const files = readdirSync(dir).filter((name) => name.endsWith('.md'));
