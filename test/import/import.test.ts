@@ -246,10 +246,7 @@ describe('a Google Takeout folder (two locations)', () => {
     assert.deepEqual(kept.deleted, []);
     assert.ok(snapshot(content).has('2025-05-02-zoe-a.md'));
     const deleted = run([one], { contentDir: content, deleteMissing: true });
-    assert.deepEqual(deleted.deleted.sort(), [
-      'reviews/2025-05-02-zoe-a.md',
-      'reviews/2025-05-10-google-user.md',
-    ]);
+    assert.deepEqual(deleted.deleted.sort(), ['reviews/2025-05-02-zoe-a.md', 'reviews/2025-05-10-google-user.md']);
     assert.ok(!snapshot(content).has('2025-05-02-zoe-a.md'));
     // Hand-typed reviews (source google, no source_id) are never "missing".
     assert.ok(snapshot(content).has('2023-09-26-frank-z-mid-century-flat-roof.md'));

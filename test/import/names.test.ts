@@ -28,7 +28,9 @@ function contentCopy(): string {
 /** The author of every review file an import added, by file name. */
 function newAuthors(content: string, before: ReadonlySet<string>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const name of readdirSync(join(content, 'reviews')).filter((n) => !before.has(n)).sort()) {
+  for (const name of readdirSync(join(content, 'reviews'))
+    .filter((n) => !before.has(n))
+    .sort()) {
     const { data } = parseMarkdown(readFileSync(join(content, 'reviews', name), 'utf8'));
     out[name] = (data as { author: string }).author;
   }
