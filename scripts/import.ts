@@ -27,6 +27,7 @@ Options:
   --source NAME          where a generic CSV's reviews were written (yelp, facebook, email…), when it has no source column
   --content-dir DIR      the content folder (default: CONTENT_DIR, else content/)
   --delete-missing       delete imported reviews that the platform's export no longer has
+  --full-names           publish new reviews under the full names the platforms show (default: "Firstname L.")
   --skip-invalid         import an export's valid records even when some have problems (those are reported, not written)
   --dry-run              say what would change, write nothing
   --google               also fetch every review of GOOGLE_LOCATIONS from the Business Profile API, with
@@ -53,6 +54,7 @@ try {
       'content-dir': { type: 'string' },
       'delete-missing': { type: 'boolean' },
       'skip-invalid': { type: 'boolean' },
+      'full-names': { type: 'boolean' },
       'dry-run': { type: 'boolean' },
       google: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -108,6 +110,7 @@ try {
       csv: { map, ...(values.source ? { source: values.source } : {}) },
       deleteMissing: values['delete-missing'] ?? false,
       skipInvalid: values['skip-invalid'] ?? false,
+      fullNames: values['full-names'] ?? false,
       dryRun: values['dry-run'] ?? false,
       google,
     },

@@ -199,7 +199,7 @@ it('tags in a reviewer name are removed, not published as text', () => {
     JSON.stringify(googleListPage([googleReview('1', '2', 'tag1', { reviewer: { displayName: 'Jo <i>Smith</i>' } })])),
   );
   writeFileSync(join(work, 'tagged.csv'), 'date,rating,author,text,source\n2025-02-01,5,<b>Ann</b> B.,Fine.,yelp\n');
-  const result = cli(['--content-dir', content, 'tagged.json', 'tagged.csv']);
+  const result = cli(['--full-names', '--content-dir', content, 'tagged.json', 'tagged.csv']);
   assert.equal(result.status, 0, result.stdout + result.stderr);
   const written = [...result.stdout.matchAll(/new {7}(reviews\/\S+\.md)/g)].map((m) =>
     readFileSync(join(content, m[1]!), 'utf8'),

@@ -33,8 +33,8 @@ let imported: Promise<string>;
 const GOOGLE_ID = 'ChdDSUhNMG9nS0VJQ0FnSUR1X2VpQmpRRRAB';
 const TRUSTPILOT_ID = '6650f1a2b3c4d5e6f7a8b9c0';
 const IDS = {
-  google: '2026-11-21-priya-raman',
-  anonymous: '2026-11-22-a-google-user',
+  google: '2026-11-21-priya-r',
+  anonymous: '2026-11-22-google-user',
   trustpilot: '2026-11-23-emilie-d',
 };
 
@@ -146,7 +146,7 @@ it('imported reviews are published once, with provenance, everywhere; one notifi
     updated: '2026-11-22T09:00:00Z',
     rating: 5,
     text: 'Maria Santos found the leak in our skylight flashing that two other roofers missed. Fixed in a day.',
-    author: { name: 'Priya Raman' },
+    author: { name: 'Priya R.' },
     technicians: ['Maria Santos'],
     services: ['skylights'],
     service_area: null,

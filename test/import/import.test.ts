@@ -108,17 +108,17 @@ describe('a Google Takeout folder (two locations)', () => {
   it('writes one file per review with text, with provenance, and skips a rating without text with its reason', () => {
     assert.deepEqual(totals(report), { added: 3, updated: 0, unchanged: 0, skipped: 1, rejected: 0 });
     assert.deepEqual(changedFiles(before, snapshot(content)), [
-      '2025-05-02-zoe-angstrom-nguyen.md',
-      '2025-05-10-a-google-user.md',
+      '2025-05-02-zoe-a.md',
+      '2025-05-10-google-user.md',
       '2025-05-20-google-review.md',
     ]);
     assert.match(report.files[0]!.skipped[0]!.reason, /without text/);
-    const zoe = frontmatter(content, '2025-05-02-zoe-angstrom-nguyen');
+    const zoe = frontmatter(content, '2025-05-02-zoe-a');
     assert.deepEqual(zoe.data, {
       date: '2025-05-02',
       updated: '2025-05-04T08:00:00Z',
       rating: 5,
-      author: 'Zoë Ångström-Nguyễn',
+      author: 'Zoë Å.',
       technicians: ['Dave Kowalski'],
       services: ['roof-replacement'],
       service_area: 'tigard',
@@ -133,11 +133,11 @@ describe('a Google Takeout folder (two locations)', () => {
       zoe.body,
       'Dave Kowalski and his crew did the roof replacement in Tigard. Spotless 👍 <script>alert(1)</script>',
     );
-    assert.deepEqual(frontmatter(content, '2025-05-10-a-google-user').data, {
+    assert.deepEqual(frontmatter(content, '2025-05-10-google-user').data, {
       date: '2025-05-10',
       updated: '2025-05-10T10:00:00Z',
       rating: 2,
-      author: 'A Google user',
+      author: 'Google user',
       technicians: [],
       services: ['gutters'],
       source: 'google',
@@ -145,15 +145,15 @@ describe('a Google Takeout folder (two locations)', () => {
       verified: true,
       verification: { method: 'platform', checked: '2025-05-10' },
     });
-    assert.equal(frontmatter(content, '2025-05-20-google-review').data.author, '李娜');
+    assert.equal(frontmatter(content, '2025-05-20-google-review').data.author, '李*');
   });
 
   it('builds: the whole folder passes the loader, with the new reviews and their provenance', () => {
     const loaded = loadContent(content);
-    const zoe = loaded.reviews.find((r) => r.id === '2025-05-02-zoe-angstrom-nguyen')!;
+    const zoe = loaded.reviews.find((r) => r.id === '2025-05-02-zoe-a')!;
     assert.equal(zoe.source_id, 'AbCdEf1');
     assert.equal(zoe.source_url, undefined, 'Google publishes no address per review');
-    assert.equal(loaded.reviews.find((r) => r.id === '2025-05-10-a-google-user')!.services.length, 1);
+    assert.equal(loaded.reviews.find((r) => r.id === '2025-05-10-google-user')!.services.length, 1);
   });
 
   it('a second import of the same export changes no byte', () => {
@@ -164,7 +164,7 @@ describe('a Google Takeout folder (two locations)', () => {
   });
 
   it('an edit on Google updates exactly its one file, and what the editor changed there survives', () => {
-    const id = '2025-05-10-a-google-user';
+    const id = '2025-05-10-google-user';
     const path = join(content, 'reviews', `${id}.md`);
     // The editor names the technician, the service and the area, adds a title, publishes under a short name.
     writeFileSync(
@@ -172,7 +172,7 @@ describe('a Google Takeout folder (two locations)', () => {
       readFileSync(path, 'utf8')
         .replace('technicians: []', 'technicians:\n  - Tommy Nguyen')
         .replace('services:\n  - gutters', 'services:\n  - gutters\n  - roof-repair')
-        .replace('author: A Google user', 'title: Late but fine\nauthor: Anonymous')
+        .replace('author: Google user', 'title: Late but fine\nauthor: Anonymous')
         .replace('source: google', 'service_area: beaverton\nsource: google'),
     );
     const edited = snapshot(content);
@@ -216,7 +216,7 @@ describe('a Google Takeout folder (two locations)', () => {
     assert.deepEqual(totals(older), { added: 0, updated: 0, unchanged: 2, skipped: 2, rejected: 0 });
     assert.match(
       older.files[0]!.skipped.map((s) => s.reason).join('\n'),
-      /older than reviews\/2025-05-10-a-google-user\.md \(updated 2025-06-02T10:00:00Z\)/,
+      /older than reviews\/2025-05-10-google-user\.md \(updated 2025-06-02T10:00:00Z\)/,
     );
     const fresh = contentCopy();
     const before = snapshot(fresh);
@@ -240,17 +240,14 @@ describe('a Google Takeout folder (two locations)', () => {
     );
     const kept = run([one], { contentDir: content });
     assert.deepEqual(kept.missing.map((m) => m.file).sort(), [
-      'reviews/2025-05-02-zoe-angstrom-nguyen.md',
-      'reviews/2025-05-10-a-google-user.md',
+      'reviews/2025-05-02-zoe-a.md',
+      'reviews/2025-05-10-google-user.md',
     ]);
     assert.deepEqual(kept.deleted, []);
-    assert.ok(snapshot(content).has('2025-05-02-zoe-angstrom-nguyen.md'));
+    assert.ok(snapshot(content).has('2025-05-02-zoe-a.md'));
     const deleted = run([one], { contentDir: content, deleteMissing: true });
-    assert.deepEqual(deleted.deleted.sort(), [
-      'reviews/2025-05-02-zoe-angstrom-nguyen.md',
-      'reviews/2025-05-10-a-google-user.md',
-    ]);
-    assert.ok(!snapshot(content).has('2025-05-02-zoe-angstrom-nguyen.md'));
+    assert.deepEqual(deleted.deleted.sort(), ['reviews/2025-05-02-zoe-a.md', 'reviews/2025-05-10-google-user.md']);
+    assert.ok(!snapshot(content).has('2025-05-02-zoe-a.md'));
     // Hand-typed reviews (source google, no source_id) are never "missing".
     assert.ok(snapshot(content).has('2023-09-26-frank-z-mid-century-flat-roof.md'));
   });
@@ -373,7 +370,7 @@ describe('Trustpilot and generic CSV exports', () => {
       csv: { source: 'yelp', map: { date: 'Date', rating: 'Stars', author: 'Name', text: 'Review' } },
     };
     assert.deepEqual(totals(run([file], options)), { added: 1, updated: 0, unchanged: 0, skipped: 0, rejected: 0 });
-    const { data, body } = frontmatter(content, '2025-02-01-ann-annie-lee');
+    const { data, body } = frontmatter(content, '2025-02-01-ann-l');
     assert.equal(data.source, 'yelp');
     assert.match(String(data.source_id), /^derived-[0-9a-f]{16}$/);
     assert.deepEqual(data.response, { date: '2025-02-03', text: 'Thanks Ann' });

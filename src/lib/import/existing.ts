@@ -15,6 +15,8 @@ export interface ExistingReview extends ReviewFile {
   /** The frontmatter as the build reads it; null when the file has a problem (the build reports it). */
   data: ReviewFrontmatter | null;
   body: string;
+  /** The file's bytes, to update it in place (absent for a file this run wrote). */
+  raw?: string;
   source?: string;
   source_id?: string;
 }
@@ -29,6 +31,7 @@ export function readExisting(entry: ReviewFile): ExistingReview {
       ...entry,
       data: parsed.success ? parsed.data : null,
       body: markdown.body,
+      raw,
       ...(typeof loose.source === 'string' ? { source: loose.source } : {}),
       ...(typeof loose.source_id === 'string' || typeof loose.source_id === 'number'
         ? { source_id: String(loose.source_id) }
@@ -53,16 +56,20 @@ function comparableText(text: string): string {
 /**
  * One customer's name as a platform shows it and as an editor typed it: equal, or the same
  * first name with one side's last name shortened to its initial ("Frank Zimmerman", "Frank Z.")
- * or left out ("Frank").
+ * or left out ("Frank"), or the same last name with one side's first name an initial
+ * ("Rosa Castillo", "R. Castillo").
  */
 function sameAuthor(a: string, b: string): boolean {
   const x = comparableText(a).split(' ').filter(Boolean);
   const y = comparableText(b).split(' ').filter(Boolean);
   if (x.join(' ') === y.join(' ')) return true;
-  if (x.length === 0 || y.length === 0 || x[0] !== y[0]) return false;
-  if (x.length === 1 || y.length === 1) return true;
+  if (x.length === 0 || y.length === 0) return false;
+  const initialOf = (short: string, long: string) => short.length === 1 && long.startsWith(short);
   const [p, q] = [x.at(-1)!, y.at(-1)!];
-  return p === q || (p.length === 1 && q.startsWith(p)) || (q.length === 1 && p.startsWith(q));
+  if (x[0] !== y[0])
+    return x.length > 1 && y.length > 1 && p === q && (initialOf(x[0]!, y[0]!) || initialOf(y[0]!, x[0]!));
+  if (x.length === 1 || y.length === 1) return true;
+  return p === q || initialOf(p, q) || initialOf(q, p);
 }
 
 export class ContentIndex {

@@ -9,6 +9,8 @@ import { createLinker } from '../insights/entities.ts';
 import { splitSentences } from '../insights/sentences.ts';
 import type { Business } from '../reviews/schema.ts';
 import type { ImportedReview } from './types.ts';
+import { publishedName, type NameOptions } from './names.ts';
+import { guessServices } from './service-guess.ts';
 import { latestInstant } from './values.ts';
 
 /** A review file's frontmatter as written (the schema's input form: author a plain name). */
@@ -62,30 +64,43 @@ export function platformFields(
   };
 }
 
-/** Technicians, services and the service area a review's text names, found as the insights find them. */
-export function detectEditorFields(business: Business) {
+/**
+ * The fields an editor owns, as an import first fills them: the name the review is published
+ * under (names.ts), the technicians and service area its text names, found as the insights find
+ * them, and the services it says were done (service-guess.ts: stricter than the insights' linker).
+ */
+export function detectEditorFields(business: Business, nameOptions: NameOptions = {}) {
   const linker = createLinker(business);
+  const guess = guessServices(business);
   const names = new Map(business.technicians.map((t) => [t.id, t.name]));
-  return (record: ImportedReview): Pick<Frontmatter, 'technicians' | 'services' | 'service_area'> => {
+  return (record: ImportedReview): Pick<Frontmatter, 'author' | 'technicians' | 'services' | 'service_area'> => {
     const technicians = new Set<string>();
-    const services = new Set<string>();
     const areas = new Set<string>();
     // The title first, as the insights read a review.
-    for (const sentence of splitSentences(record.title ? `${record.title}.\n${record.text}` : record.text)) {
+    const text = record.title ? `${record.title}.\n${record.text}` : record.text;
+    for (const sentence of splitSentences(text)) {
       for (const id of linker.technicians(sentence)) technicians.add(names.get(id)!);
-      for (const id of linker.services(sentence)) services.add(id);
       for (const id of linker.areas(sentence)) areas.add(id);
     }
-    return { technicians: [...technicians], services: [...services], service_area: [...areas][0] ?? null };
+    return {
+      author: publishedName(record.author, record.source, nameOptions),
+      technicians: [...technicians],
+      services: guess(text),
+      service_area: [...areas][0] ?? null,
+    };
   };
 }
 
 /**
- * A new review's id, as the web form names files: its date and the customer, in lowercase
- * ASCII (`2024-03-01-zoe-obrien`); `-2`, `-3`… when taken. A name with no Latin letter gives
- * the platform instead (`2024-03-01-google-review`).
+ * A new review's id, as the web form names files: its date and the customer as published, in
+ * lowercase ASCII (`2024-03-01-zoe-o`); `-2`, `-3`… when taken. A name with no Latin letter
+ * gives the platform instead (`2024-03-01-google-review`). The id is in the review's address,
+ * so it is made from the published name, never the platform's full one.
  */
-export function newReviewId(record: ImportedReview, taken: ReadonlySet<string>): string {
+export function newReviewId(
+  record: Pick<Frontmatter, 'date' | 'author' | 'source'>,
+  taken: ReadonlySet<string>,
+): string {
   const slug = (value: string) =>
     value
       .normalize('NFKD')

@@ -24,6 +24,8 @@ import type { CsvOptions, FormatId, ImportedReview, ImportProblem, ParsedExport,
 import { exportFiles, readExport, type FormatName } from './detect.ts';
 import { parseGoogle } from './google.ts';
 import { ContentIndex, readExisting } from './existing.ts';
+import { updatedReviewFile } from './file-update.ts';
+import type { NameOptions } from './names.ts';
 import {
   detectEditorFields,
   EDITOR_FIELDS,
@@ -46,6 +48,8 @@ export interface ImportOptions {
   skipInvalid?: boolean;
   /** Export paths are shown relative to this folder (default: the working directory). */
   cwd?: string;
+  /** Publish new reviews under the names the platforms show, not "Firstname L." (names.ts). */
+  fullNames?: boolean;
   /** Google reviews fetched from the API (google-api.ts), one document per location, named for the report. */
   google?: Array<{ name: string; document: unknown }>;
 }
@@ -122,7 +126,7 @@ interface ProblemNamer {
 }
 
 export function importReviews(paths: readonly string[], options: ImportOptions): ImportReport {
-  const content = openContent(options.contentDir);
+  const content = openContent(options.contentDir, { fullNames: options.fullNames ?? false });
   const report: ImportReport = { files: [], missing: [], deleted: [], dryRun: options.dryRun ?? false };
   const read: ExportRead[] = [];
   for (const input of exportInputs(paths, options)) {
@@ -154,7 +158,7 @@ export function importReviews(paths: readonly string[], options: ImportOptions):
 }
 
 /** The business and the review files the import compares with; a folder that cannot be read stops the run. */
-function openContent(contentDir: string): Content {
+function openContent(contentDir: string, names: NameOptions): Content {
   const setup: ContentProblem[] = [];
   const business = loadBusiness(contentDir, setup);
   if (!business) throw new ImportSetupError(setup.map((p) => `${p.file}: ${p.field}: ${p.message}`).join('\n'));
@@ -167,7 +171,7 @@ function openContent(contentDir: string): Content {
   return {
     business,
     index: new ContentIndex(files.map(readExisting)),
-    detect: detectEditorFields(business),
+    detect: detectEditorFields(business, names),
     resolver: createReferenceResolver(business),
     reviewsDir: join(contentDir, REVIEWS_DIR),
   };
@@ -252,9 +256,9 @@ function planRecords(
       if (!update) continue;
       plan = update;
     } else {
-      const id = newReviewId(record, taken);
-      taken.add(id);
       const data = { ...platformFields(record), title: record.title, ...content.detect(record), verified: true };
+      const id = newReviewId(data, taken);
+      taken.add(id);
       plan = { record, id, data, kind: 'added' };
     }
     // The build's own schema, before anything is written; problems named by the export's fields.
@@ -378,7 +382,10 @@ function writePlans(
   const temps = writing.map((plan) => ({
     plan,
     temp: join(reviewsDir, `.${plan.id}.md.import-${process.pid}`),
-    content: reviewFileText(plan.data, plan.record.text),
+    content:
+      plan.kind === 'updated'
+        ? updatedReviewFile(index.all.get(plan.id)!, plan.data, plan.record.text)
+        : reviewFileText(plan.data, plan.record.text),
   }));
   const kept: typeof temps = [];
   try {
