@@ -71,11 +71,14 @@ export function defineRoofingReviews(links: SiteLinks): void {
       });
     }
 
-    /** Replaces the shadow content; while the page has not been shown the new size, the old height is kept. */
-    #show(content: HTMLElement): void {
+    /**
+     * Replaces the shadow content inside the height held so far; the loading
+     * placeholders stay in it, the final content lets go of what it does not use.
+     */
+    #show(content: HTMLElement, final = true): void {
       this.#hold?.keep();
       this.#root.replaceChildren(content);
-      this.#hold?.releaseWhenOffScreen(this.#root);
+      if (final) this.#hold?.releaseWhenOffScreen(this.#root);
     }
 
     async #render(): Promise<void> {
@@ -84,7 +87,7 @@ export function defineRoofingReviews(links: SiteLinks): void {
       this.#options = undefined;
       if (!read.ok) return this.#failAttribute(read.problem, generation);
       this.#options = read.options;
-      this.#show(renderLoading(read.options));
+      this.#show(renderLoading(read.options), false);
       let result;
       try {
         result = await loadWidgetData(links, read.options);

@@ -1,26 +1,27 @@
 /**
  * The room a widget will take, as CSS, from its layout and `limit` alone.
- * The snippet puts it on the element's fallback link (`min-height`), so the
- * page keeps the widget's space from its first paint, before widget.js has
- * run and before the data has come.
+ * The snippet puts it on the element's fallback link, so the page keeps the
+ * widget's space from its first paint, before widget.js has run and before
+ * the data has come.
  *
  * It is the most the layout can take at the element's width: styles.ts's
  * lines and spacing, in the element's own `em`, with every review at its
- * longest. The width comes in through `cqi` (the snippet makes the element a
- * size container, the way the widget's box is one): a narrow box's header
- * takes two more lines, and the grid's rows follow its columns, each as a
- * step `clamp(0px, (threshold - 100cqi) * 9999, rows)`. The one-line badge
- * and button are no containers (that would collapse them in a flex row of
- * the owner's page), so their wrap on a phone is told by the viewport. The
- * widget then only ever shrinks into this room, never grows out of it
+ * longest. The part that does not depend on the width is the link's
+ * `min-height`; the part that does (a narrow box's header takes two more
+ * lines, the grid's rows follow its columns, the badge and the button wrap
+ * on a phone) is its `padding-bottom`, whose percentages are of the
+ * element's width: one step `clamp(0px, (threshold - 100%) * 9999, height)`
+ * each. (Plain CSS of the kind the Nu Html Checker knows, so the owner's page
+ * stays valid, and no container that would collapse the badge in a flex row.)
+ * The widget then only ever shrinks into this room, never grows out of it
  * (hold.ts keeps the page still meanwhile).
  */
 import { LABELS, type Locale } from './locales/index.ts';
-import { showsReviews, type Layout } from './options.ts';
+import type { Layout } from './options.ts';
 
 /** A length as em + px: lines and padding scale with the text, borders do not. */
 type Length = [em: number, px: number];
-/** `length` is added while the width is below `below` (in `unit`). */
+/** `length` is added while the element is narrower than `below`. */
 interface Step {
   below: Length;
   length: Length;
@@ -66,12 +67,22 @@ function grid(limit: number): { base: Length; steps: Step[] } {
   return { base: add(times(row, rows(limit)), [-GAP, 0]), steps };
 }
 
-/** What the badge and the button will say, as far as the snippet knows it. */
+/** What the labels will say, as far as the snippet knows it. */
 export interface ReservedFigures {
   reviewCount?: number;
   /** The platform of the business's review link (business.yaml's `write_review`). */
   platform?: string;
 }
+
+/**
+ * The width of a label, in em: characters as wide as DejaVu Sans's (one of
+ * the widest system fonts) average, measured at 0.51–0.55em a character, or
+ * 0.57–0.62em in bold.
+ */
+const textWidth = (label: string, bold = false) => label.length * (bold ? 0.62 : 0.56);
+
+/** A line of `length` more where the element is narrower than `width` em (and 1px, against rounding). */
+const wrap = (width: number, length: number): Step => ({ below: [Number(width.toFixed(2)), 1], length: [length, 0] });
 
 function room(
   layout: Layout,
@@ -79,12 +90,16 @@ function room(
   locale: Locale,
   figures: ReservedFigures,
 ): { base: Length; steps: Step[] } {
+  const labels = LABELS[locale];
+  // A digit more than today's count, so the count may grow.
+  const n = new Intl.NumberFormat(locale).format(figures.reviewCount === undefined ? 10_000 : figures.reviewCount * 10);
+  const count = textWidth(labels.reviews(2, n));
+  const frame = FRAME[0];
   const head = (rest: Length, steps: Step[] = []) => ({
     base: add(FRAME, [HEAD + FOOT, 0], rest),
-    steps: [NARROW_HEAD, ...steps],
+    // Where the count, on its own line in a narrow box, or "See all" do not fit, they take another line.
+    steps: [NARROW_HEAD, wrap(frame + count, LINE), wrap(frame + textWidth(labels.seeAll(n)), LINE), ...steps],
   });
-  const labels = LABELS[locale];
-  const count = figures.reviewCount === undefined ? 10_000 : figures.reviewCount * 10;
   switch (layout) {
     case 'list':
       return head(reviews(7, limit));
@@ -97,51 +112,34 @@ function room(
     case 'carousel':
       // The rotation buttons and their gap, one card.
       return head(add([2.75 + GAP, 0], CARD));
-    case 'badge':
-      // One line of stars, rating and count, on two where the viewport may be narrower than it;
-      // counted with a digit more than today's, so the count may grow.
-      return {
-        base: [LINE + 0.8, 2],
-        steps: [
-          {
-            below: [oneLine(8.6, 0.54, labels.reviews(2, new Intl.NumberFormat(locale).format(count))), 0],
-            length: [LINE, 0],
-          },
-        ],
-      };
-    case 'collector':
-      return {
-        base: [2.75 + 1, 0],
-        steps: [
-          { below: [oneLine(5.5, 0.58, labels.reviewUs(figures.platform ?? 'Trustpilot')), 0], length: [GAP, 0] },
-        ],
-      };
+    case 'badge': {
+      // Stars and rating (9.1em with the padding), then the count; on a second line, then on a third.
+      const padding = 1.6;
+      return { base: [LINE + 0.8, 2], steps: [wrap(9.1 + count, LINE), wrap(padding + count, LINE)] };
+    }
+    case 'collector': {
+      // A button of 2.75em (padded) for one or two lines of its label, 1.5em a line past that.
+      const label = textWidth(labels.reviewUs(figures.platform ?? 'Trustpilot'), true);
+      const padding = 4.75;
+      return { base: [2.75 + 1, 0], steps: [wrap(padding + label, GAP), wrap(padding + label * 0.65, LINE)] };
+    }
   }
 }
 
-/**
- * The width (em) a one-line badge or button needs, from its label (em per
- * character as measured in DejaVu Sans, one of the widest system fonts),
- * and 2em of the page's own side margins.
- */
-const oneLine = (fixed: number, perCharacter: number, label: string) =>
-  Number((fixed + perCharacter * label.length + 2).toFixed(1));
-
 export interface Reservation {
-  /** The element's style: a block, its text size, and a size container for the layouts with reviews. */
+  /** The element's style: a block, in the widget's text size. */
   element: string;
-  /** The fallback link's style, which holds the room (with containers, first the widest for browsers without `cqi`). */
+  /** The fallback link's style, which holds the room. */
   link: string;
 }
 
 export function reservation(layout: Layout, limit: number, locale: Locale, figures: ReservedFigures = {}): Reservation {
   const { base, steps } = room(layout, limit, locale, figures);
-  const container = showsReviews(layout);
-  const unit = container ? '100cqi' : '100vw';
-  const stepped = steps.map(({ below, length }) => ` + clamp(0px, (${css(below)} - ${unit}) * 9999, ${css(length)})`);
-  const widest = add(base, ...steps.map((step) => step.length));
+  const stepped = steps.map(({ below, length }) => `clamp(0px, (${css(below)} - 100%) * 9999, ${css(length)})`);
   return {
-    element: `display:block;${container ? 'container-type:inline-size;' : ''}font-size:var(--roofing-reviews-font-size,medium)`,
-    link: `display:block;font-size:inherit;${container ? `min-height:calc(${css(widest)});` : ''}min-height:calc(${css(base)}${stepped.join('')})`,
+    element: 'display:block;font-size:var(--roofing-reviews-font-size,medium)',
+    link: `display:block;font-size:inherit;min-height:calc(${css(base)})${
+      stepped.length ? `;padding-bottom:calc(${stepped.join(' + ')})` : ''
+    }`,
   };
 }

@@ -26,6 +26,7 @@ const dark = `--_bg:var(--roofing-reviews-bg,#1b1f24);--_fg:var(--roofing-review
 const css = `
 :host{display:block;position:relative;font-size:var(--roofing-reviews-font-size,medium);min-width:0;max-width:100%}
 :host([hidden]){display:none}
+::slotted(*){min-height:0!important;padding:0!important}
 .box{all:initial;display:block;box-sizing:border-box;container-type:inline-size;max-width:100%;font:1em/1.5 var(--roofing-reviews-font,system-ui,-apple-system,"Segoe UI",Roboto,sans-serif);
 --_bg:var(--roofing-reviews-bg,#fff);--_fg:var(--roofing-reviews-fg,#1b1f24);--_muted:var(--roofing-reviews-muted,#4a5560);
 --_accent:var(--roofing-reviews-accent,#8a3b12);--_star:var(--roofing-reviews-star,#9a5b00);--_empty:var(--roofing-reviews-star-empty,#c9c1b6);
