@@ -191,6 +191,51 @@ describe('no layout shift while the data is late', { timeout: SUITE_TIMEOUT_MS }
     });
 });
 
+describe('the snippet’s reservation', { timeout: SUITE_TIMEOUT_MS }, () => {
+  /** Each widget's height: its box, or the element alone when widget.js never came. */
+  const heights = (page: Page) =>
+    page
+      .locator('roofing-reviews')
+      .evaluateAll((widgets) =>
+        widgets.map((el) => (el.shadowRoot?.querySelector('[part="box"]') ?? el).getBoundingClientRect().height),
+      );
+
+  for (const [kind, css, extra] of [
+    ['plain', HOSTS.plain!, {}],
+    [
+      'aggressive page, Spanish, 20 px widget text,',
+      `${HOSTS.aggressive} roofing-reviews { --roofing-reviews-font-size: 20px }`,
+      { locale: 'es' },
+    ],
+  ] as const)
+    it(`holds every layout at its tallest, at every width: ${kind} page`, async () => {
+      const widgets = LAYOUTS.map((layout) => ({ layout, limit: '3', ...extra }));
+      const url = host.page(hostPageHtml(content.url, widgets, { css }));
+      for (const width of WIDTHS) {
+        // The room alone: widget.js never comes.
+        const bare = await browser.newContext({ viewport: { width, height: 800 } });
+        await bare.route(`${content.url}/widget.js`, (route) => route.abort());
+        const first = await bare.newPage();
+        await first.goto(url);
+        const reserved = await heights(first);
+        await bare.close();
+
+        const context = await browser.newContext({ viewport: { width, height: 800 } });
+        const page = await context.newPage();
+        await page.goto(url);
+        await widgetsSettled(page);
+        const shown = await heights(page);
+        await context.close();
+        LAYOUTS.forEach((layout, i) =>
+          assert.ok(
+            reserved[i]! + 0.5 >= shown[i]!,
+            `${layout} at ${width} px: ${reserved[i]}px reserved, ${shown[i]}px shown`,
+          ),
+        );
+      }
+    });
+});
+
 describe('the room a widget does not use', { timeout: SUITE_TIMEOUT_MS }, () => {
   /** Heights of the element and of its box, and where the marker paragraph is on screen. */
   const measure = (page: Page) =>
