@@ -118,10 +118,10 @@ function room(
       return { base: [LINE + 0.8, 2], steps: [wrap(9.1 + count, LINE), wrap(padding + count, LINE)] };
     }
     case 'collector': {
-      // A button of 2.75em (padded) for one or two lines of its label, 1.5em a line past that.
+      // A button of 2.75em (padded) for one line of its label, 1.5em more for each line past that.
       const label = textWidth(labels.reviewUs(figures.platform ?? 'Trustpilot'), true);
       const padding = 4.75;
-      return { base: [2.75 + 1, 0], steps: [wrap(padding + label, GAP), wrap(padding + label * 0.65, LINE)] };
+      return { base: [2.75 + 1, 0], steps: [wrap(padding + label, LINE), wrap(padding + label * 0.65, LINE)] };
     }
   }
 }

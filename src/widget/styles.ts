@@ -16,8 +16,8 @@
  * clamped); the reviews take their text's height, and the loading
  * placeholders ([aria-busy], render.ts) the most they can take at the box's
  * width, so the box only ever shrinks when the reviews come (hold.ts keeps
- * the page still meanwhile). The carousel's slide keeps one height, or each
- * turn would move the page. Heights stay minimums where text may be
+ * the page still meanwhile). The carousel's slides share one grid cell, as
+ * high as the tallest of them, so a turn never moves the page. Heights stay minimums where text may be
  * respaced (WCAG 1.4.12), so such overrides grow the box instead of clipping it.
  */
 const dark = `--_bg:var(--roofing-reviews-bg,#1b1f24);--_fg:var(--roofing-reviews-fg,#f4f1ec);--_muted:var(--roofing-reviews-muted,#b9c1c9);
@@ -64,10 +64,10 @@ a:focus-visible,button:focus-visible{outline:2px solid var(--_focus);outline-off
 .compact .text{--_text-lines:2}
 .grid .reviews{grid-template-columns:repeat(auto-fit,minmax(min(100%,15em),1fr))}
 .grid .review,.carousel .review{display:flex;flex-direction:column;border:1px solid var(--_border);border-radius:.4em;padding:.75em}
-.grid .review>:last-child{margin-top:auto}
-.grid .ghost,.carousel .review{height:calc(7*var(--_lh) + 1.5em + 2px)}
-.carousel .review[hidden]{display:none}
-.carousel .text{height:calc(var(--_text-lines,4)*var(--_lh))}
+.grid .review>:last-child,.carousel .review>:last-child{margin-top:auto}
+.grid .ghost,.carousel .ghost{height:calc(7*var(--_lh) + 1.5em + 2px)}
+.slides>*{grid-area:1/1}
+.carousel .review[hidden]{display:flex;visibility:hidden}
 .ghost{visibility:hidden}
 .foot{margin-top:auto;padding-top:var(--_gap);line-height:var(--_lh);min-height:calc(var(--_lh) + var(--_gap))}
 .muted,time{color:var(--_muted)}
@@ -80,9 +80,9 @@ a:focus-visible,button:focus-visible{outline:2px solid var(--_focus);outline-off
 .badge .row{flex-wrap:wrap;gap:0 .5em}
 .collector{display:inline-flex;max-width:100%;padding:.5em;border:0;background:transparent}
 .cta{min-height:2.75em;display:flex}
-.cta a,.cta.ghost{display:flex;align-items:center;justify-content:center;min-height:2.75em;padding:.25em 1.25em;border-radius:1.5em;background:var(--_cta);color:var(--_cta-fg);font-weight:700;text-decoration:none;text-align:center;overflow-wrap:anywhere}
+.cta a,.cta.ghost{min-height:2.75em;padding:.625em 1.25em;border-radius:1.5em;background:var(--_cta);color:var(--_cta-fg);font-weight:700;text-decoration:none;text-align:center;overflow-wrap:anywhere}
 .cta a::before{content:"★";margin-right:.4em}
-.cta.ghost{width:14em;max-width:100%;background:var(--_border)}
+.cta.ghost{align-items:center;width:14em;max-width:100%;background:var(--_border)}
 .controls{display:flex;gap:.5em;margin-bottom:var(--_gap);min-height:2.75em}
 .ctl{all:unset;box-sizing:border-box;display:inline-flex;align-items:center;justify-content:center;width:2.75em;height:2.75em;border:1px solid var(--_border);border-radius:50%;color:var(--_fg);cursor:pointer;font-size:1em;line-height:1}
 .ctl:hover{border-color:var(--_accent)}
