@@ -350,6 +350,34 @@ describe('the carousel', { timeout: SUITE_TIMEOUT_MS }, () => {
     await context.close();
   });
 
+  it('is as high as its tallest slide, and a turn does not change its height', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' });
+    const { widget } = await carouselPage(context);
+    // The shown slide: the height of all slides, and the blank between its text's last line and its author.
+    const measure = () =>
+      widget.locator('.slides').evaluate((slides) => {
+        const slide = slides.querySelector('[aria-roledescription="slide"]:not([hidden])')!;
+        const text = slide.querySelector('[part="review-text"]')!;
+        const range = document.createRange();
+        range.selectNodeContents(text);
+        const lastLine = Math.min(range.getBoundingClientRect().bottom, text.getBoundingClientRect().bottom);
+        return {
+          height: slides.getBoundingClientRect().height,
+          blank: slide.querySelector('[part="review-author"]')!.getBoundingClientRect().top - lastLine,
+        };
+      });
+    const seen = [await measure()];
+    for (let i = 1; i < 4; i++) {
+      await widget.getByRole('button', { name: 'Next review' }).click();
+      seen.push(await measure());
+    }
+    assert.deepEqual(new Set(seen.map((s) => s.height)).size, 1, `heights ${seen.map((s) => s.height).join(', ')}`);
+    // A text's glyphs sit inside its 1.5em line boxes: a few px of half-leading are no blank.
+    const least = Math.min(...seen.map((s) => s.blank));
+    assert.ok(Math.abs(least) < 5, `the tallest slide has ${least}px of blank under its text`);
+    await context.close();
+  });
+
   it('does not rotate for visitors who prefer reduced motion', async () => {
     const context = await browser.newContext({ reducedMotion: 'reduce' });
     const { widget, visible, live } = await carouselPage(context);
@@ -377,6 +405,26 @@ describe('layouts, options and language', { timeout: SUITE_TIMEOUT_MS }, () => {
       .nth(1)
       .getByRole('link', { name: `Review us on ${write.platform}` });
     assert.equal(await button.getAttribute('href'), write.url);
+    await page.close();
+  });
+
+  it('collector: a label that wraps stays centred in its button, the star on its first line', async () => {
+    const page = await browser.newPage({ viewport: { width: 280, height: 600 } });
+    await page.goto(host.page(hostPageHtml(content.url, [{ layout: 'collector', locale: 'es' }])));
+    await widgetsSettled(page);
+    const seen = await page.locator('roofing-reviews [part="collector"]').evaluate((button) => {
+      const range = document.createRange();
+      range.selectNodeContents(button);
+      const lines = [...range.getClientRects()];
+      const outer = button.getBoundingClientRect();
+      const last = lines.at(-1)!;
+      return {
+        lines: new Set(lines.map((l) => Math.round(l.top))).size,
+        off: last.left + last.width / 2 - (outer.left + outer.width / 2),
+      };
+    });
+    assert.ok(seen.lines > 1, 'the label wraps at 280 px');
+    assert.ok(Math.abs(seen.off) < 2, `its last line is ${seen.off}px off the button's centre`);
     await page.close();
   });
 
