@@ -12,6 +12,7 @@
  */
 import type { SiteLinks } from '../lib/feeds/links.ts';
 import { LoadError, loadWidgetData } from './data.ts';
+import { holdHeight, type Hold } from './hold.ts';
 import {
   describeProblem,
   readOptions,
@@ -20,7 +21,6 @@ import {
   type WidgetOptions,
 } from './options.ts';
 import { renderFallback, renderLoading, renderReviews } from './render.ts';
-import { holdHeight, type Hold } from './hold.ts';
 import { widgetStyles } from './styles.ts';
 
 const WARNING_PREFIX = '<roofing-reviews>:';

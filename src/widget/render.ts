@@ -60,7 +60,7 @@ export function renderLoading(options: WidgetOptions): HTMLElement {
   if (options.layout === 'badge') content = [h('p', { class: 'row' }, bar(), hidden)];
   else if (options.layout === 'collector') content = [h('p', { class: 'cta ghost' }, bar(), hidden)];
   else {
-    // Placeholder cards of the most a card can take, in the grid's own columns; list and compact reserve theirs in .body.
+    // Placeholder cards as high as a card can get (the grid's in its own columns); list and compact reserve theirs in .body.
     const count = options.layout === 'grid' ? options.limit : options.layout === 'carousel' ? 1 : 0;
     const cards = Array.from({ length: count }, () => h('li', { class: 'review ghost' }));
     content = [

@@ -17,8 +17,9 @@
  * placeholders ([aria-busy], render.ts) the most they can take at the box's
  * width, so the box only ever shrinks when the reviews come (hold.ts keeps
  * the page still meanwhile). The carousel's slides share one grid cell, as
- * high as the tallest of them, so a turn never moves the page. Heights stay minimums where text may be
- * respaced (WCAG 1.4.12), so such overrides grow the box instead of clipping it.
+ * high as the tallest of them, so a turn never moves the page. Heights stay
+ * minimums where text may be respaced (WCAG 1.4.12), so such overrides grow
+ * the box instead of clipping it.
  */
 const dark = `--_bg:var(--roofing-reviews-bg,#1b1f24);--_fg:var(--roofing-reviews-fg,#f4f1ec);--_muted:var(--roofing-reviews-muted,#b9c1c9);
 --_accent:var(--roofing-reviews-accent,#f3b58c);--_star:var(--roofing-reviews-star,#f5b83d);--_empty:var(--roofing-reviews-star-empty,#5b636c);
