@@ -3,9 +3,16 @@
  * shadow root, reads its attributes again whenever one changes, and never
  * lets an error escape into the host page: a bad attribute, an unreachable
  * service or a 5xx shows the fallback link and logs one console warning.
+ *
+ * Keeping the page still while it loads: the element keeps the height it had
+ * (the snippet's reservation, reserve.ts) as its min-height across each swap
+ * of content, and lets go of what the reviews do not use only once nothing
+ * after it is on screen (hold.ts). Re-renders the page asks for by changing
+ * an attribute follow the content at once: that change is the page's own.
  */
 import type { SiteLinks } from '../lib/feeds/links.ts';
 import { LoadError, loadWidgetData } from './data.ts';
+import { holdHeight, type Hold } from './hold.ts';
 import {
   describeProblem,
   readOptions,
@@ -26,19 +33,32 @@ export function defineRoofingReviews(links: SiteLinks): void {
     #generation = 0;
     #scheduled = false;
     #options: WidgetOptions | undefined;
+    #hold: Hold | undefined;
 
     constructor() {
       super();
+      // Measured before the shadow root hides the snippet's fallback, which may be taller than the reservation.
+      if (this.isConnected) this.#hold = holdHeight(this);
       this.#root = this.shadowRoot ?? this.attachShadow({ mode: 'open' });
       this.#root.adoptedStyleSheets = [widgetStyles()];
     }
 
     connectedCallback(): void {
+      this.#hold ??= holdHeight(this);
       this.#schedule();
     }
 
+    disconnectedCallback(): void {
+      this.#hold?.release();
+      this.#hold = undefined;
+    }
+
     attributeChangedCallback(): void {
-      if (this.isConnected) this.#schedule();
+      // An upgrade reports the snippet's own attributes first: those are no change.
+      if (!this.isConnected || this.#generation === 0) return;
+      this.#hold?.release();
+      this.#hold = undefined;
+      this.#schedule();
     }
 
     /** Several attributes set in one task (the owner's page, a framework) render once. */
@@ -51,13 +71,23 @@ export function defineRoofingReviews(links: SiteLinks): void {
       });
     }
 
+    /**
+     * Replaces the shadow content inside the height held so far; the loading
+     * placeholders stay in it, the final content lets go of what it does not use.
+     */
+    #show(content: HTMLElement, final = true): void {
+      this.#hold?.keep();
+      this.#root.replaceChildren(content);
+      if (final) this.#hold?.releaseWhenOffScreen(this.#root);
+    }
+
     async #render(): Promise<void> {
       const generation = ++this.#generation;
       const read = readOptions(this);
       this.#options = undefined;
       if (!read.ok) return this.#failAttribute(read.problem, generation);
       this.#options = read.options;
-      this.#root.replaceChildren(renderLoading(read.options));
+      this.#show(renderLoading(read.options), false);
       let result;
       try {
         result = await loadWidgetData(links, read.options);
@@ -69,7 +99,7 @@ export function defineRoofingReviews(links: SiteLinks): void {
       }
       if (generation !== this.#generation) return;
       if (!result.ok) return this.#failAttribute(result.problem, generation);
-      this.#root.replaceChildren(renderReviews(result.data, read.options, links));
+      this.#show(renderReviews(result.data, read.options, links));
     }
 
     #failAttribute(problem: AttributeProblem, generation: number): void {
@@ -78,7 +108,7 @@ export function defineRoofingReviews(links: SiteLinks): void {
 
     #fail(reason: string, generation: number): void {
       if (generation !== this.#generation) return;
-      this.#root.replaceChildren(renderFallback(links, this.#options));
+      this.#show(renderFallback(links, this.#options));
       console.warn(`${WARNING_PREFIX} ${reason}; showing a link to the reviews instead.`);
     }
   }

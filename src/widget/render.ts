@@ -1,7 +1,7 @@
 /**
- * The widget's three states as DOM: loading (the final size of the layout,
- * reserved by placeholders shaped like the real thing), the reviews, and the
- * quiet fallback link. Every piece of data enters as text through h()
+ * The widget's three states as DOM: loading (placeholders shaped like the
+ * layout at the most its reviews can take), the reviews, and the quiet
+ * fallback link. Every piece of data enters as text through h()
  * (dom.ts); hrefs are the site's own links or the business's review link.
  */
 import type { SiteLinks } from '../lib/feeds/links.ts';
@@ -46,7 +46,7 @@ function box(options: WidgetOptions, label: string, ...children: HTMLElement[]):
   );
 }
 
-/** `limit` placeholder reviews of the layout's own size (styles.ts), then the footer line. */
+/** The reviews, then the footer line; while loading, room for `limit` of the longest reviews (styles.ts). */
 function body(options: WidgetOptions, list: HTMLElement, foot: HTMLElement): HTMLElement {
   const element = h('div', { class: 'body' }, list, foot);
   element.style.setProperty('--_rows', String(options.layout === 'carousel' ? 1 : options.limit));
@@ -60,7 +60,7 @@ export function renderLoading(options: WidgetOptions): HTMLElement {
   if (options.layout === 'badge') content = [h('p', { class: 'row' }, bar(), hidden)];
   else if (options.layout === 'collector') content = [h('p', { class: 'cta ghost' }, bar(), hidden)];
   else {
-    // Grid cards and the carousel's slide have a fixed height; list and compact reserve theirs in .body.
+    // Placeholder cards as high as a card can get (the grid's in its own columns); list and compact reserve theirs in .body.
     const count = options.layout === 'grid' ? options.limit : options.layout === 'carousel' ? 1 : 0;
     const cards = Array.from({ length: count }, () => h('li', { class: 'review ghost' }));
     content = [
@@ -129,10 +129,6 @@ export function renderReviews(data: WidgetData, options: WidgetOptions, links: S
   }
 
   const items = data.reviews.map((review) => reviewItem(review, options, f, links));
-  if (options.layout === 'grid')
-    // Empty cards up to `limit` keep the reserved rows when fewer reviews match.
-    for (let i = items.length; i < options.limit; i++)
-      items.push(h('li', { class: 'review ghost', 'aria-hidden': 'true' }));
   const list =
     data.reviews.length > 0
       ? h('ul', { class: 'reviews', part: 'list', role: 'list', 'aria-label': labels.newest }, ...items)

@@ -9,7 +9,7 @@
  */
 import { LABELS, type Locale } from './locales/index.ts';
 import { readOptions, type WidgetAttribute } from './options.ts';
-import { reservedHeight } from './reserve.ts';
+import { reservation, type Reservation } from './reserve.ts';
 
 export type SnippetAttributes = Partial<Record<WidgetAttribute, string>>;
 
@@ -17,6 +17,8 @@ export type SnippetAttributes = Partial<Record<WidgetAttribute, string>>;
 export interface SnippetSummary {
   ratingValue: number;
   reviewCount: number;
+  /** The platform of the business's review link, for the collector's reservation. */
+  platform?: string;
 }
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
@@ -30,26 +32,28 @@ function snippetFallbackText(locale: string | undefined, summary?: SnippetSummar
   return labels.summary(value.format(summary.ratingValue), new Intl.NumberFormat(known).format(summary.reviewCount));
 }
 
-/** The element's space, kept from the page's first paint (reserve.ts); none for attributes the widget rejects. */
-export function reservation(attributes: SnippetAttributes): string | undefined {
+/** The element's room, kept from the page's first paint (reserve.ts); none for attributes the widget rejects. */
+export function snippetReservation(attributes: SnippetAttributes, summary?: SnippetSummary): Reservation | undefined {
   const read = readOptions({ getAttribute: (name) => attributes[name as WidgetAttribute] ?? null });
   if (!read.ok) return undefined;
-  return `display:block;font-size:var(--roofing-reviews-font-size,medium);min-height:${reservedHeight(read.options.layout, read.options.limit)}`;
+  const { layout, limit, locale } = read.options;
+  return reservation(layout, limit, locale, { reviewCount: summary?.reviewCount, platform: summary?.platform });
 }
 
 /** `site`: the public base URL (SITE_URL), e.g. `https://reviews.example.com`. */
 export function widgetSnippet(site: string, attributes: SnippetAttributes = {}, summary?: SnippetSummary): string {
   const home = new URL('/', site).href;
-  const style = reservation(attributes);
+  const room = snippetReservation(attributes, summary);
   const widget = new URL('/widget.js', site).href;
   const attrs = Object.entries(attributes)
     .filter(([, value]) => value !== undefined && value !== '')
     .map(([name, value]) => ` ${name}="${escapeHtml(value!)}"`)
     .join('');
+  const style = (css: string | undefined) => (css ? ` style="${css}"` : '');
   return [
     `<script type="module" src="${escapeHtml(widget)}"></script>`,
-    `<roofing-reviews${attrs}${style ? ` style="${style}"` : ''}>`,
-    `  <a href="${escapeHtml(home)}">${escapeHtml(snippetFallbackText(attributes.locale, summary))}</a>`,
+    `<roofing-reviews${attrs}${style(room?.element)}>`,
+    `  <a href="${escapeHtml(home)}"${style(room?.link)}>${escapeHtml(snippetFallbackText(attributes.locale, summary))}</a>`,
     `</roofing-reviews>`,
   ].join('\n');
 }

@@ -153,23 +153,30 @@ describe('the widget and the page around it', { timeout: SUITE_TIMEOUT_MS }, () 
     { layout: 'compact', limit: '5' },
     { limit: '10', 'min-rating': '1', technician: 'dave-kowalski', service: 'gutters' },
   ]) {
-    it(`keeps the height it reserved while loading: ${JSON.stringify(attributes)}`, async () => {
-      const { context, release } = await heldContext();
+    it(`keeps its height while the reviews come in, with the page below it on screen: ${JSON.stringify(attributes)}`, async () => {
+      // Tall enough that the paragraph after the widget is on screen: the height is held, not let go.
+      const { context, release } = await heldContext({ viewport: { width: 1280, height: 2600 } });
       const page = await context.newPage();
       await page.goto(
         host.page(
           hostPageHtml(content.url, [attributes], {
             before: '<p>Above</p>',
             css: 'roofing-reviews{max-width:36rem}',
-          }).replace('</main>', '<p>Below</p></main>'),
+          }).replace('</main>', '<p id="below">Below</p></main>'),
         ),
       );
       await page.waitForFunction(() =>
         document.querySelector('roofing-reviews')?.shadowRoot?.querySelector('.box[aria-busy="true"]'),
       );
-      const loading = await page.locator('roofing-reviews').evaluate((el) => el.getBoundingClientRect().height);
+      const below = () => page.locator('#below').evaluate((el) => el.getBoundingClientRect().top);
+      const [loading, belowLoading] = [
+        await page.locator('roofing-reviews').evaluate((el) => el.getBoundingClientRect().height),
+        await below(),
+      ];
+      assert.ok(belowLoading < 2600, 'the paragraph below is on screen');
       release();
       await widgetsSettled(page);
+      await page.waitForTimeout(200);
       const loaded = await page.locator('roofing-reviews').evaluate((el) => el.getBoundingClientRect().height);
       const reviews = await page.locator('roofing-reviews [part="review"]').count();
       assert.ok(reviews > 0);
@@ -177,6 +184,7 @@ describe('the widget and the page around it', { timeout: SUITE_TIMEOUT_MS }, () 
         Math.abs(loaded - loading) < 0.5,
         `height ${loading}px while loading, ${loaded}px with ${reviews} reviews`,
       );
+      assert.equal(await below(), belowLoading);
       assert.ok(loading > 200, `a real reservation (${loading}px)`);
       await context.close();
     });

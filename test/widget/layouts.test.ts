@@ -54,7 +54,7 @@ async function overflow(page: Page) {
       for (const node of el.shadowRoot!.querySelectorAll<HTMLElement>('*:not(.vh, .vh *, slot, style)')) {
         const r = node.getBoundingClientRect();
         if (r.width === 0 && r.height === 0) continue;
-        // Inside a scroller (the grid's row of cards) what lies past its edge is a scroll away, not out of the box.
+        // Text cut by its own box (an ellipsis, a clamp) is measured by that box.
         let clipper = node.parentElement;
         while (clipper && getComputedStyle(clipper).overflowX === 'visible') clipper = clipper.parentElement;
         if (clipper) continue;
@@ -100,38 +100,199 @@ describe('every layout and theme on hostile pages', { timeout: SUITE_TIMEOUT_MS 
     });
 });
 
+/** Collects the page's layout shifts without recent input (what CLS sums), from its first paint. */
+async function watchShifts(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    const w = window as unknown as { shifts: { value: number; sources: string[] }[] };
+    w.shifts = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as unknown as {
+        value: number;
+        hadRecentInput: boolean;
+        sources: { node?: Node }[];
+      }[])
+        if (!entry.hadRecentInput)
+          w.shifts.push({
+            value: entry.value,
+            sources: entry.sources.map((s) => (s.node as Element | undefined)?.tagName ?? String(s.node?.nodeName)),
+          });
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+}
+
+const cls = (page: Page) =>
+  page.evaluate(() => {
+    const { shifts } = window as unknown as { shifts: { value: number; sources: string[] }[] };
+    return { value: shifts.reduce((sum, s) => sum + s.value, 0), sources: shifts.flatMap((s) => s.sources) };
+  });
+
+/**
+ * A context whose widget.js answers half a second late (so the page is first
+ * painted with the snippet's reserved room) and /widget.json `ms` late.
+ */
+async function lateContext(width: number, ms = 2000): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: { width, height: 800 } });
+  for (const [path, delay] of [
+    ['/widget.js', 500],
+    ['/widget.json', ms],
+  ] as const)
+    await context.route(`${content.url}${path}`, async (route) => {
+      await new Promise((resolveDelay) => setTimeout(resolveDelay, delay));
+      await route.continue();
+    });
+  await watchShifts(context);
+  return context;
+}
+
+/** The rest of an owner's page: text filling the screen below the widget, as most pages have. */
+const REST = Array.from(
+  { length: 40 },
+  (_, i) => `<p>Paragraph ${i + 1} of the owner's page: we have roofed this valley for thirty years.</p>`,
+).join('');
+
 describe('no layout shift while the data is late', { timeout: SUITE_TIMEOUT_MS }, () => {
-  for (const [kind, css] of Object.entries({ plain: HOSTS.plain!, grid: HOSTS.grid! }))
-    for (const width of [375, 1280])
-      it(`keeps CLS below 0.01 with /widget.json 2 s late: ${kind} page, ${width} px`, async () => {
+  const TWENTY = `${HOSTS.aggressive} roofing-reviews { --roofing-reviews-font-size: 20px }`;
+  const CASES: [kind: string, css: string, width: number, limit: string][] = [
+    ['plain', HOSTS.plain!, 375, '2'],
+    ['plain', HOSTS.plain!, 1280, '2'],
+    ['grid', HOSTS.grid!, 375, '2'],
+    ['grid', HOSTS.grid!, 1280, '2'],
+    ['aggressive', HOSTS.aggressive!, 280, '2'],
+    ['aggressive', HOSTS.aggressive!, 320, '2'],
+    ['aggressive, 20 px widget text', TWENTY, 280, '1'],
+    ['aggressive, 20 px widget text', TWENTY, 320, '1'],
+  ];
+  for (const [kind, css, width, limit] of CASES)
+    it(`keeps CLS below 0.01 with widget.js 0.5 s and /widget.json 2 s late, each layout with the page below it on screen: ${kind} page, ${width} px`, async () => {
+      const context = await lateContext(width);
+      const started = Date.now();
+      const results = await Promise.all(
+        LAYOUTS.map(async (layout) => {
+          const page = await context.newPage();
+          const html = hostPageHtml(content.url, [{ layout, limit }], { css, before: '<p>Above the widget.</p>' });
+          // No heading above, so that even the tallest layouts at 280 px end on screen, and a page's worth of text below.
+          const near = html
+            .replace(/<h1>.*?<\/h1>/, '')
+            .replace('</main>', `<p id="below">Below the widget.</p>${REST}</main>`);
+          await page.goto(host.page(near));
+          await widgetsSettled(page);
+          await page.waitForTimeout(300);
+          // What follows the widget is on screen: a change of the widget's height would have moved it in view.
+          const below = await page.locator('#below').evaluate((el) => el.getBoundingClientRect().top < innerHeight);
+          return { layout, below, ...(await cls(page)) };
+        }),
+      );
+      assert.ok(Date.now() - started >= 1900, 'the data really was late');
+      for (const { layout, below, value, sources } of results) {
+        assert.ok(below, `${layout}: the paragraph after the widget is on screen`);
+        assert.ok(value < 0.01, `${layout}: CLS ${value} (${sources.join(', ')})`);
+      }
+      await context.close();
+    });
+});
+
+describe('the snippet’s reservation', { timeout: SUITE_TIMEOUT_MS }, () => {
+  /** Each widget's height: its box, or the element alone when widget.js never came. */
+  const heights = (page: Page) =>
+    page
+      .locator('roofing-reviews')
+      .evaluateAll((widgets) =>
+        widgets.map((el) => (el.shadowRoot?.querySelector('[part="box"]') ?? el).getBoundingClientRect().height),
+      );
+
+  for (const [kind, css, extra] of [
+    ['plain', HOSTS.plain!, {}],
+    [
+      'aggressive page, Spanish, 20 px widget text,',
+      `${HOSTS.aggressive} roofing-reviews { --roofing-reviews-font-size: 20px }`,
+      { locale: 'es' },
+    ],
+  ] as const)
+    it(`holds every layout at its tallest, at every width: ${kind} page`, async () => {
+      const widgets = LAYOUTS.map((layout) => ({ layout, limit: '3', ...extra }));
+      const url = host.page(hostPageHtml(content.url, widgets, { css }));
+      for (const width of WIDTHS) {
+        // The room alone: widget.js never comes.
+        const bare = await browser.newContext({ viewport: { width, height: 800 } });
+        await bare.route(`${content.url}/widget.js`, (route) => route.abort());
+        const first = await bare.newPage();
+        await first.goto(url);
+        const reserved = await heights(first);
+        await bare.close();
+
         const context = await browser.newContext({ viewport: { width, height: 800 } });
-        await context.route(`${content.url}/widget.json`, async (route) => {
-          await new Promise((resolveDelay) => setTimeout(resolveDelay, 2000));
-          await route.continue();
-        });
-        await context.addInitScript(() => {
-          const w = window as unknown as { cls: number };
-          w.cls = 0;
-          new PerformanceObserver((list) => {
-            for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[])
-              if (!entry.hadRecentInput) w.cls += entry.value;
-          }).observe({ type: 'layout-shift', buffered: true });
-        });
         const page = await context.newPage();
-        const widgets = LAYOUTS.map((layout) => ({ layout, limit: '2' }));
-        const html = hostPageHtml(content.url, widgets, { css, before: '<p>Above the widgets.</p>' }).replace(
-          '</main>',
-          '<p>Below the widgets.</p></main>',
-        );
-        const started = Date.now();
-        await page.goto(host.page(html));
+        await page.goto(url);
         await widgetsSettled(page);
-        assert.ok(Date.now() - started >= 1900, 'the data really was late');
-        await page.waitForTimeout(300);
-        const cls = await page.evaluate(() => (window as unknown as { cls: number }).cls);
-        assert.ok(cls < 0.01, `CLS ${cls}`);
+        const shown = await heights(page);
         await context.close();
-      });
+        LAYOUTS.forEach((layout, i) =>
+          assert.ok(
+            reserved[i]! + 0.5 >= shown[i]!,
+            `${layout} at ${width} px: ${reserved[i]}px reserved, ${shown[i]}px shown`,
+          ),
+        );
+      }
+    });
+});
+
+describe('the room a widget does not use', { timeout: SUITE_TIMEOUT_MS }, () => {
+  /** Heights of the element and of its box, and where the marker paragraph is on screen. */
+  const measure = (page: Page) =>
+    page.evaluate(() => {
+      const element = document.querySelector('roofing-reviews')!;
+      return {
+        element: element.getBoundingClientRect().height,
+        box: element.shadowRoot!.querySelector('[part="box"]')!.getBoundingClientRect().height,
+        marker: document.querySelector('#marker')!.getBoundingClientRect().top,
+      };
+    });
+
+  it('stays below the widget while the page after it is on screen, and closes once scrolled past, moving nothing on screen', async () => {
+    const context = await lateContext(1280, 1000);
+    const page = await context.newPage();
+    const html = hostPageHtml(content.url, [{ limit: '2' }], { css: HOSTS.plain! }).replace(
+      '</main>',
+      '<p id="below">Below the widget.</p><div style="height:1200px"></div><p id="marker">Further down.</p><div style="height:3000px"></div></main>',
+    );
+    await page.goto(host.page(html));
+    await widgetsSettled(page);
+    await page.waitForTimeout(300);
+    const held = await measure(page);
+    assert.ok(held.element - held.box > 24, `room held under the box: ${held.element}px element, ${held.box}px box`);
+
+    const before = await page.evaluate(() => {
+      scrollTo(0, 1500);
+      return document.querySelector('#marker')!.getBoundingClientRect().top;
+    });
+    await page.waitForFunction(() => {
+      const element = document.querySelector('roofing-reviews')!;
+      const box = element.shadowRoot!.querySelector('[part="box"]')!;
+      return Math.abs(element.getBoundingClientRect().height - box.getBoundingClientRect().height) < 0.5;
+    });
+    const after = await measure(page);
+    assert.equal(after.marker, before, 'what is on screen stays where it was (scroll anchoring)');
+    const { value, sources } = await cls(page);
+    assert.ok(value < 0.01, `CLS ${value} (${sources.join(', ')})`);
+    await context.close();
+  });
+
+  it('closes at once when the widget ends below the screen', async () => {
+    const context = await lateContext(1280, 1000);
+    const page = await context.newPage();
+    const html = hostPageHtml(content.url, [{ limit: '2' }], {
+      css: HOSTS.plain!,
+      before: '<div style="height:600px"></div>',
+    }).replace('</main>', '<p id="marker">Below the widget.</p></main>');
+    await page.goto(host.page(html));
+    await widgetsSettled(page);
+    await page.waitForTimeout(300);
+    const { element, box } = await measure(page);
+    assert.ok(Math.abs(element - box) < 0.5, `${element}px element, ${box}px box`);
+    const { value, sources } = await cls(page);
+    assert.ok(value < 0.01, `CLS ${value} (${sources.join(', ')})`);
+    await context.close();
+  });
 });
 
 describe('the carousel', { timeout: SUITE_TIMEOUT_MS }, () => {
@@ -189,6 +350,34 @@ describe('the carousel', { timeout: SUITE_TIMEOUT_MS }, () => {
     await context.close();
   });
 
+  it('is as high as its tallest slide, and a turn does not change its height', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' });
+    const { widget } = await carouselPage(context);
+    // The shown slide: the height of all slides, and the blank between its text's last line and its author.
+    const measure = () =>
+      widget.locator('.slides').evaluate((slides) => {
+        const slide = slides.querySelector('[aria-roledescription="slide"]:not([hidden])')!;
+        const text = slide.querySelector('[part="review-text"]')!;
+        const range = document.createRange();
+        range.selectNodeContents(text);
+        const lastLine = Math.min(range.getBoundingClientRect().bottom, text.getBoundingClientRect().bottom);
+        return {
+          height: slides.getBoundingClientRect().height,
+          blank: slide.querySelector('[part="review-author"]')!.getBoundingClientRect().top - lastLine,
+        };
+      });
+    const seen = [await measure()];
+    for (let i = 1; i < 4; i++) {
+      await widget.getByRole('button', { name: 'Next review' }).click();
+      seen.push(await measure());
+    }
+    assert.deepEqual(new Set(seen.map((s) => s.height)).size, 1, `heights ${seen.map((s) => s.height).join(', ')}`);
+    // A text's glyphs sit inside its 1.5em line boxes: a few px of half-leading are no blank.
+    const least = Math.min(...seen.map((s) => s.blank));
+    assert.ok(Math.abs(least) < 5, `the tallest slide has ${least}px of blank under its text`);
+    await context.close();
+  });
+
   it('does not rotate for visitors who prefer reduced motion', async () => {
     const context = await browser.newContext({ reducedMotion: 'reduce' });
     const { widget, visible, live } = await carouselPage(context);
@@ -219,6 +408,26 @@ describe('layouts, options and language', { timeout: SUITE_TIMEOUT_MS }, () => {
     await page.close();
   });
 
+  it('collector: a label that wraps stays centred in its button, the star on its first line', async () => {
+    const page = await browser.newPage({ viewport: { width: 280, height: 600 } });
+    await page.goto(host.page(hostPageHtml(content.url, [{ layout: 'collector', locale: 'es' }])));
+    await widgetsSettled(page);
+    const seen = await page.locator('roofing-reviews [part="collector"]').evaluate((button) => {
+      const range = document.createRange();
+      range.selectNodeContents(button);
+      const lines = [...range.getClientRects()];
+      const outer = button.getBoundingClientRect();
+      const last = lines.at(-1)!;
+      return {
+        lines: new Set(lines.map((l) => Math.round(l.top))).size,
+        off: last.left + last.width / 2 - (outer.left + outer.width / 2),
+      };
+    });
+    assert.ok(seen.lines > 1, 'the label wraps at 280 px');
+    assert.ok(Math.abs(seen.off) < 2, `its last line is ${seen.off}px off the button's centre`);
+    await page.close();
+  });
+
   it('the header links to the site’s page on how reviews are verified, by its absolute address', async () => {
     const page = await browser.newPage();
     await page.goto(host.page(hostPageHtml(content.url, [{}, { layout: 'grid' }, { layout: 'carousel' }])));
@@ -233,19 +442,93 @@ describe('layouts, options and language', { timeout: SUITE_TIMEOUT_MS }, () => {
     await page.close();
   });
 
-  it('list: each review as high as its text, no blank slot between reviews', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(host.page(hostPageHtml(content.url, [{ limit: '5' }])));
-    await widgetsSettled(page);
-    const gaps = await page.locator('roofing-reviews [part="review"]').evaluateAll((items) =>
-      items.map((item) => {
-        const text = item.querySelector('[part="review-text"]')!.getBoundingClientRect();
-        const next = text.bottom;
-        const author = item.querySelector('[part="review-author"]')!.getBoundingClientRect();
-        return author.top - next;
-      }),
+  for (const width of [375, 1280])
+    it(`list: the box is as high as its reviews, each review as high as its text, at ${width} px`, async () => {
+      const page = await browser.newPage({ viewport: { width, height: 900 } });
+      await page.goto(host.page(hostPageHtml(content.url, [{ limit: '5' }])));
+      await widgetsSettled(page);
+      const seen = await page.locator('roofing-reviews').evaluate((el) => {
+        const root = el.shadowRoot!;
+        const rect = (node: Element) => node.getBoundingClientRect();
+        const items = [...root.querySelectorAll('[part="review"]')];
+        return {
+          // Each review: its border, its padding and its lines, nothing else.
+          slack: items.map((item) => {
+            const style = getComputedStyle(item);
+            const lines = [...item.children].reduce((sum, child) => sum + rect(child).height, 0);
+            return rect(item).height - lines - parseFloat(style.paddingTop) - parseFloat(style.borderTopWidth);
+          }),
+          // "See all" right after the last review, and the box's padding right after it.
+          toFoot: rect(root.querySelector('.foot')!).top - rect(items.at(-1)!).bottom,
+          toBottom: rect(root.querySelector('[part="box"]')!).bottom - rect(root.querySelector('.foot')!).bottom,
+        };
+      });
+      for (const slack of seen.slack) assert.ok(Math.abs(slack) < 1, `a review with ${slack}px of blank`);
+      assert.ok(Math.abs(seen.toFoot) < 1, `${seen.toFoot}px between the last review and "See all"`);
+      assert.ok(Math.abs(seen.toBottom - 17) < 1, `${seen.toBottom}px under "See all"`);
+      await page.close();
+    });
+
+  it('grid: cards in as many columns as fit, wrapping to rows, inside the box, filters and limit honoured', async () => {
+    const page = await browser.newPage();
+    await page.goto(
+      host.page(
+        hostPageHtml(content.url, [
+          { layout: 'grid', limit: '3' },
+          { layout: 'grid', limit: '4', 'min-rating': '5' },
+        ]),
+      ),
     );
-    for (const gap of gaps) assert.ok(Math.abs(gap) < 1, `text to author: ${gap}px`);
+    const columns = async () => {
+      await page.reload();
+      await widgetsSettled(page);
+      return page.locator('roofing-reviews').evaluateAll((widgets) =>
+        widgets.map((el) => {
+          const list = el.shadowRoot!.querySelector<HTMLElement>('[part="list"]')!;
+          const cards = [...list.querySelectorAll('[part="review"]')].map((card) => card.getBoundingClientRect());
+          return {
+            columns: new Set(cards.map((c) => Math.round(c.left))).size,
+            rows: new Set(cards.map((c) => Math.round(c.top))).size,
+            cards: cards.length,
+            stars: [...list.querySelectorAll('[part="review-stars"]')].map((s) => s.getAttribute('aria-label')),
+            inside: cards.every(
+              (c) =>
+                c.left >= list.getBoundingClientRect().left - 0.5 &&
+                c.right <= list.getBoundingClientRect().right + 0.5,
+            ),
+            scrolls: list.scrollWidth > list.clientWidth || getComputedStyle(list).overflowX !== 'visible',
+          };
+        }),
+      );
+    };
+    await page.setViewportSize({ width: 375, height: 900 });
+    const phone = await columns();
+    await page.setViewportSize({ width: 768, height: 900 });
+    const tablet = await columns();
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const desktop = await columns();
+    assert.deepEqual(
+      [phone, tablet, desktop].map((widths) => widths.map(({ columns, rows }) => [columns, rows])),
+      [
+        [
+          [1, 3],
+          [1, 4],
+        ],
+        [
+          [2, 2],
+          [2, 2],
+        ],
+        [
+          [3, 1],
+          [4, 1],
+        ],
+      ],
+    );
+    for (const widget of [...phone, ...tablet, ...desktop]) {
+      assert.ok(widget.inside && !widget.scrolls, JSON.stringify(widget));
+    }
+    assert.deepEqual(desktop[1]!.stars, Array(desktop[1]!.cards).fill('5 out of 5 stars'));
+    assert.equal(desktop[1]!.cards, 4);
     await page.close();
   });
 
