@@ -13,7 +13,8 @@
  * Exits 1 when a floor is missed.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadContent } from '../src/lib/content/load.ts';
@@ -35,7 +36,12 @@ const { values: args } = parseArgs({
 });
 
 function generated(count: number): string {
-  const dir = join(args['content-dir']!, String(count));
+  // Keyed by the generator's own source: content left by an older generator is made afresh, not misread.
+  const generator = createHash('sha256')
+    .update(readFileSync(join(ROOT, 'scripts/generate-reviews.ts')))
+    .digest('hex')
+    .slice(0, 12);
+  const dir = join(args['content-dir']!, `${count}-${generator}`);
   if (!existsSync(join(dir, 'business.yaml'))) {
     const run = spawnSync(
       process.execPath,
