@@ -7,6 +7,7 @@
  */
 import { CsvError, parse } from 'csv-parse/sync';
 import { NO_TEXT, optionalString, personName, RecordReader } from './fields.ts';
+import { recordIdentity } from './memory.ts';
 import { trustpilotReviewUrl } from './trustpilot.ts';
 import type { CsvOptions, ImportedReview, ParsedExport } from './types.ts';
 import {
@@ -165,10 +166,13 @@ export function parseCsv(
   const reading = dateReading(file, body, index, fields, out);
   if (!reading) return out;
 
+  const keys: Record<string, string> = {};
+  out.keys = keys;
   body.forEach((row, i) => {
     // Row numbers as a spreadsheet shows them: the header is row 1.
     const reader = new RecordReader(file, `row ${i + 2}`);
     const cell = (field: CsvField) => (index[field] === undefined ? undefined : row[index[field]!]);
+    keys[reader.at] = recordIdentity(optionalString(cell('source_id')), row);
     const column = (field: CsvField) => fields[field] ?? field;
     const date = reader.read(column('date'), cell('date'), (v) => calendarDate(v, reading));
     const rating = reader.read(column('rating'), cell('rating'), starRating);
