@@ -102,7 +102,8 @@ export function takeoutTitle(json: unknown): string | undefined {
         isObject(value) && isObject(value.datum) && isObject(value.datum.listingName)
           ? value.datum.listingName.text
           : undefined;
-      const title = typeof text === 'string' ? optionalString(text.replace(/[\u0000-\u001f\u007f]+/g, ' ')) : undefined;
+      const title =
+        typeof text === 'string' ? optionalString(text.replace(/[\u0000-\u001f\u007f-\u009f\s]+/g, ' ')) : undefined;
       if (title) return title.slice(0, 120);
     }
   }

@@ -48,6 +48,8 @@ export function exitStatus(report: ImportReport): 0 | 1 {
 }
 
 const KNOWN = ' (known: reported by an earlier import)';
+/** A record `--skip-invalid` left out for a problem no earlier run reported: it fails this run, not the next. */
+const NEW = ' (new problem)';
 
 export function formatReport(report: ImportReport): string {
   const lines: string[] = [];
@@ -70,7 +72,9 @@ export function formatReport(report: ImportReport): string {
         `  updated   ${change.file}  (${change.at}${change.by === 'text' ? ', typed by hand before: recognised by author, date and text' : ''}${change.what ? `: ${change.what.join(', ')}` : ''})`,
       );
     for (const skip of file.skipped)
-      lines.push(`  skipped   ${skip.at}: ${skip.reason}${skip.problem === 'known' ? KNOWN : ''}`);
+      lines.push(
+        `  skipped   ${skip.at}: ${skip.reason}${skip.problem === 'known' ? KNOWN : skip.problem === 'new' ? NEW : ''}`,
+      );
   }
   const scopes = [...new Set(report.missing.map((m) => m.in))];
   for (const scope of scopes) {
