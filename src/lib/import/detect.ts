@@ -100,7 +100,7 @@ export function inTakeoutLocation(file: string): boolean {
  * The location of a file in a Takeout folder (`…/account-<id>/location-<id>/reviews.json`), with
  * the title its `additionalData.json` gives; undefined for a file elsewhere.
  */
-export function takeoutLocation(file: string): Partial<ExportLocation> | undefined {
+function takeoutLocation(file: string): Partial<ExportLocation> | undefined {
   const folder = TAKEOUT_LOCATION_FOLDER.exec(basename(dirname(file)))?.[1];
   if (!folder) return undefined;
   let title: string | undefined;

@@ -83,7 +83,7 @@ export function parseGoogle(file: string, json: unknown, where?: Partial<ExportL
  * or a location's (`accounts/1/locations/2`): the location id alone names it, whichever account
  * manages it.
  */
-export function locationOf(name: unknown): string | undefined {
+function locationOf(name: unknown): string | undefined {
   if (typeof name !== 'string') return undefined;
   const match = /(?:^|\/)locations\/([^/\s]+)(?:\/|$)/.exec(name);
   return match ? `locations/${match[1]}` : undefined;

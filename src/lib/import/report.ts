@@ -28,7 +28,7 @@ export function totals(report: ImportReport) {
  * The problems the report lists, new and known: each problem of an export not imported, and each
  * record an imported export left out for its problems.
  */
-export function problemCounts(report: ImportReport): { new: number; known: number } {
+function problemCounts(report: ImportReport): { new: number; known: number } {
   let fresh = 0;
   let known = 0;
   for (const file of report.files) {
