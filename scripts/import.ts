@@ -99,9 +99,10 @@ try {
 
 try {
   const google = googleSettings
-    ? (await fetchGoogleReviews(googleSettings)).map(({ location, document }) => ({
+    ? (await fetchGoogleReviews(googleSettings)).map(({ location, title, document }) => ({
         name: `Google API ${location}`,
         location,
+        ...(title ? { title } : {}),
         document,
       }))
     : [];

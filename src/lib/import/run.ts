@@ -53,7 +53,7 @@ export interface ImportOptions {
   /** Publish new reviews under the names the platforms show, not "Firstname L." (names.ts). */
   fullNames?: boolean;
   /** Google reviews fetched from the API (google-api.ts), one document per location (`accounts/…/locations/…`). */
-  google?: Array<{ name: string; location?: string; document: unknown }>;
+  google?: Array<{ name: string; location?: string; title?: string; document: unknown }>;
 }
 
 interface Change {
@@ -244,10 +244,10 @@ function exportInputs(
       origin: inTakeoutLocation(path) ? ('takeout' as const) : ('file' as const),
       read: () => readExport(path, shown(path), options.format, options.csv),
     })),
-    ...(options.google ?? []).map(({ name, location, document }) => ({
+    ...(options.google ?? []).map(({ name, location, title, document }) => ({
       name,
       origin: 'api' as const,
-      read: () => parseGoogle(name, document, location ? { id: location } : undefined),
+      read: () => parseGoogle(name, document, location ? { id: location, ...(title ? { title } : {}) } : undefined),
     })),
   ];
 }
