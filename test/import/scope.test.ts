@@ -24,7 +24,9 @@ function contentCopy(): string {
   return dir;
 }
 
-const run = (paths: string[], options: ImportOptions) => importReviews(paths, { cwd: work, ...options });
+// Full names: each review's file is named after its own customer.
+const run = (paths: string[], options: ImportOptions) =>
+  importReviews(paths, { cwd: work, fullNames: true, ...options });
 const review = (location: string, id: string) =>
   googleReview('1045', location, id, { reviewer: { displayName: `Customer ${id}` }, comment: `Fine work, ${id}.` });
 const files = (content: string) => readdirSync(join(content, 'reviews')).sort();
