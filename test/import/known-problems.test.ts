@@ -6,10 +6,22 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, it } from 'node:test';
+import { exitStatus, formatReport } from '../../src/lib/import/report.ts';
+import { importReviews } from '../../src/lib/import/run.ts';
 import { NODE, ROOT } from '../helpers/builds.ts';
 import { googleListPage, googleReview } from './exports.ts';
 
@@ -138,4 +150,21 @@ it('a memory file that is not what the import wrote (a merge conflict) is a setu
   assert.match(result.stderr, /\.import-state\.json: not valid JSON .*put back the committed version/);
   assert.doesNotMatch(result.stderr, /\n {4}at /);
   assert.equal(readdirSync(join(content, 'reviews')).length, files);
+});
+
+it('a memory that cannot be written: the review files are, the report says so, and the run exits 1', () => {
+  const content = contentCopy();
+  // A folder where the memory's temporary file goes.
+  mkdirSync(join(content, `.import-state.json.${process.pid}.tmp`));
+  const report = importReviews([join(work, exportOf('unwritable.json', [good('u1'), unrated('u-bad')]))], {
+    contentDir: content,
+    skipInvalid: true,
+  });
+  assert.equal(report.files[0]!.added.length, 1);
+  assert.match(
+    formatReport(report),
+    /^\.import-state\.json could not be written \(.*\): the next run reports this run's problems as new again\n1 new, /m,
+  );
+  assert.equal(exitStatus(report), 1);
+  assert.ok(!existsSync(join(content, '.import-state.json')));
 });

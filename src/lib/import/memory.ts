@@ -15,7 +15,7 @@
  * renamed into place.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 
@@ -96,7 +96,12 @@ export class ImportMemory {
   static open(contentDir: string): ImportMemory {
     const path = join(contentDir, MEMORY_FILE);
     if (!existsSync(path)) return new ImportMemory(path, undefined, { about: ABOUT, locations: {}, reported: [] });
-    const text = readFileSync(path, 'utf8');
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (error) {
+      throw new MemoryError(`${path} cannot be read: ${(error as Error).message}`);
+    }
     let parsed: z.ZodSafeParseResult<z.output<typeof memorySchema>>;
     try {
       parsed = memorySchema.safeParse(JSON.parse(text));
@@ -163,8 +168,13 @@ export class ImportMemory {
     try {
       writeFileSync(temp, text);
       renameSync(temp, this.path);
-    } finally {
-      rmSync(temp, { force: true });
+    } catch (error) {
+      try {
+        unlinkSync(temp);
+      } catch {
+        // Not written, or not ours to remove (a folder at that name).
+      }
+      throw error;
     }
     return true;
   }

@@ -42,9 +42,9 @@ function problemCounts(report: ImportReport): { new: number; known: number } {
   return { new: fresh, known };
 }
 
-/** 1 when something new could not be imported, else 0. */
+/** 1 when something new could not be imported (or what was reported could not be remembered), else 0. */
 export function exitStatus(report: ImportReport): 0 | 1 {
-  return problemCounts(report).new > 0 || report.files.some((f) => !f.imported) ? 1 : 0;
+  return problemCounts(report).new > 0 || report.files.some((f) => !f.imported) || report.memoryProblem ? 1 : 0;
 }
 
 const KNOWN = ' (known: reported by an earlier import)';
@@ -87,6 +87,7 @@ export function formatReport(report: ImportReport): string {
     for (const m of report.missing.filter((x) => x.in === scope))
       lines.push(`  ${m.file}  (${m.source} ${m.source_id})`);
   }
+  if (report.memoryProblem) lines.push(report.memoryProblem);
   lines.push(summary(report));
   return `${lines.join('\n')}\n`;
 }

@@ -26,7 +26,7 @@ import { parseGoogle } from './google.ts';
 import { ContentIndex, readExisting } from './existing.ts';
 import { updatedReviewFile } from './file-update.ts';
 import type { NameOptions } from './names.ts';
-import { ImportMemory, isPlatformId, MemoryError } from './memory.ts';
+import { ImportMemory, isPlatformId, MEMORY_FILE, MemoryError } from './memory.ts';
 import { exportLabel, exportScope, type ExportOrigin, type ExportScope } from './scope.ts';
 import {
   detectEditorFields,
@@ -96,6 +96,8 @@ export interface ImportReport {
   dryRun: boolean;
   /** Whether the import's memory (memory.ts) changed and was written. */
   remembered: boolean;
+  /** Why the memory could not be written (the review files were): its problems are new again next time. */
+  memoryProblem?: string;
 }
 
 /** A problem before any export is read (no business.yaml, a broken memory file): nothing can be imported. */
@@ -194,7 +196,13 @@ export function importReviews(paths: readonly string[], options: ImportOptions):
   }
   findMissing(read, content.index, options, report, memory);
   for (const [scope, { problems, whole }] of reported) memory.remember(scope, problems, whole);
-  if (!report.dryRun) report.remembered = memory.save();
+  if (!report.dryRun) {
+    try {
+      report.remembered = memory.save();
+    } catch (error) {
+      report.memoryProblem = `${MEMORY_FILE} could not be written (${(error as Error).message}): the next run reports this run's problems as new again`;
+    }
+  }
   return report;
 }
 
