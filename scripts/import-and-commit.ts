@@ -4,16 +4,22 @@
  * changed in the content folder published by a commit pushed to the checked-out
  * branch (IMPORT_PUBLISH=commit, the default) or by a pull request from the
  * branch IMPORT_BRANCH (IMPORT_PUBLISH=pull-request). Nothing changed: no
- * commit. The import failed: its report in the log, its exit status, no commit.
+ * commit. The import's memory (content/.import-state.json: the problems it
+ * reported, the locations' reviews) is committed with the review files, so the
+ * next run, from a fresh checkout, knows them. The import found something new
+ * it could not import (status 1): what it did import and its memory are
+ * committed all the same (the next run then passes), and the run fails, its
+ * report in the log. A setup mistake (status 2) or a killed import: no commit.
  *
- * Exit status: the import's own (0, 1 a record or export not imported, 2 usage
- * or setup); 2 when the content folder is not in a clean git work tree; 1 when
- * the push or the pull request failed.
+ * Exit status: the import's own (0, 1 something new not imported, 2 usage or
+ * setup); 2 when the content folder is not in a clean git work tree; 1 when the
+ * push or the pull request failed.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { contentDir as defaultContentDir } from '../src/lib/config/site.ts';
+import { MEMORY_FILE } from '../src/lib/import/memory.ts';
 
 const IMPORT = resolve(import.meta.dirname, 'import.ts');
 const MODES = ['commit', 'pull-request'] as const;
@@ -51,15 +57,16 @@ if (git('status', '--porcelain', '--', scope) !== '')
   stop(`${scope} has uncommitted changes; commit or discard them first:\n${git('status', '--short', '--', scope)}`, 2);
 
 const run = spawnSync(process.execPath, [IMPORT, '--google', '--content-dir', contentDir], { stdio: 'inherit' });
-if (run.status !== 0) {
-  const status = run.status ?? 1;
+// Status 1 has written what it could import and remembered what it reported: that is committed, then the run fails.
+const failed = run.status === 1;
+if (run.status !== 0 && !failed)
   stop(
-    `the import ${run.signal ? `was killed (${run.signal})` : `exited with status ${status}`}; nothing committed`,
-    status,
+    `the import ${run.signal ? `was killed (${run.signal})` : `exited with status ${run.status ?? 1}`}; nothing committed`,
+    run.status ?? 1,
   );
-}
 
 if (git('status', '--porcelain', '--', scope) === '') {
+  if (failed) stop('the import exited with status 1; nothing committed', 1);
   process.stdout.write('import-and-commit: no new or changed reviews; nothing committed.\n');
   process.exit(0);
 }
@@ -71,7 +78,8 @@ const changes = git('diff', '--cached', '--name-status', '--', scope)
   .trim()
   .split('\n')
   .map((line) => line.split('\t') as [string, string]);
-const count = (status: string) => changes.filter(([s]) => s === status).length;
+const memory = `${scope === '.' ? '' : `${scope}/`}${MEMORY_FILE}`;
+const count = (status: string) => changes.filter(([s, file]) => s === status && file !== memory).length;
 const counts = [
   [count('A'), 'new'],
   [count('M'), 'updated'],
@@ -80,7 +88,9 @@ const counts = [
   .filter(([n]) => n !== 0)
   .map(([n, what]) => `${n} ${what}`)
   .join(', ');
-const title = `Google reviews imported: ${counts}`;
+const title =
+  (counts ? `Google reviews imported: ${counts}` : `Google import: ${MEMORY_FILE} updated`) +
+  (failed ? "; new problems reported (the run's log lists them)" : '');
 const body = changes.map(([status, file]) => `${{ A: 'new', M: 'updated', D: 'deleted' }[status] ?? status} ${file}`);
 git('commit', '--quiet', '--message', title, '--message', body.join('\n'));
 process.stdout.write(`import-and-commit: committed "${title}"\n`);
@@ -98,6 +108,7 @@ if (mode === 'commit') {
     }
   }
   process.stdout.write(`import-and-commit: pushed to ${base}; the host's build publishes it.\n`);
+  if (failed) failedRun();
 } else {
   try {
     git('push', '--quiet', '--force', 'origin', `HEAD:refs/heads/${prBranch}`);
@@ -105,6 +116,15 @@ if (mode === 'commit') {
     stop(`the branch ${prBranch} could not be pushed: ${(error as { stderr?: string }).stderr ?? error}`, 1);
   }
   await openPullRequest(title, body.join('\n'));
+  if (failed) failedRun();
+}
+
+/** The import could not import something new: what it did import is committed, and the run fails so its report is read. */
+function failedRun(): never {
+  stop(
+    'the import exited with status 1: something new could not be imported (its report is above); what it imported and the problems it reported are committed, so the next run passes unless something else is new',
+    1,
+  );
 }
 
 /** A pull request of prBranch into base through GitHub's REST API; one already open now holds this import. */

@@ -8,7 +8,7 @@ import { contentDir } from '../src/lib/config/site.ts';
 import { CSV_FIELDS, type CsvField } from '../src/lib/import/csv.ts';
 import { FORMAT_NAMES, type FormatName } from '../src/lib/import/detect.ts';
 import { fetchGoogleReviews, GoogleApiError, googleSettingsFromEnv } from '../src/lib/import/google-api.ts';
-import { formatReport } from '../src/lib/import/report.ts';
+import { exitStatus, formatReport } from '../src/lib/import/report.ts';
 import { ImportSetupError, importReviews } from '../src/lib/import/run.ts';
 
 const USAGE = `Usage: npm run import -- [options] FILE_OR_FOLDER...
@@ -34,9 +34,11 @@ Options:
                          GOOGLE_ACCESS_TOKEN or GOOGLE_CLIENT_ID + GOOGLE_CLIENT_SECRET + GOOGLE_REFRESH_TOKEN
   --help                 this text
 
-Exit status: 0 when every export was imported, 1 when one was not (nothing of it written) or the
-Google API refused or failed, 2 for a usage or setup mistake (an option, a file that is not there,
-a content folder that cannot be read, GOOGLE_* settings missing or malformed).`;
+Exit status: 0 when everything importable was imported (records whose problems an earlier run
+reported are listed as known, and do not fail the run), 1 when something new could not be
+imported (a new problem, an export not imported) or the Google API refused or failed, 2 for a
+usage or setup mistake (an option, a file that is not there, a content folder or its
+.import-state.json that cannot be read, GOOGLE_* settings missing or malformed).`;
 
 function fail(message: string): never {
   process.stderr.write(`import: ${message}\n\n${USAGE}\n`);
@@ -97,8 +99,10 @@ try {
 
 try {
   const google = googleSettings
-    ? (await fetchGoogleReviews(googleSettings)).map(({ location, document }) => ({
+    ? (await fetchGoogleReviews(googleSettings)).map(({ location, title, document }) => ({
         name: `Google API ${location}`,
+        location,
+        ...(title ? { title } : {}),
         document,
       }))
     : [];
@@ -117,7 +121,7 @@ try {
   );
   // exitCode, not exit(): a long report to a pipe is written out before the process ends.
   process.stdout.write(formatReport(report));
-  process.exitCode = report.files.every((f) => f.imported) ? 0 : 1;
+  process.exitCode = exitStatus(report);
 } catch (error) {
   if (error instanceof GoogleApiError) {
     process.stderr.write(`import: Google Business Profile API: ${error.message}\n`);

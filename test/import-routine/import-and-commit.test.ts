@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, it } from 'node:test';
 import { NODE, ROOT } from '../helpers/builds.ts';
-import { manyGoogleReviews } from '../import/exports.ts';
+import { googleReview, manyGoogleReviews } from '../import/exports.ts';
 import { startGoogleStandIn, type GoogleStandIn } from '../import/google-stand-in.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'import-routine-'));
@@ -115,13 +115,15 @@ it('commits and pushes the new reviews; nothing when nothing changed; the change
 
   const first = await routine(repo);
   assert.equal(first.status, 0, first.stdout + first.stderr);
-  assert.match(first.stdout, /\(google\): 3 new, 0 updated, 0 unchanged, 0 skipped/);
+  assert.match(first.stdout, /^Google location 11: 3 new, 0 updated, 0 unchanged, 0 skipped$/m);
   assert.match(first.stdout, /committed "Google reviews imported: 3 new"/);
   assert.deepEqual(log(remote), ['Google reviews imported: 3 new', 'content']);
+  // The three reviews, and the import's memory of which location they came from.
   const added = changed(remote);
-  assert.equal(added.length, 3);
+  assert.equal(added.length, 4);
+  assert.equal(added[0], 'A\tcontent/.import-state.json');
   assert.ok(
-    added.every((line) => /^A\tcontent\/reviews\/[a-z0-9-]+\.md$/.test(line)),
+    added.slice(1).every((line) => /^A\tcontent\/reviews\/[a-z0-9-]+\.md$/.test(line)),
     added.join('\n'),
   );
   assert.equal(git(repo, 'status', '--porcelain'), '');
@@ -144,6 +146,51 @@ it('commits and pushes the new reviews; nothing when nothing changed; the change
     changed(remote).map((l) => l.slice(0, 2)),
     ['M\t'],
   );
+});
+
+it('a record that cannot be imported fails one run, not every run: its memory committed, the next run passes and lists it as known', async () => {
+  const { repo, remote } = checkout('known');
+  const unrated = (id: string) => ({ ...googleReview('1045', '11', id), starRating: 'STAR_RATING_UNSPECIFIED' });
+  const reviews = [...manyGoogleReviews(3, '11'), unrated('bad1')];
+  google.reviews[LOCATION] = reviews;
+
+  const first = await routine(repo);
+  assert.equal(first.status, 1, first.stdout + first.stderr);
+  assert.match(first.stdout, /^ {2}record 4, starRating: no star rating \(STAR_RATING_UNSPECIFIED\)/m);
+  assert.match(first.stdout, /1 file not imported; 1 new problem\.$/m);
+  assert.match(first.stderr, /something new could not be imported/);
+  // Nothing of the location is written, but what the run reported is remembered, and committed.
+  assert.deepEqual(log(remote), [
+    "Google import: .import-state.json updated; new problems reported (the run's log lists them)",
+    'content',
+  ]);
+  assert.deepEqual(changed(remote), ['A\tcontent/.import-state.json']);
+  assert.equal(git(repo, 'status', '--porcelain'), '');
+
+  const second = await routine(repo);
+  assert.equal(second.status, 0, second.stdout + second.stderr);
+  assert.match(
+    second.stdout,
+    /^ {2}skipped {3}record 4: starRating: no star rating .*\(known: reported by an earlier import\)$/m,
+  );
+  assert.match(second.stdout, /^3 new, 0 updated, 0 unchanged, 1 skipped; 1 known problem/m);
+  assert.equal(log(remote)[0], 'Google reviews imported: 3 new');
+  assert.equal(changed(remote).length, 4, changed(remote).join('\n'));
+  assert.ok(changed(remote).includes('M\tcontent/.import-state.json'));
+
+  // The same list again: nothing changed, the memory neither: no commit.
+  const third = await routine(repo);
+  assert.equal(third.status, 0, third.stdout + third.stderr);
+  assert.match(third.stdout, /known: reported by an earlier import/);
+  assert.match(third.stdout, /no new or changed reviews; nothing committed/);
+  assert.equal(log(remote).length, 3);
+
+  // A new record with a problem fails the run again; the known one does not.
+  reviews.push(unrated('bad2'));
+  const fourth = await routine(repo);
+  assert.equal(fourth.status, 1, fourth.stdout + fourth.stderr);
+  assert.match(fourth.stdout, /1 new problem; 1 known problem/);
+  assert.equal((await routine(repo)).status, 0);
 });
 
 it('a failed import fails the run with its report, commits nothing and pushes nothing', async () => {

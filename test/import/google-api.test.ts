@@ -23,6 +23,7 @@ let requests: GoogleStandIn['requests'];
 
 before(async () => {
   standIn = await startGoogleStandIn(reviews);
+  standIn.titles['11'] = 'Cedar Ridge Roofing – Tigard';
   ({ base, requests } = standIn);
 });
 after(async () => {
@@ -59,8 +60,9 @@ it('fetches every page of every location with a token from the refresh token, an
   const before = readdirSync(join(content, 'reviews')).length;
   const result = await importGoogle(content, { GOOGLE_LOCATIONS: LOCATIONS, ...REFRESH });
   assert.equal(result.status, 0, result.stdout + result.stderr);
-  assert.match(result.stdout, /^Google API accounts\/1045\/locations\/11 \(google\): 120 new/m);
-  assert.match(result.stdout, /^Google API accounts\/1045\/locations\/12 \(google\): 7 new/m);
+  // A location by its title where the Business Information API gives one, else by its id.
+  assert.match(result.stdout, /^Cedar Ridge Roofing – Tigard \(Google location 11\): 120 new/m);
+  assert.match(result.stdout, /^Google location 12: 7 new/m);
   assert.equal(readdirSync(join(content, 'reviews')).length, before + 127);
   assert.deepEqual(
     requests.map((r) => r.path),
@@ -69,7 +71,9 @@ it('fetches every page of every location with a token from the refresh token, an
       '/v4/accounts/1045/locations/11/reviews?pageSize=50',
       '/v4/accounts/1045/locations/11/reviews?pageSize=50&pageToken=50',
       '/v4/accounts/1045/locations/11/reviews?pageSize=50&pageToken=100',
+      '/v1/locations/11?readMask=title',
       '/v4/accounts/1045/locations/12/reviews?pageSize=50',
+      '/v1/locations/12?readMask=title',
     ],
   );
   assert.match(requests[0]!.body!, /grant_type=refresh_token/);

@@ -1,8 +1,9 @@
 /**
  * A local server answering as the Business Profile API documents: the OAuth
- * token endpoint (refresh token `good-refresh` → access token `ya29.fresh`) and
+ * token endpoint (refresh token `good-refresh` → access token `ya29.fresh`),
  * `accounts.locations.reviews.list`, pages of at most 50 followed by
- * `nextPageToken`. Google itself cannot be reached from tests.
+ * `nextPageToken`, and the Business Information API's `locations.get` of a
+ * location's title. Google itself cannot be reached from tests.
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,6 +16,8 @@ export interface GoogleStandIn {
   requests: Array<{ path: string; auth?: string; body?: string }>;
   /** Each location's reviews, as Google's list answers them; change them between runs. */
   reviews: Record<string, GoogleReview[]>;
+  /** Titles by location id (`11`); a location without one answers 403, as when that API is not enabled. */
+  titles: Record<string, string>;
   close(): Promise<void>;
 }
 
@@ -44,6 +47,15 @@ export async function startGoogleStandIn(reviews: Record<string, GoogleReview[]>
         });
       return send(400, { error: 'invalid_grant', error_description: 'Token has been expired or revoked.' });
     }
+    const info = /^\/v1\/locations\/(\d+)$/.exec(url.pathname);
+    if (info) {
+      const title = standIn.titles[info[1]!];
+      if (req.headers.authorization !== 'Bearer ya29.fresh' || !title || url.searchParams.get('readMask') !== 'title')
+        return send(403, {
+          error: { code: 403, message: 'The caller does not have permission', status: 'PERMISSION_DENIED' },
+        });
+      return send(200, { title });
+    }
     const match = /^\/v4\/(accounts\/\d+\/locations\/\d+)\/reviews$/.exec(url.pathname);
     if (!match)
       return send(404, { error: { code: 404, message: 'Requested entity was not found.', status: 'NOT_FOUND' } });
@@ -70,6 +82,7 @@ export async function startGoogleStandIn(reviews: Record<string, GoogleReview[]>
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
     reviews,
+    titles: {},
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
   return standIn;

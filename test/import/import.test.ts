@@ -226,8 +226,9 @@ describe('a Google Takeout folder (two locations)', () => {
     assert.deepEqual(changedFiles(current, snapshot(content)), []);
   });
 
-  it('a review missing from the export is reported and kept; --delete-missing deletes it', () => {
-    const one = writeJson(
+  it("a review missing from its location's export is reported and kept; --delete-missing deletes it", () => {
+    // Location 12's export: location 11's reviews are not its to miss.
+    const other = writeJson(
       join(work, 'one-location.json'),
       googleListPage([
         googleReview('1045', '12', 'XyZ9', {
@@ -238,16 +239,24 @@ describe('a Google Takeout folder (two locations)', () => {
         }),
       ]),
     );
-    const kept = run([one], { contentDir: content });
-    assert.deepEqual(kept.missing.map((m) => m.file).sort(), [
-      'reviews/2025-05-02-zoe-a.md',
-      'reviews/2025-05-10-google-user.md',
-    ]);
+    assert.deepEqual(run([other], { contentDir: content, deleteMissing: true }).missing, []);
+    const root = mkdtempSync(join(work, 'takeout-missing-'));
+    const folder = takeout(root);
+    const file = join(folder, 'account-1045/location-11/reviews.json');
+    const json = JSON.parse(readFileSync(file, 'utf8'));
+    json.reviews.splice(0, 1);
+    writeFileSync(file, JSON.stringify(json));
+    const kept = run([file], { contentDir: content });
+    assert.deepEqual(
+      kept.missing.map((m) => m.file),
+      ['reviews/2025-05-02-zoe-a.md'],
+    );
     assert.deepEqual(kept.deleted, []);
     assert.ok(snapshot(content).has('2025-05-02-zoe-a.md'));
-    const deleted = run([one], { contentDir: content, deleteMissing: true });
-    assert.deepEqual(deleted.deleted.sort(), ['reviews/2025-05-02-zoe-a.md', 'reviews/2025-05-10-google-user.md']);
+    const deleted = run([file], { contentDir: content, deleteMissing: true });
+    assert.deepEqual(deleted.deleted, ['reviews/2025-05-02-zoe-a.md']);
     assert.ok(!snapshot(content).has('2025-05-02-zoe-a.md'));
+    assert.ok(snapshot(content).has('2025-05-10-google-user.md'));
     // Hand-typed reviews (source google, no source_id) are never "missing".
     assert.ok(snapshot(content).has('2023-09-26-frank-z-mid-century-flat-roof.md'));
   });

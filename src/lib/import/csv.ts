@@ -7,9 +7,19 @@
  */
 import { CsvError, parse } from 'csv-parse/sync';
 import { NO_TEXT, optionalString, personName, RecordReader } from './fields.ts';
+import { recordIdentity } from './memory.ts';
 import { trustpilotReviewUrl } from './trustpilot.ts';
 import type { CsvOptions, ImportedReview, ParsedExport } from './types.ts';
-import { calendarDate, derivedSourceId, latestInstant, plainText, starRating, utcInstant } from './values.ts';
+import {
+  calendarDate,
+  derivedSourceId,
+  latestInstant,
+  plainText,
+  slashDateOrder,
+  starRating,
+  utcInstant,
+  type DateReading,
+} from './values.ts';
 
 /** The fields a CSV can hold, by the names `--map` takes. */
 export const CSV_FIELDS = [
@@ -153,16 +163,24 @@ export function parseCsv(
     });
   }
   if (out.problems.length > 0) return out;
+  const reading = dateReading(file, body, index, fields, out);
+  if (!reading) return out;
 
+  const keys: Record<string, string> = {};
+  out.keys = keys;
   body.forEach((row, i) => {
     // Row numbers as a spreadsheet shows them: the header is row 1.
     const reader = new RecordReader(file, `row ${i + 2}`);
     const cell = (field: CsvField) => (index[field] === undefined ? undefined : row[index[field]!]);
+    keys[reader.at] = recordIdentity(optionalString(cell('source_id')), row);
     const column = (field: CsvField) => fields[field] ?? field;
-    const date = reader.read(column('date'), cell('date'), calendarDate);
+    const date = reader.read(column('date'), cell('date'), (v) => calendarDate(v, reading));
     const rating = reader.read(column('rating'), cell('rating'), starRating);
     const updatedCell = optionalString(cell('updated'));
-    const updated = updatedCell === undefined ? undefined : reader.read(column('updated'), updatedCell, utcInstant);
+    const updated =
+      updatedCell === undefined
+        ? undefined
+        : reader.read(column('updated'), updatedCell, (v) => utcInstant(v, reading));
     const title = reader.read(column('title'), cell('title'), (value) => optionalString(plainText(value)));
     const text = reader.read(column('text'), cell('text'), plainText);
     const author = personName(cell('author')) ?? 'Anonymous';
@@ -171,7 +189,7 @@ export function parseCsv(
     let response: ImportedReview['response'] = index.response === undefined ? undefined : null;
     const replyText = reader.read(column('response'), cell('response'), plainText);
     if (replyText) {
-      const replyDate = reader.read(column('response_date'), cell('response_date'), calendarDate);
+      const replyDate = reader.read(column('response_date'), cell('response_date'), (v) => calendarDate(v, reading));
       if (replyDate) response = { date: replyDate, text: replyText };
     }
     if (reader.problems.length > 0 || date === undefined || rating === undefined || text === undefined) {
@@ -198,6 +216,26 @@ export function parseCsv(
     });
   });
   return out;
+}
+
+/**
+ * How the file's date cells are read: spreadsheet dates like `11/21/2026` in the order the file's
+ * own dates tell (all date columns together); undefined, with the problem noted, when they cannot tell.
+ */
+function dateReading(
+  file: string,
+  body: readonly string[][],
+  index: Partial<Record<CsvField, number>>,
+  fields: Record<string, string>,
+  out: ParsedExport,
+): DateReading | undefined {
+  const columns = (['date', 'updated', 'response_date'] as const).filter((field) => index[field] !== undefined);
+  const { order, problem } = slashDateOrder(columns.flatMap((field) => body.map((row) => row[index[field]!])));
+  if (problem) {
+    out.problems.push({ file, at: '(file)', field: columns.map((f) => fields[f]).join(', '), message: problem });
+    return undefined;
+  }
+  return order ? { order } : {};
 }
 
 /** A column whose name suggests the field and that no other field has taken: "; "Stars" looks like it: --map rating=Stars". */

@@ -1,7 +1,8 @@
 /**
  * Every review of some Business Profile locations, straight from the API
  * (`accounts.locations.reviews.list`, v4): pages of at most 50 followed by
- * `nextPageToken` to the end. OAuth: an access token as it is, or one obtained
+ * `nextPageToken` to the end; and each location's title, for the report, from
+ * the Business Information API (`locations.get`, v1) when the project may use it. OAuth: an access token as it is, or one obtained
  * from a refresh token (the installed-app flow's `client_id`, `client_secret`,
  * `refresh_token`), scope `https://www.googleapis.com/auth/business.manage`.
  */
@@ -10,6 +11,7 @@ import { isObject } from './fields.ts';
 export class GoogleApiError extends Error {}
 
 const GOOGLE_API_BASE = 'https://mybusiness.googleapis.com';
+const GOOGLE_INFO_API_BASE = 'https://mybusinessbusinessinformation.googleapis.com';
 const GOOGLE_TOKEN_URL = 'https://oauth2.googleapis.com/token';
 const PAGE_SIZE = 50;
 /** 50 reviews a page: 100,000 reviews a location before the loop calls it a runaway. */
@@ -18,8 +20,9 @@ const LOCATION = /^accounts\/[^/\s]+\/locations\/[^/\s]+$/;
 
 /**
  * The settings from the environment: GOOGLE_LOCATIONS (comma-separated), and GOOGLE_ACCESS_TOKEN
- * or GOOGLE_CLIENT_ID + GOOGLE_CLIENT_SECRET + GOOGLE_REFRESH_TOKEN; GOOGLE_API_BASE and
- * GOOGLE_TOKEN_URL for a server other than Google's.
+ * or GOOGLE_CLIENT_ID + GOOGLE_CLIENT_SECRET + GOOGLE_REFRESH_TOKEN; GOOGLE_API_BASE,
+ * GOOGLE_INFO_API_BASE (the same as GOOGLE_API_BASE when only that is set) and GOOGLE_TOKEN_URL
+ * for a server other than Google's.
  */
 export function googleSettingsFromEnv(env: Record<string, string | undefined> = process.env) {
   const locations = (env.GOOGLE_LOCATIONS ?? '')
@@ -49,6 +52,10 @@ export function googleSettingsFromEnv(env: Record<string, string | undefined> = 
     ...(accessToken ? { accessToken } : {}),
     ...(clientId && clientSecret && refreshToken ? { refresh: { clientId, clientSecret, refreshToken } } : {}),
     apiBase: (env.GOOGLE_API_BASE?.trim() || GOOGLE_API_BASE).replace(/\/+$/, ''),
+    infoBase: (env.GOOGLE_INFO_API_BASE?.trim() || env.GOOGLE_API_BASE?.trim() || GOOGLE_INFO_API_BASE).replace(
+      /\/+$/,
+      '',
+    ),
     tokenUrl: env.GOOGLE_TOKEN_URL?.trim() || GOOGLE_TOKEN_URL,
   };
 }
@@ -81,10 +88,13 @@ async function accessToken(settings: GoogleApiSettings): Promise<string> {
   return body.access_token;
 }
 
-/** Every review of each location, as one `{ reviews }` document per location (what Takeout's reviews.json holds). */
+/**
+ * Every review of each location, as one `{ reviews }` document per location (what Takeout's
+ * reviews.json holds), with the location's title when the Business Information API gives it.
+ */
 export async function fetchGoogleReviews(settings: GoogleApiSettings) {
   const token = await accessToken(settings);
-  const out: Array<{ location: string; document: { reviews: unknown[] } }> = [];
+  const out: Array<{ location: string; title?: string; document: { reviews: unknown[] } }> = [];
   for (const location of settings.locations) {
     const reviews: unknown[] = [];
     const tokens = new Set<string>();
@@ -109,9 +119,32 @@ export async function fetchGoogleReviews(settings: GoogleApiSettings) {
         throw new GoogleApiError(`${location}: page ${page}: the same nextPageToken came twice; stopped`);
       tokens.add(pageToken);
     }
-    out.push({ location, document: { reviews } });
+    const title = await locationTitle(settings, token, location);
+    out.push({ location, ...(title ? { title } : {}), document: { reviews } });
   }
   return out;
+}
+
+/**
+ * A location's title (`locations.get`, readMask=title). Undefined when it cannot be had (that API
+ * not enabled for the project, say): a title only helps read the report, which then names the
+ * location by its id, or by the title an earlier Takeout import gave.
+ */
+async function locationTitle(settings: GoogleApiSettings, token: string, location: string) {
+  const id = location.split('/').at(-1)!;
+  try {
+    const response = await fetch(`${settings.infoBase}/v1/locations/${encodeURIComponent(id)}?readMask=title`, {
+      headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+      redirect: 'error',
+      signal: AbortSignal.timeout(10_000),
+    });
+    const body: unknown = await response.json().catch(() => undefined);
+    return response.ok && isObject(body) && typeof body.title === 'string' && body.title.trim() !== ''
+      ? body.title
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 async function request(url: string, init: RequestInit): Promise<Response> {

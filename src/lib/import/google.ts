@@ -21,7 +21,8 @@ import {
   requiredString,
   type RecordReader,
 } from './fields.ts';
-import type { ImportedReview, ParsedExport } from './types.ts';
+import { listIdentities } from './memory.ts';
+import type { ExportLocation, ImportedReview, ParsedExport } from './types.ts';
 import { calendarDate, latestInstant, plainText, utcInstant, ValueError } from './values.ts';
 
 const STARS: Readonly<Record<string, number>> = { ONE: 1, TWO: 2, THREE: 3, FOUR: 4, FIVE: 5 };
@@ -54,8 +55,64 @@ export function isGoogleExport(json: unknown): boolean {
   );
 }
 
-export function parseGoogle(file: string, json: unknown): ParsedExport {
-  return parseRecords(file, 'google', GOOGLE_FIELDS, isObject(json) ? (json.reviews ?? []) : json, readReview);
+/**
+ * `where`: the location as the export's folder or the API request names it, with its title when
+ * Takeout gives one (`additionalData.json`); the reviews' own names say it first.
+ */
+export function parseGoogle(file: string, json: unknown, where?: Partial<ExportLocation>): ParsedExport {
+  const list = isObject(json) ? (json.reviews ?? []) : json;
+  const parsed = parseRecords(file, 'google', GOOGLE_FIELDS, list, readReview);
+  const named = Array.isArray(list)
+    ? list.map((item) => (isObject(item) ? locationOf(item.name) : undefined)).find(Boolean)
+    : undefined;
+  const id = named ?? locationOf(where?.id);
+  const title = where?.title && (!where.id || locationOf(where.id) === id) ? where.title : undefined;
+  return {
+    ...parsed,
+    keys: listIdentities(
+      list,
+      (item) => item.reviewId ?? (typeof item.name === 'string' ? item.name.split('/').at(-1) : undefined),
+    ),
+    ...(id ? { location: { id, ...(title ? { title } : {}) } } : {}),
+    ...(isObject(json) && typeof json.nextPageToken === 'string' && json.nextPageToken !== '' ? { partial: true } : {}),
+  };
+}
+
+/**
+ * A location as `locations/<id>`, from a review's resource name (`accounts/1/locations/2/reviews/3`)
+ * or a location's (`accounts/1/locations/2`): the location id alone names it, whichever account
+ * manages it.
+ */
+function locationOf(name: unknown): string | undefined {
+  if (typeof name !== 'string') return undefined;
+  const match = /(?:^|\/)locations\/([^/\s]+)(?:\/|$)/.exec(name);
+  return match ? `locations/${match[1]}` : undefined;
+}
+
+/**
+ * A location's title in Takeout's `additionalData.json` (beside its reviews.json): the
+ * `LISTING_NAME` attribute, `{ attributes: [{ id: { attributeType }, values: [{ datum: { listingName: { text } } }] }] }`.
+ */
+export function takeoutTitle(json: unknown): string | undefined {
+  const attributes = isObject(json) && Array.isArray(json.attributes) ? json.attributes : [];
+  for (const attribute of attributes) {
+    if (!isObject(attribute) || !isObject(attribute.id) || attribute.id.attributeType !== 'LISTING_NAME') continue;
+    for (const value of Array.isArray(attribute.values) ? attribute.values : []) {
+      const text =
+        isObject(value) && isObject(value.datum) && isObject(value.datum.listingName)
+          ? value.datum.listingName.text
+          : undefined;
+      const title =
+        typeof text === 'string' ? optionalString(text.replace(/[\u0000-\u001f\u007f-\u009f\s]+/g, ' ')) : undefined;
+      if (title) return title.slice(0, 120);
+    }
+  }
+  return undefined;
+}
+
+/** Whether a parsed JSON document is Takeout's `additionalData.json` of a location (not reviews). */
+export function isTakeoutLocationData(json: unknown): boolean {
+  return isObject(json) && Array.isArray(json.attributes) && !('reviews' in json);
 }
 
 function readReview(reader: RecordReader, item: Record<string, unknown>): ImportedReview | string | undefined {

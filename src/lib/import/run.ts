@@ -21,11 +21,13 @@ import {
   type ReviewFile,
 } from '../content/load.ts';
 import type { CsvOptions, FormatId, ImportedReview, ImportProblem, ParsedExport, Skipped } from './types.ts';
-import { exportFiles, readExport, type FormatName } from './detect.ts';
+import { exportFiles, inTakeoutLocation, readExport, type FormatName } from './detect.ts';
 import { parseGoogle } from './google.ts';
 import { ContentIndex, readExisting } from './existing.ts';
 import { updatedReviewFile } from './file-update.ts';
 import type { NameOptions } from './names.ts';
+import { ImportMemory, isPlatformId, MEMORY_FILE, MemoryError } from './memory.ts';
+import { exportLabel, exportScope, type ExportOrigin, type ExportScope } from './scope.ts';
 import {
   detectEditorFields,
   EDITOR_FIELDS,
@@ -50,8 +52,8 @@ export interface ImportOptions {
   cwd?: string;
   /** Publish new reviews under the names the platforms show, not "Firstname L." (names.ts). */
   fullNames?: boolean;
-  /** Google reviews fetched from the API (google-api.ts), one document per location, named for the report. */
-  google?: Array<{ name: string; document: unknown }>;
+  /** Google reviews fetched from the API (google-api.ts), one document per location (`accounts/…/locations/…`). */
+  google?: Array<{ name: string; location?: string; title?: string; document: unknown }>;
 }
 
 interface Change {
@@ -67,12 +69,16 @@ interface Change {
 
 interface FileReport {
   file: string;
+  /** How the report names it when not by `file`: a Google location by its title (see scope.ts). */
+  label?: string;
   format?: FormatId;
   /** False when the export had a problem and nothing of it was written. */
   imported: boolean;
   problems: ImportProblem[];
   /** When the export was not imported because of some records: how many of the others `skipInvalid` would import. */
   importable?: number;
+  /** Of those, how many would write a file (new or updated); the others are unchanged. */
+  importableChanges?: number;
   added: Change[];
   updated: Change[];
   unchanged: number;
@@ -81,13 +87,20 @@ interface FileReport {
 
 export interface ImportReport {
   files: FileReport[];
-  /** Imported reviews of a platform that its export no longer has; deleted with `deleteMissing`. */
-  missing: Array<{ file: string; source: string; source_id: string }>;
+  /**
+   * Imported reviews that the export of their scope (`in`: the platform, and for Google the
+   * location, see scope.ts) no longer has; deleted with `deleteMissing`.
+   */
+  missing: Array<{ file: string; source: string; source_id: string; in: string }>;
   deleted: string[];
   dryRun: boolean;
+  /** Whether the import's memory (memory.ts) changed and was written. */
+  remembered: boolean;
+  /** Why the memory could not be written (the review files were): its problems are new again next time. */
+  memoryProblem?: string;
 }
 
-/** A problem before any export is read (no business.yaml): nothing can be imported. */
+/** A problem before any export is read (no business.yaml, a broken memory file): nothing can be imported. */
 export class ImportSetupError extends Error {}
 
 interface Plan {
@@ -114,8 +127,9 @@ interface Content {
 /** One export of the run as read, for finding what the platforms no longer have. */
 interface ExportRead {
   file: FileReport;
-  records: ImportedReview[];
-  sources: Set<string>;
+  scope: ExportScope;
+  /** The platform ids of its records, those with problems included (they are still on the platform). */
+  ids: Set<string>;
 }
 
 /** How one export's problems are noted, named by the export's own fields. */
@@ -127,12 +141,26 @@ interface ProblemNamer {
 
 export function importReviews(paths: readonly string[], options: ImportOptions): ImportReport {
   const content = openContent(options.contentDir, { fullNames: options.fullNames ?? false });
-  const report: ImportReport = { files: [], missing: [], deleted: [], dryRun: options.dryRun ?? false };
+  const memory = openMemory(options.contentDir);
+  const report: ImportReport = {
+    files: [],
+    missing: [],
+    deleted: [],
+    dryRun: options.dryRun ?? false,
+    remembered: false,
+  };
   const read: ExportRead[] = [];
+  const reported = new Map<
+    string,
+    { problems: Array<{ record: string; field: string; message: string }>; whole: boolean }
+  >();
   for (const input of exportInputs(paths, options)) {
     const parsed = readInput(input);
+    const scope = exportScope(parsed, input.name, (key) => memory.title(key));
+    const label = exportLabel(scope, input.name, input.origin);
     const file: FileReport = {
       file: input.name,
+      ...(label ? { label } : {}),
       format: parsed.format,
       imported: false,
       problems: [...parsed.problems],
@@ -142,19 +170,54 @@ export function importReviews(paths: readonly string[], options: ImportOptions):
       skipped: [...parsed.skipped],
     };
     report.files.push(file);
+    const identity = (at: string) => parsed.keys?.[at] ?? at;
+    const known = (p: ImportProblem) => recordProblem(p) && memory.known(scope.key, identity(p.at), p.field, p.message);
+    for (const p of file.problems) p.known = known(p);
     read.push({
       file,
-      records: parsed.records,
-      sources: new Set([...parsed.records.map((r) => r.source), ...formatSources(parsed.format, options.csv)]),
+      scope,
+      ids: new Set([
+        ...parsed.records.map((r) => r.source_id),
+        ...Object.values(parsed.keys ?? {}).filter(isPlatformId),
+      ]),
     });
-    importExport(parsed, file, content, options);
-    if (!file.imported && !file.problems.some((p) => p.at.startsWith('('))) {
-      const failed = new Set(file.problems.map((p) => p.at));
+    const problems = importExport(parsed, file, content, options, known);
+    if (!file.imported && !problems.some((p) => p.at.startsWith('('))) {
+      const failed = new Set(problems.map((p) => p.at));
       file.importable = parsed.records.filter((r) => !failed.has(r.at)).length;
     }
+    // What the next runs take as known: this run's problems of the scope, which replace the ones
+    // remembered when every export of the scope was imported (a record fixed or gone is forgotten).
+    const entry = reported.get(scope.key) ?? { problems: [], whole: true };
+    reported.set(scope.key, entry);
+    entry.whole &&= file.imported && !parsed.partial;
+    for (const p of problems.filter(recordProblem))
+      entry.problems.push({ record: identity(p.at), field: p.field, message: p.message });
   }
-  findMissing(read, content.index, options, report);
+  findMissing(read, content.index, options, report, memory);
+  for (const [scope, { problems, whole }] of reported) memory.remember(scope, problems, whole);
+  if (!report.dryRun) {
+    try {
+      report.remembered = memory.save();
+    } catch (error) {
+      report.memoryProblem = `${MEMORY_FILE} could not be written (${(error as Error).message}): the next run reports this run's problems as new again`;
+    }
+  }
   return report;
+}
+
+/** A problem of one record (not of the file, nor a file that could not be written): one the memory keeps. */
+function recordProblem(p: ImportProblem): boolean {
+  return !p.at.startsWith('(') && p.field !== '(file)';
+}
+
+function openMemory(contentDir: string): ImportMemory {
+  try {
+    return ImportMemory.open(contentDir);
+  } catch (error) {
+    if (error instanceof MemoryError) throw new ImportSetupError(error.message);
+    throw error;
+  }
 }
 
 /** The business and the review files the import compares with; a folder that cannot be read stops the run. */
@@ -178,26 +241,50 @@ function openContent(contentDir: string, names: NameOptions): Content {
 }
 
 /** The export files named (folders searched), then the Google API's documents, each with the name the report shows. */
-function exportInputs(paths: readonly string[], options: ImportOptions) {
+function exportInputs(
+  paths: readonly string[],
+  options: ImportOptions,
+): Array<{ name: string; origin: ExportOrigin; read: () => ParsedExport }> {
   const shown = (file: string) => relative(options.cwd ?? process.cwd(), file) || file;
   return [
     ...exportFiles(paths).map((path) => ({
       name: shown(path),
+      origin: inTakeoutLocation(path) ? ('takeout' as const) : ('file' as const),
       read: () => readExport(path, shown(path), options.format, options.csv),
     })),
-    ...(options.google ?? []).map(({ name, document }) => ({ name, read: () => parseGoogle(name, document) })),
+    ...(options.google ?? []).map(({ name, location, title, document }) => ({
+      name,
+      origin: 'api' as const,
+      read: () => parseGoogle(name, document, location ? { id: location, ...(title ? { title } : {}) } : undefined),
+    })),
   ];
 }
 
-/** One export, all or nothing: plan every record, keep what may be written, write it. */
-function importExport(parsed: ParsedExport, file: FileReport, content: Content, options: ImportOptions): void {
-  const namer = problemNamer(parsed, file);
+/**
+ * One export, all or nothing: plan every record, keep what may be written, write it. Returns the
+ * problems it had (with `skipInvalid` or when known, those records are then listed as skipped).
+ */
+function importExport(
+  parsed: ParsedExport,
+  file: FileReport,
+  content: Content,
+  options: ImportOptions,
+  known: (p: ImportProblem) => boolean,
+): ImportProblem[] {
+  const namer = problemNamer(parsed, file, known);
   const plans = planRecords(latestCopies(parsed.records, file), file, content, namer);
   const writing = plansToWrite(plans, file, options);
-  if (!writing) return;
-  const written = writePlans(writing, file, content, namer, options);
-  if (!written) return;
+  const written = writing && writePlans(writing, file, content, namer, options);
+  const problems = [...file.problems];
+  if (!written) {
+    // Nothing of it is written: its records are counted nowhere but in what the hint says of them.
+    const failed = new Set(file.problems.map((p) => p.at));
+    file.importableChanges = plans.filter((plan) => !failed.has(plan.record.at)).length;
+    file.unchanged = 0;
+    return problems;
+  }
   file.imported = true;
+  skipProblems(file);
   for (const plan of written)
     (plan.kind === 'added' ? file.added : file.updated).push({
       file: `${REVIEWS_DIR}/${plan.id}.md`,
@@ -205,11 +292,15 @@ function importExport(parsed: ParsedExport, file: FileReport, content: Content, 
       ...(plan.by ? { by: plan.by } : {}),
       ...(plan.what?.length ? { what: plan.what } : {}),
     });
+  return problems;
 }
 
-function problemNamer(parsed: ParsedExport, file: FileReport): ProblemNamer {
+function problemNamer(parsed: ParsedExport, file: FileReport, known: (p: ImportProblem) => boolean): ProblemNamer {
   return {
-    problem: (record, field, message) => file.problems.push({ file: file.file, at: record.at, field, message }),
+    problem: (record, field, message) => {
+      const p: ImportProblem = { file: file.file, at: record.at, field, message };
+      file.problems.push({ ...p, known: known(p) });
+    },
     exportField: (path) => {
       const name = fieldName(path).replace(/\[\d+\]/g, '');
       return parsed.fields[name] ?? parsed.fields[name.split('.')[0]!] ?? name;
@@ -350,20 +441,28 @@ function whatChanged(before: Frontmatter, after: Frontmatter, textChanged: boole
 }
 
 /**
- * The plans that may be written: all of them when the export has no problem; with `skipInvalid`,
- * those of the records without one (the others reported as skipped); none (undefined) otherwise.
+ * The plans that may be written: all of them when the export has no problem; those of the records
+ * without one when every problem was reported by an earlier run (known), or with `skipInvalid`;
+ * none (undefined) otherwise, and never when the file itself has a problem.
  */
 function plansToWrite(plans: CheckedPlan[], file: FileReport, options: ImportOptions): CheckedPlan[] | undefined {
-  const fileLevel = file.problems.some((p) => p.at.startsWith('('));
-  if ((file.problems.length > 0 && !options.skipInvalid) || fileLevel) return undefined;
+  if (file.problems.some((p) => p.at.startsWith('('))) return undefined;
+  if (!options.skipInvalid && file.problems.some((p) => !p.known)) return undefined;
   const failedAt = new Set(file.problems.map((p) => p.at));
-  skipProblems(file);
   return plans.filter((plan) => !failedAt.has(plan.record.at));
 }
 
-/** With `skipInvalid`: each problem becomes its record's reason to be left out. */
+/** An imported export's problems become its records' reasons to be left out: one line a record, new or known. */
 function skipProblems(file: FileReport): void {
-  for (const p of file.problems) file.skipped.push({ file: p.file, at: p.at, reason: `${p.field}: ${p.message}` });
+  const byRecord = new Map<string, ImportProblem[]>();
+  for (const p of file.problems) byRecord.set(p.at, [...(byRecord.get(p.at) ?? []), p]);
+  for (const [at, problems] of byRecord)
+    file.skipped.push({
+      file: file.file,
+      at,
+      reason: problems.map((p) => `${p.field}: ${p.message}`).join('; '),
+      problem: problems.every((p) => p.known) ? 'known' : 'new',
+    });
   file.problems = [];
 }
 
@@ -388,6 +487,7 @@ function writePlans(
         : reviewFileText(plan.data, plan.record.text),
   }));
   const kept: typeof temps = [];
+  const before = file.problems.length;
   try {
     for (const { temp, content } of temps) writeFileSync(temp, content);
     for (const entry of temps) {
@@ -401,11 +501,8 @@ function writePlans(
         problem(plan.record, p.field === '(body)' ? textField : exportField(p.field.split(/[.[]/)), p.message);
       if (read.problems.length === 0) kept.push(entry);
     }
-    if (file.problems.length > 0) {
-      if (!options.skipInvalid) return undefined;
-      // What only the loader sees (a reply dated before its review) leaves its record out too.
-      skipProblems(file);
-    }
+    // What only the loader sees (a reply dated before its review) leaves its record out too.
+    if (!options.skipInvalid && file.problems.slice(before).some((p) => !p.known)) return undefined;
     if (!options.dryRun) {
       const failed = renameAll(
         kept.map(({ plan, temp }) => ({ temp, absolute: join(reviewsDir, `${plan.id}.md`), plan })),
@@ -434,36 +531,44 @@ function writePlans(
 }
 
 /**
- * A platform review with a file that no export of this run has is missing from the platform,
- * unless an export of that platform could not be imported (it may be in there); deleted with `deleteMissing`.
+ * An imported review that the export of its scope no longer has is missing from the platform
+ * (deleted there, or by its author): within the scope only (the platform, and for Google the
+ * location the memory says the review came from), and not when an export of the scope could not
+ * be imported (it may be in there). Deleted with `deleteMissing`. A Google location's reviews are
+ * then remembered as those its export has, and those missing but kept.
  */
 function findMissing(
   read: readonly ExportRead[],
   index: ContentIndex,
   options: ImportOptions,
   report: ImportReport,
+  memory: ImportMemory,
 ): void {
-  const seen = new Map<string, Set<string>>();
-  const incomplete = new Set<string>();
-  for (const { file, records, sources } of read) {
-    // A generic CSV is a list someone put together (one month's Yelp reviews), not a platform's full export.
-    if (file.format === 'csv') continue;
-    for (const source of sources) {
-      if (!file.imported) incomplete.add(source);
-      if (!seen.has(source)) seen.set(source, new Set());
-    }
-    if (file.imported) for (const record of records) seen.get(record.source)!.add(record.source_id);
+  const scopes = new Map<string, { scope: ExportScope; ids: Set<string>; complete: boolean }>();
+  for (const { file, scope, ids } of read) {
+    if (!scope.covers) continue;
+    const entry = scopes.get(scope.key) ?? { scope, ids: new Set<string>(), complete: true };
+    scopes.set(scope.key, entry);
+    if (!file.imported || scope.covers.partial) entry.complete = false;
+    if (file.imported) for (const id of ids) entry.ids.add(id);
   }
-  for (const [source, ids] of seen) {
-    if (incomplete.has(source)) continue;
-    for (const review of index.fromSource(source)) {
-      if (ids.has(review.source_id!)) continue;
-      report.missing.push({ file: review.file, source, source_id: review.source_id! });
-      if (options.deleteMissing && !options.dryRun) {
-        rmSync(review.absolute, { force: true });
-        index.remove(review.id);
-        report.deleted.push(review.file);
+  for (const { scope, ids, complete } of scopes.values()) {
+    const { source, location } = scope.covers!;
+    const theirs = location ? memory.reviewsOf(scope.key) : undefined;
+    if (complete)
+      for (const review of index.fromSource(source)) {
+        if (ids.has(review.source_id!) || (theirs && !theirs.has(review.source_id!))) continue;
+        report.missing.push({ file: review.file, source, source_id: review.source_id!, in: scope.label });
+        if (options.deleteMissing && !options.dryRun) {
+          rmSync(review.absolute, { force: true });
+          index.remove(review.id);
+          report.deleted.push(review.file);
+        }
       }
+    if (location) {
+      const present = new Set(index.fromSource(source).map((r) => r.source_id!));
+      const now = [...new Set([...theirs!, ...ids])].filter((id) => present.has(id));
+      memory.place(scope.key, now, true, scope.title);
     }
   }
 }
@@ -536,11 +641,4 @@ function issueText(issue: z.core.$ZodIssue): string {
   return issue.code === 'unrecognized_keys'
     ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}`
     : issue.message;
-}
-
-/** The platforms an export of this format is from, before its records are read (a rejected export may have none). */
-function formatSources(format: FormatId, csv: CsvOptions = {}): string[] {
-  if (format === 'google') return ['google'];
-  if (format === 'trustpilot-json' || format === 'trustpilot-csv') return ['trustpilot'];
-  return csv.source ? [csv.source.trim().toLowerCase()] : [];
 }

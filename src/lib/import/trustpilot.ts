@@ -15,6 +15,7 @@ import {
   requiredString,
   type RecordReader,
 } from './fields.ts';
+import { listIdentities } from './memory.ts';
 import type { ImportedReview, ParsedExport } from './types.ts';
 import { calendarDate, latestInstant, plainText, starRating, utcInstant } from './values.ts';
 
@@ -43,7 +44,11 @@ export function isTrustpilotExport(json: unknown): boolean {
 }
 
 export function parseTrustpilotJson(file: string, json: unknown): ParsedExport {
-  return parseRecords(file, 'trustpilot-json', TRUSTPILOT_FIELDS, isObject(json) ? json.reviews : json, readReview);
+  const list = isObject(json) ? json.reviews : json;
+  return {
+    ...parseRecords(file, 'trustpilot-json', TRUSTPILOT_FIELDS, list, readReview),
+    keys: listIdentities(list, (item) => item.id),
+  };
 }
 
 function readReview(reader: RecordReader, item: Record<string, unknown>): ImportedReview | string | undefined {

@@ -23,14 +23,25 @@ export type ImportedReview = Pick<
   at: string;
 };
 
-/** A problem with one export, named as the office can find it: the file, the record or row, the export's field. */
-export type ImportProblem = ContentProblem & { at: string };
+/**
+ * A problem with one export, named as the office can find it: the file, the record or row, the
+ * export's field; `known` when an earlier run reported the same problem of the same record.
+ */
+export type ImportProblem = ContentProblem & { at: string; known?: boolean };
 
 /** A record left out on purpose, with the reason (not an error: nothing is wrong with the export). */
 export interface Skipped {
   file: string;
   at: string;
   reason: string;
+  /** A record left out for its problems (`--skip-invalid`, or problems an earlier run reported): new or known. */
+  problem?: 'new' | 'known';
+}
+
+/** The Google location an export is of: `locations/<id>`, and its title where the export has one. */
+export interface ExportLocation {
+  id: string;
+  title?: string;
 }
 
 /** One export read: its records, what was wrong, what was left out. */
@@ -41,6 +52,11 @@ export interface ParsedExport {
   fields: Readonly<Record<string, string>>;
   problems: ImportProblem[];
   skipped: Skipped[];
+  /** Each record's identity by where it is ("record 3": its platform id, or a digest), for what the import remembers. */
+  keys?: Readonly<Record<string, string>>;
+  location?: ExportLocation;
+  /** The export says it is one page of a longer list (a reviews.list page with a nextPageToken): it speaks for its records only. */
+  partial?: boolean;
 }
 
 /** Options of the CSV formats. */
