@@ -4,7 +4,9 @@
  * an export has none.
  */
 import { createHash } from 'node:crypto';
-import { format, isValid, parse } from 'date-fns';
+import { format } from 'date-fns/format';
+import { isValid } from 'date-fns/isValid';
+import { parse } from 'date-fns/parse';
 import { isRealCalendarDate } from '../reviews/schema.ts';
 
 /** Thrown by a conversion; the format adds the file, record and field. */

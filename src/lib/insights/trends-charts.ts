@@ -17,7 +17,9 @@
  * Every text is set as a DOM text node, so serialisation escapes it.
  */
 import * as Plot from '@observablehq/plot';
-import { addDays, format, parseISO } from 'date-fns';
+import { addDays } from 'date-fns/addDays';
+import { format } from 'date-fns/format';
+import { parseISO } from 'date-fns/parseISO';
 import { parseHTML } from 'linkedom';
 import { displayDate } from '../format/dates.ts';
 import type { AspectId } from './lexicon.ts';

@@ -12,24 +12,22 @@
  * day (`format`, `differenceInCalendar*`), so no zone offset or DST change can
  * move a day: the output is the UTC calendar's whatever TZ the build runs in.
  */
-import {
-  addDays,
-  addMonths,
-  addQuarters,
-  addWeeks,
-  differenceInCalendarDays,
-  differenceInCalendarISOWeeks,
-  differenceInCalendarMonths,
-  differenceInCalendarQuarters,
-  format,
-  parseISO,
-  startOfISOWeek,
-  startOfMonth,
-  startOfQuarter,
-  subDays,
-  subWeeks,
-  subYears,
-} from 'date-fns';
+import { addDays } from 'date-fns/addDays';
+import { addMonths } from 'date-fns/addMonths';
+import { addQuarters } from 'date-fns/addQuarters';
+import { addWeeks } from 'date-fns/addWeeks';
+import { differenceInCalendarDays } from 'date-fns/differenceInCalendarDays';
+import { differenceInCalendarISOWeeks } from 'date-fns/differenceInCalendarISOWeeks';
+import { differenceInCalendarMonths } from 'date-fns/differenceInCalendarMonths';
+import { differenceInCalendarQuarters } from 'date-fns/differenceInCalendarQuarters';
+import { format } from 'date-fns/format';
+import { parseISO } from 'date-fns/parseISO';
+import { startOfISOWeek } from 'date-fns/startOfISOWeek';
+import { startOfMonth } from 'date-fns/startOfMonth';
+import { startOfQuarter } from 'date-fns/startOfQuarter';
+import { subDays } from 'date-fns/subDays';
+import { subWeeks } from 'date-fns/subWeeks';
+import { subYears } from 'date-fns/subYears';
 import { roundTo } from '../reviews/published-dataset.ts';
 import { ASPECT_IDS, ASPECTS, type AspectId } from './lexicon.ts';
 import type { Polarity } from './polarity.ts';
