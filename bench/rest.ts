@@ -24,8 +24,8 @@
  *   --groups G,G,...   search, since, reviews.json, insights.json, feed.json, feed.xml,
  *                      review.json, review-page                                        [all]
  *   --encodings E,E    identity, br                                                     [identity,br]
- *   --duration S       seconds per server and round                                    [4]
- *   --rounds N         rounds per group and encoding (real and bare each once a round) [3]
+ *   --duration S       seconds per server and round                                    [3]
+ *   --rounds N         rounds per group and encoding (real and bare each once a round) [5]
  *   --warmup S         seconds of load on each server before a group's first round     [1]
  *   --connections N    keep-alive connections                                          [16]
  *   --builds-dir DIR   where builds live; reused unless --rebuild                      [/tmp/bench-builds]
@@ -54,8 +54,8 @@ const { values: args } = parseArgs({
     content: { type: 'string' },
     groups: { type: 'string' },
     encodings: { type: 'string', default: 'identity,br' },
-    duration: { type: 'string', default: '4' },
-    rounds: { type: 'string', default: '3' },
+    duration: { type: 'string', default: '3' },
+    rounds: { type: 'string', default: '5' },
     warmup: { type: 'string', default: '1' },
     connections: { type: 'string', default: '16' },
     'builds-dir': { type: 'string', default: '/tmp/bench-builds' },
