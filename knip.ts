@@ -35,8 +35,8 @@ const config: KnipConfig = {
     'lighthouse',
     '@action-validator/cli',
   ],
-  // System packages the tests run (README.md lists them): not npm dependencies.
-  ignoreBinaries: ['jing', 'java', 'openssl', 'redis-server', 'redis-cli', 'script'],
+  // System packages the tests and benchmarks run (README.md, bench/README.md list them): not npm dependencies.
+  ignoreBinaries: ['jing', 'java', 'openssl', 'redis-server', 'redis-cli', 'script', 'wrk'],
 };
 
 export default config;

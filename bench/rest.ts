@@ -1,50 +1,63 @@
 /**
- * The REST floor: search, since, the datasets, one review and the feeds on
- * the real Node server (src/server.ts over a real build) keep at least 0.85x
- * the rate of a bare node:http server answering the same URLs with the same
- * status, headers and bytes, in the same run, for what clients send: no
- * Accept-Encoding (API clients, curl) and `br, gzip` (browsers, feed readers),
- * each measured against a bare server holding that encoding's answers; and the
- * real server's RSS after that load stays within 300 MB at 100k reviews.
+ * The REST floor: search, since, the datasets, the feeds and one review (its
+ * JSON and its page) on the real Node server (src/server.ts over a real build)
+ * keep at least 0.85x the rate of a bare node:http server answering the same
+ * URLs with the same status, headers and bytes, in the same run, for what
+ * clients send: no Accept-Encoding (API clients, curl) and `br, gzip`
+ * (browsers, feed readers), each measured against a bare server holding that
+ * encoding's answers; and the real server's RSS after that load stays within
+ * 300 MB at 100k reviews.
  *
- *   node_modules/.bin/node bench/rest.ts                        # 10k and 100k generated reviews
- *   node_modules/.bin/node bench/rest.ts --sizes 10000 --duration 4
- *   node_modules/.bin/node bench/rest.ts --content test/fixtures/content-small
+ * Load comes from wrk (`apt-get install wrk`), one thread and 16 keep-alive
+ * connections: it costs a few µs per request, so the server runs out of CPU
+ * first and the rate shows what our code adds to each request. Real and bare
+ * alternate in rounds (real first, then bare first, ...); the ratio of each
+ * round's pair is taken and the floor holds on the median of those ratios.
+ *
+ *   node_modules/.bin/node bench/rest.ts                            # the sample content, 10k and 100k generated reviews
+ *   node_modules/.bin/node bench/rest.ts --sizes sample --rounds 5  # the sample content only (165 reviews)
+ *   node_modules/.bin/node bench/rest.ts --groups search,since --encodings identity
  *
  * Options:
- *   --sizes N,N,...    generated review counts (scripts/generate-reviews.ts, seed 42)   [10000,100000]
- *   --content DIR      this content folder instead of generated sizes
- *   --duration S       measured seconds per server and group, split over the rounds      [8]
- *   --warmup S         seconds of load before the first measurement                     [2]
- *   --connections N    concurrent keep-alive connections                               [32]
- *   --rounds N         real and bare alternate in N rounds                             [2]
+ *   --sizes S,S,...    `sample` (content/) and generated review counts (seed 42)       [sample,10000,100000]
+ *   --content DIR      this content folder instead of --sizes
+ *   --groups G,G,...   search, since, reviews.json, insights.json, feed.json, feed.xml,
+ *                      review.json, review-page                                        [all]
+ *   --encodings E,E    identity, br                                                     [identity,br]
+ *   --duration S       seconds per server and round                                    [3]
+ *   --rounds N         rounds per group and encoding (real and bare each once a round) [5]
+ *   --warmup S         seconds of load on each server before a group's first round     [1]
+ *   --connections N    keep-alive connections                                          [16]
  *   --builds-dir DIR   where builds live; reused unless --rebuild                      [/tmp/bench-builds]
  *   --rebuild          generate and build again even if a build exists
  *
  * Exits 1 when a floor is missed, 2 when an answer is wrong.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { NODE_OWN_HEADERS, type Capture } from './lib/bare-server.ts';
 import { ensureBuild, type BuildInfo } from './lib/builds.ts';
-import { runLoadInChild, summarize, type LoadRun, type LoadSummary } from './lib/load.ts';
-import { get, memoryOf, startBareServer, startRealServer, type Running } from './lib/processes.ts';
+import { get, memoryOf, ROOT, startBareServer, startRealServer, type Running } from './lib/processes.ts';
+import { checkWrk, runWrk, type WrkRun } from './lib/wrk.ts';
 
 const RATE_FLOOR = 0.85;
 const RSS_FLOOR_MB = 300;
 /** The RSS floor is stated for this size; smaller builds must stay under it too. */
 const RSS_FLOOR_REVIEWS = 100_000;
+const THREADS = 1;
 
 const { values: args } = parseArgs({
   options: {
-    sizes: { type: 'string', default: '10000,100000' },
+    sizes: { type: 'string', default: 'sample,10000,100000' },
     content: { type: 'string' },
-    duration: { type: 'string', default: '8' },
-    warmup: { type: 'string', default: '2' },
-    connections: { type: 'string', default: '32' },
-    rounds: { type: 'string', default: '2' },
+    groups: { type: 'string' },
+    encodings: { type: 'string', default: 'identity,br' },
+    duration: { type: 'string', default: '3' },
+    rounds: { type: 'string', default: '5' },
+    warmup: { type: 'string', default: '1' },
+    connections: { type: 'string', default: '16' },
     'builds-dir': { type: 'string', default: '/tmp/bench-builds' },
     rebuild: { type: 'boolean', default: false },
   },
@@ -54,11 +67,17 @@ const warmup = Number(args.warmup);
 const connections = Number(args.connections);
 const rounds = Math.max(1, Number(args.rounds));
 const buildsRoot = resolve(args['builds-dir']);
+
 /** What clients send: API clients and curl nothing, browsers and feed readers br and gzip (answered in br). */
-const ENCODINGS: Array<{ name: string; headers: Record<string, string> }> = [
-  { name: 'identity', headers: {} },
-  { name: 'br', headers: { 'accept-encoding': 'br, gzip' } },
-];
+const ENCODINGS: Record<string, Record<string, string>> = {
+  identity: {},
+  br: { 'accept-encoding': 'br, gzip' },
+};
+const encodings = args.encodings.split(',').map((name) => {
+  const headers = ENCODINGS[name.trim()];
+  if (!headers) throw new Error(`unknown encoding ${name}: ${Object.keys(ENCODINGS).join(', ')}`);
+  return { name: name.trim(), headers };
+});
 
 const SEARCH = '/api/reviews/search';
 const SEARCH_PATHS = [
@@ -72,30 +91,58 @@ const SEARCH_PATHS = [
   `${SEARCH}?limit=100`,
 ];
 
-interface Group {
-  name: string;
+/** The groups, small and large bodies apart: a cost per request shows on the small ones, a cost per byte on the large. */
+const GROUPS: Record<string, (newest: { id: string; date: string }[]) => string[]> = {
+  search: () => SEARCH_PATHS,
+  // The 10th newest review's date, so it returns about 10 reviews at every size.
+  since: (newest) => [`/api/reviews/since/${newest.at(-1)?.date ?? '2000-01-01'}`],
+  'reviews.json': () => ['/reviews.json'],
+  'insights.json': () => ['/insights.json'],
+  'feed.json': () => ['/api/feed.json'],
+  'feed.xml': () => ['/feed.xml'],
+  'review.json': (newest) => [`/reviews/${newest[0]!.id}.json`],
+  'review-page': (newest) => [`/reviews/${newest[0]!.id}`],
+};
+const groupNames = args.groups ? args.groups.split(',').map((name) => name.trim()) : Object.keys(GROUPS);
+for (const name of groupNames)
+  if (!GROUPS[name]) throw new Error(`unknown group ${name}: ${Object.keys(GROUPS).join(', ')}`);
+
+interface Measured {
+  group: string;
   encoding: string;
   paths: string[];
-  real: LoadSummary;
-  bare: LoadSummary;
+  /** Body bytes of the group's first path. */
+  bytes: number;
+  real: WrkRun[];
+  bare: WrkRun[];
+  /** Real / bare req/s of each round's pair. */
+  ratios: number[];
+  /** The 1-minute load average at each round. */
+  load: number[];
 }
 
 interface SizeResult {
   build: BuildInfo;
-  groups: Group[];
+  groups: Measured[];
   rssMb: number;
 }
 
 const targets: Array<{ count?: number; contentDir?: string }> = args.content
   ? [{ contentDir: resolve(args.content) }]
-  : args.sizes.split(',').map((size) => ({ count: Number(size.trim()) }));
+  : args.sizes
+      .split(',')
+      .map((size) => size.trim())
+      .map((size) => (size === 'sample' ? { contentDir: resolve(ROOT, 'content') } : { count: Number(size) }));
 
 log(
-  `REST floor: ${connections} connections, ${duration} s per server and group in ${rounds} rounds, Node ${process.version}, ${availableParallelism()} CPUs`,
+  `REST floor: wrk -t${THREADS} -c${connections}, ${rounds} rounds of ${duration} s per server, group and encoding, Node ${process.version}, ${availableParallelism()} CPUs, load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
 );
 mkdirSync(buildsRoot, { recursive: true });
 const results: SizeResult[] = [];
 try {
+  await checkWrk();
   for (const target of targets) {
     log(`\n== ${target.count ?? target.contentDir}`);
     const build = ensureBuild({ buildsRoot, ...target, rebuild: args.rebuild, log });
@@ -115,22 +162,12 @@ async function benchmarkSize(build: BuildInfo): Promise<SizeResult> {
   let bare: Running | undefined;
   const captureFile = resolve(tmpdir(), `bench-rest-capture-${process.pid}-${build.label}.json`);
   try {
-    // since: the 10th newest review's date, so it returns about 10 reviews at every size.
     const newest = JSON.parse((await get(real.origin, `${SEARCH}?limit=10`)).body.toString('utf8')) as {
       reviews: Array<{ id: string; date: string }>;
     };
-    const since = `/api/reviews/since/${newest.reviews.at(-1)?.date ?? '2000-01-01'}`;
-    // Small and large bodies apart: a per-request cost shows on the small ones, a per-byte cost on the large.
-    const groups: Array<{ name: string; paths: string[] }> = [
-      { name: 'search (mix of 8)', paths: SEARCH_PATHS },
-      { name: 'since', paths: [since] },
-      { name: 'datasets (large)', paths: ['/reviews.json', '/insights.json'] },
-      { name: 'one review (small)', paths: [`/reviews/${newest.reviews[0]!.id}.json`] },
-      { name: 'feeds', paths: ['/feed.xml', '/api/feed.json'] },
-    ];
-
-    const measured: Group[] = [];
-    for (const encoding of ENCODINGS) {
+    const groups = groupNames.map((name) => ({ name, paths: GROUPS[name]!(newest.reviews) }));
+    const measured: Measured[] = [];
+    for (const encoding of encodings) {
       // The bare server answers each URL with exactly the status, headers and body the real one gave to these request headers.
       const capture: Capture = {};
       for (const path of groups.flatMap((group) => group.paths)) {
@@ -152,9 +189,14 @@ async function benchmarkSize(build: BuildInfo): Promise<SizeResult> {
           throw new Error(`bare server differs on ${path}`);
       }
       for (const group of groups) {
-        const label = `${group.name}, ${encoding.name}`;
-        const run = await pair(label, real, bare, group.paths, encoding.headers);
-        measured.push({ ...group, encoding: encoding.name, ...run });
+        const bytes = Buffer.from(capture[group.paths[0]!]!.bodyBase64, 'base64').length;
+        measured.push({
+          group: group.name,
+          encoding: encoding.name,
+          paths: group.paths,
+          bytes,
+          ...(await pair(`${group.name}, ${encoding.name}`, real, bare, group.paths, encoding.headers)),
+        });
       }
       await bare.stop();
       bare = undefined;
@@ -170,8 +212,9 @@ async function benchmarkSize(build: BuildInfo): Promise<SizeResult> {
 }
 
 /**
- * Real and bare under the same load, interleaved (real, bare, then bare,
- * real, ...) so a slow spell of the shared machine falls on both.
+ * Real and bare under the same load, alternating (real then bare, then bare
+ * then real, ...), so a slow spell of the shared machine falls on both of a
+ * round's pair; each round gives one ratio.
  */
 async function pair(
   name: string,
@@ -179,31 +222,37 @@ async function pair(
   bare: Running,
   paths: string[],
   headers: Record<string, string>,
-): Promise<{ real: LoadSummary; bare: LoadSummary }> {
-  const runs: Record<'real' | 'bare', LoadRun[]> = { real: [], bare: [] };
-  for (let round = 0; round < rounds; round++) {
-    for (const which of round % 2 === 0 ? (['real', 'bare'] as const) : (['bare', 'real'] as const)) {
-      const server = which === 'real' ? real : bare;
-      const run = await runLoadInChild({
-        origin: server.origin,
-        paths,
-        headers,
-        connections,
-        duration: duration / rounds,
-        warmup: runs[which].length === 0 ? warmup : Math.min(warmup, 0.5),
-        serverPid: server.process.pid,
-      });
-      if (run.non200 || run.errors)
-        throw new Error(`${name} ${which}: ${JSON.stringify(run.statuses)}, ${run.errors} errors`);
-      runs[which].push(run);
-    }
+): Promise<Pick<Measured, 'real' | 'bare' | 'ratios' | 'load'>> {
+  const load = (server: Running, seconds: number) =>
+    runWrk({
+      origin: server.origin,
+      paths,
+      headers,
+      connections,
+      threads: THREADS,
+      duration: seconds,
+      serverPid: server.process.pid,
+    }).then((run) => {
+      if (run.badStatus || run.errors)
+        throw new Error(`${name} on ${server.origin}: ${run.badStatus} answers >= 400, ${run.errors} socket errors`);
+      return run;
+    });
+  if (warmup > 0) {
+    await load(real, warmup);
+    await load(bare, warmup);
   }
-  const out = {
-    real: summarize(runs.real, availableParallelism()),
-    bare: summarize(runs.bare, availableParallelism()),
-  };
+  const out: Pick<Measured, 'real' | 'bare' | 'ratios' | 'load'> = { real: [], bare: [], ratios: [], load: [] };
+  for (let round = 0; round < rounds; round++) {
+    out.load.push(loadavg()[0]!);
+    const order = round % 2 === 0 ? (['real', 'bare'] as const) : (['bare', 'real'] as const);
+    const runs: Partial<Record<'real' | 'bare', WrkRun>> = {};
+    for (const which of order) runs[which] = await load(which === 'real' ? real : bare, duration);
+    out.real.push(runs.real!);
+    out.bare.push(runs.bare!);
+    out.ratios.push(runs.real!.rps / runs.bare!.rps);
+  }
   log(
-    `  ${name}: real ${Math.round(out.real.rps)} req/s, bare ${Math.round(out.bare.rps)} req/s (${(out.real.rps / out.bare.rps).toFixed(2)}x)`,
+    `  ${name}: real ${Math.round(median(out.real.map((r) => r.rps)))} req/s, bare ${Math.round(median(out.bare.map((r) => r.rps)))} req/s, ${median(out.ratios).toFixed(2)}x (rounds ${out.ratios.map((r) => r.toFixed(2)).join(' ')}), load ${median(out.load).toFixed(1)}`,
   );
   return out;
 }
@@ -212,23 +261,23 @@ async function pair(
 function report(sizes: SizeResult[]): string[] {
   const missed: string[] = [];
   const lines = [
-    `${connections} keep-alive connections (bench/lib/load.ts, its own process), ${duration} s per server and group in ${rounds} interleaved rounds, each group with no \`accept-encoding\` (identity) and with \`accept-encoding: br, gzip\` (br). CPU: the server process's CPU µs per answer; bare / real CPU is the capacity ratio, not swayed by which process ran out of CPU first. Other CPU: the share of the machine used by other processes meanwhile.`,
+    `wrk -t${THREADS} -c${connections} (keep-alive), ${rounds} rounds of ${duration} s per server, real and bare alternating; medians over the rounds. Identity: no \`accept-encoding\`; br: \`accept-encoding: br, gzip\`. real / bare: the median of the rounds' ratios. CPU: the server process's CPU µs per answer. Load: the 1-minute load average during the rounds (2 CPUs: above 2, other processes took CPU).`,
     '',
-    '| reviews | group | encoding | real req/s | bare req/s | real / bare | floor | p99 ms real / bare | CPU µs real / bare | bare / real CPU | other CPU |',
+    '| reviews | group | encoding | body bytes | real req/s | bare req/s | real / bare | floor | p99 ms real / bare | CPU µs real / bare | load |',
     '| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   for (const size of sizes) {
     for (const group of size.groups) {
-      const ratio = group.real.rps / group.bare.rps;
-      if (ratio < RATE_FLOOR) missed.push(`${size.build.reviews} ${group.name} ${group.encoding} ${ratio.toFixed(2)}x`);
-      const cpu = (s: LoadSummary) => (s.serverCpuUsPerRequest === null ? '–' : s.serverCpuUsPerRequest.toFixed(0));
-      const other = Math.max(group.real.foreignCpuShare ?? 0, group.bare.foreignCpuShare ?? 0);
-      const cpuRatio =
-        group.real.serverCpuUsPerRequest && group.bare.serverCpuUsPerRequest
-          ? (group.bare.serverCpuUsPerRequest / group.real.serverCpuUsPerRequest).toFixed(2)
-          : '–';
+      const ratio = median(group.ratios);
+      if (ratio < RATE_FLOOR)
+        missed.push(`${size.build.reviews} ${group.group} ${group.encoding} ${ratio.toFixed(2)}x`);
+      const med = (runs: WrkRun[], pick: (run: WrkRun) => number | null) => {
+        const values = runs.map(pick).filter((value): value is number => value !== null);
+        return values.length === 0 ? null : median(values);
+      };
+      const cpu = (runs: WrkRun[]) => med(runs, (run) => run.serverCpuUsPerRequest)?.toFixed(0) ?? '–';
       lines.push(
-        `| ${size.build.reviews} | ${group.name} | ${group.encoding} | ${Math.round(group.real.rps)} | ${Math.round(group.bare.rps)} | ${ratio.toFixed(2)} | ${ratio >= RATE_FLOOR ? 'ok' : 'MISSED'} | ${group.real.p99.toFixed(1)} / ${group.bare.p99.toFixed(1)} | ${cpu(group.real)} / ${cpu(group.bare)} | ${cpuRatio} | ${Math.round(other * 100)} % |`,
+        `| ${size.build.reviews} | ${group.group} | ${group.encoding} | ${group.bytes} | ${Math.round(median(group.real.map((r) => r.rps)))} | ${Math.round(median(group.bare.map((r) => r.rps)))} | ${ratio.toFixed(2)} | ${ratio >= RATE_FLOOR ? 'ok' : 'MISSED'} | ${med(group.real, (r) => r.p99)!.toFixed(1)} / ${med(group.bare, (r) => r.p99)!.toFixed(1)} | ${cpu(group.real)} / ${cpu(group.bare)} | ${median(group.load).toFixed(1)} |`,
       );
     }
   }
@@ -247,6 +296,12 @@ function report(sizes: SizeResult[]): string[] {
   }
   console.log(`\n${lines.join('\n')}`);
   return missed;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 function log(line: string) {

@@ -16,7 +16,7 @@ import { getHub } from './route-services/websub-hub.ts';
 export const onRequest = defineMiddleware(async (context, next) => {
   if (context.isPrerendered) return next();
   afterFirstRequest({ hub: () => getHub().hub, store: getStore });
-  const response = await withPageValidators(context.request, await next());
+  const response = await withPageValidators(context.request, context.url, await next());
   const headers = Object.entries(securityHeadersFor(context.url.pathname));
   try {
     for (const [name, value] of headers) response.headers.set(name, value);
@@ -30,12 +30,17 @@ export const onRequest = defineMiddleware(async (context, next) => {
 });
 
 /** A rendered HTML page, read whole (a few KB), answered with its ETag, a 304 or a compressed body. */
-async function withPageValidators(request: Request, response: Response): Promise<Response> {
+async function withPageValidators(request: Request, url: URL, response: Response): Promise<Response> {
   const isPage = response.status === 200 && /^text\/html\b/.test(response.headers.get('content-type') ?? '');
   if (!isPage || (request.method !== 'GET' && request.method !== 'HEAD') || response.headers.has('content-encoding'))
     return response;
   const body = new Uint8Array(await response.arrayBuffer());
-  const answer = answerPage(body, response.headers.get('last-modified') ?? undefined, request.headers);
+  const answer = answerPage(
+    `${url.pathname}${url.search}`,
+    body,
+    response.headers.get('last-modified') ?? undefined,
+    request.headers,
+  );
   const headers = new Headers(response.headers);
   for (const [name, value] of Object.entries(answer.headers)) headers.set(name, value);
   if (answer.status === 304) headers.delete('content-length');

@@ -109,21 +109,25 @@ export async function startServer(options: ServerOptions) {
     deadlineMs: options.bodies.answerDeadlineMs,
   };
   const server = createServer(serverTimeouts(options.bodies), (req, res) => {
+    let security: Readonly<Record<string, string>> | undefined;
     try {
       const target = canonicalTarget(req);
-      for (const [name, value] of Object.entries(securityHeadersFor(target.kind === 'route' ? target.path : '/')))
-        res.setHeader(name, value);
+      // Every answer carries them. The static files and the read-only API write them in the one
+      // header object of their answer; the other paths set them first.
+      security = securityHeadersFor(target.kind === 'route' ? target.path : '/');
       if (FORBIDDEN_METHODS.has(req.method ?? '')) {
-        sendAnswer(methodNotAllowed(REFUSED_METHOD_ALLOW), res);
+        sendAnswer(methodNotAllowed(REFUSED_METHOD_ALLOW), res, security);
         return;
       }
       if (target.kind !== 'route' || !checkedHost(req, siteHost)) {
+        setHeaders(res, security);
         refuseTarget(
           req,
           res,
           target.kind === 'route'
             ? { kind: 'invalid', message: 'The Host header is not a host name or address with an optional port.' }
             : target,
+          security,
         );
         return;
       }
@@ -137,12 +141,14 @@ export async function startServer(options: ServerOptions) {
             clientOf(req, headers),
           ),
           res,
+          security,
         );
         return;
       }
+      setHeaders(res, security);
       void slowPath(req, res, route).catch((error: unknown) => failed(res, error));
     } catch (error) {
-      failed(res, error);
+      failed(res, error, security);
     }
   });
   server.on('clientError', answerClientError);
@@ -171,6 +177,7 @@ export async function startServer(options: ServerOptions) {
     req: IncomingMessage,
     res: ServerResponse,
     target: Exclude<ReturnType<typeof canonicalTarget>, { kind: 'route' }>,
+    security: Readonly<Record<string, string>>,
   ) => {
     const read = req.method === 'GET' || req.method === 'HEAD';
     if (!read) res.setHeader('connection', 'close');
@@ -179,7 +186,7 @@ export async function startServer(options: ServerOptions) {
       return;
     }
     if (target.kind === 'absent') {
-      staticFiles.notFound(res);
+      staticFiles.notFound(res, security);
       return;
     }
     res.writeHead(read ? 301 : 308, {
@@ -189,12 +196,13 @@ export async function startServer(options: ServerOptions) {
     });
     res.end();
   };
-  const failed = (res: ServerResponse, error: unknown) => {
+  const failed = (res: ServerResponse, error: unknown, security?: Readonly<Record<string, string>>) => {
     console.error('request failed:', error);
     if (!res.headersSent)
       sendAnswer(
         jsonAnswer({ error: 'internal_error', message: 'The server could not answer this request.' }, { status: 500 }),
         res,
+        security,
       );
     else res.destroy();
   };
@@ -224,6 +232,10 @@ export async function startServer(options: ServerOptions) {
     await services.close();
   };
   return { server, port, shutdown };
+}
+
+function setHeaders(res: ServerResponse, headers: Readonly<Record<string, string>>): void {
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
 }
 
 /** Longest wait for background work on SIGTERM: the hub's 10 s request deadline, and a little more. */

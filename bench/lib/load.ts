@@ -237,7 +237,7 @@ export function summarize(runs: LoadRun[], cpus: number): LoadSummary {
 }
 
 /** utime + stime of a process (all its threads), in seconds. */
-function cpuSecondsOf(pid: number): number | null {
+export function cpuSecondsOf(pid: number): number | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

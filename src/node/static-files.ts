@@ -7,8 +7,12 @@
  * Bodies are read when first asked for and kept in one LRU with a byte budget:
  * at 100k reviews the build holds a 56 MB reviews.json, its variants and sitemap
  * parts, and holding every file with its br and gzip copies would be most of the
- * server's memory. Files above HELD_MAX_BYTES are streamed from disk each time;
- * a rendered file is made again on each request, only its compressed variants kept.
+ * server's memory. Files above HELD_MAX_BYTES are streamed from disk each time.
+ *
+ * What a path answers (its headers per encoding and status, where its bytes
+ * are, a rendered file's bytes) is worked out on its first request and kept
+ * for the paths asked for most recently, so a request to a file asked for
+ * before is a lookup and one write.
  */
 import { closeSync, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -16,7 +20,8 @@ import { join } from 'node:path';
 import { LRUCache } from 'lru-cache';
 import { preflightAnswer } from '../lib/http/cors.ts';
 import { methodNotAllowed, notFound } from '../lib/http/json.ts';
-import { answerFile, type Encoding } from '../lib/http/representation.ts';
+import { fileAnswers, type Encoding, type FileAnswer, type FileAnswers } from '../lib/http/representation.ts';
+import { securityHeadersFor } from '../lib/http/security-headers.ts';
 import { brotli, gzip } from '../lib/static/compress.ts';
 import { MANIFEST_FILE, type StaticEntry, type StaticManifest } from '../lib/static/manifest.ts';
 import type { RenderedFile, RenderedFiles } from '../lib/static/rendered.ts';
@@ -36,8 +41,8 @@ export interface StaticFiles {
    * topics at every start, and reviews.json is 57 MB at 100k reviews.
    */
   read(pathname: string): { body: Buffer; contentType: string; sha256?: string } | undefined;
-  /** The site's 404 page (a JSON 404 when the build has none), for a path that names nothing. */
-  notFound(res: ServerResponse): void;
+  /** The site's 404 page (a JSON 404 when the build has none), for a path that names nothing; `security` first. */
+  notFound(res: ServerResponse, security: Readonly<Record<string, string>>): void;
   /** Adds files rendered on request (after the build's files, which win on the same path). */
   mount(source: RenderedFiles): void;
   /** The site URL the build was made for, as its feed's discovery Link names it (undefined without one). */
@@ -49,15 +54,22 @@ const HELD_MAX_BYTES = 4 * 1024 * 1024;
 /** The memory all kept bodies (static files, their variants and rendered files' variants) may take together. */
 const BODY_BUDGET_BYTES = 48 * 1024 * 1024;
 
+/** Paths whose answers are kept worked out (a few KB each: headers, and a rendered file's bytes). */
+const SERVED_KEPT = 1024;
+
 const STATIC_METHODS = ['GET', 'HEAD'];
 const VARIANT_SUFFIX: Record<Encoding, string> = { identity: '', br: '.br', gzip: '.gz' };
 
 /** A body to send: bytes, or a file on disk too large to keep. */
 type Body = Buffer | { path: string };
 
+/** One path's file: its answers (with the security headers of its path first) and where its bytes are. */
 interface Found {
   entry: StaticEntry;
+  answers: FileAnswers;
   body(encoding: Encoding): Body;
+  /** The 200's headers with the Content-Length of the bytes sent, per encoding, made on its first send. */
+  sent: Partial<Record<Encoding, { length: number; headers: Record<string, string> }>>;
 }
 
 export function loadStaticFiles(clientDir: string): StaticFiles {
@@ -82,34 +94,59 @@ export function loadStaticFiles(clientDir: string): StaticFiles {
     kept(`${key}${VARIANT_SUFFIX[encoding]}`, () =>
       encoding === 'br' ? brotli(pathname, identity()) : gzip(identity()),
     );
-  const fromDisk = (entry: StaticEntry): Found => ({
+  const found = (pathname: string, entry: StaticEntry, body: Found['body']): Found => ({
     entry,
-    body(encoding) {
-      const path = join(clientDir, entry.file);
+    answers: fileAnswers(entry, securityHeadersFor(pathname)),
+    body,
+    sent: {},
+  });
+  const fromDisk = (pathname: string, entry: StaticEntry): Found => {
+    const path = join(clientDir, entry.file);
+    const identity = () => kept(path, () => readFileSync(path));
+    // Held or streamed by the size of what is sent: reviews.json's br body is a tenth of the file.
+    const held: Partial<Record<Encoding, boolean>> = {};
+    const isHeld = (encoding: Encoding, variant: string) =>
+      (held[encoding] ??=
+        (encoding === 'identity' || entry.compressOnRequest ? entry.size : statSync(variant).size) <= HELD_MAX_BYTES);
+    return found(pathname, entry, (encoding) => {
       const variant = `${path}${VARIANT_SUFFIX[encoding]}`;
-      // Held or streamed by the size of what is sent: reviews.json's br body is a tenth of the file.
-      if ((encoding === 'identity' || entry.compressOnRequest ? entry.size : statSync(variant).size) > HELD_MAX_BYTES)
-        return { path: variant };
-      const identity = () => kept(path, () => readFileSync(path));
+      if (!isHeld(encoding, variant)) return { path: variant };
       if (encoding === 'identity') return identity();
       return entry.compressOnRequest
         ? compressed(path, `/${entry.file}`, encoding, identity)
         : kept(variant, () => readFileSync(variant));
-    },
-  });
-  const fromRendered = (pathname: string, file: RenderedFile): Found => ({
-    entry: file.entry,
-    body: (encoding) =>
+    });
+  };
+  const fromRendered = (pathname: string, file: RenderedFile): Found =>
+    found(pathname, file.entry, (encoding) =>
       encoding === 'identity' ? file.body : compressed(`rendered:${pathname}`, pathname, encoding, () => file.body),
-  });
+    );
+  const served = new LRUCache<string, Found>({ max: SERVED_KEPT });
   /** The file at exactly this path; `null` when a rendered source owns the path but has no file there. */
   const find = (pathname: string): Found | null | undefined => {
+    const known = served.get(pathname);
+    if (known) return known;
+    let file: Found;
     const entry = byPath.get(pathname);
-    if (entry) return fromDisk(entry);
-    const source = sources.find((s) => s.owns(pathname));
-    if (!source) return undefined;
-    const file = source.render(pathname);
-    return file ? fromRendered(pathname, file) : null;
+    if (entry) {
+      file = fromDisk(pathname, entry);
+    } else {
+      const source = sources.find((s) => s.owns(pathname));
+      if (!source) return undefined;
+      const rendered = source.render(pathname);
+      if (!rendered) return null;
+      file = fromRendered(pathname, rendered);
+    }
+    served.set(pathname, file);
+    return file;
+  };
+  /** The 200's headers for these bytes, made once per encoding (again only if the bytes read differ in length). */
+  const okHeaders = (file: Found, answer: FileAnswer, length: number): Record<string, string> => {
+    const sent = file.sent[answer.encoding];
+    if (sent?.length === length) return sent.headers;
+    const headers = { ...answer.headers, 'content-length': String(length) };
+    file.sent[answer.encoding] = { length, headers };
+    return headers;
   };
   const identity = (found: Found): Buffer => {
     const body = found.body('identity');
@@ -125,10 +162,11 @@ export function loadStaticFiles(clientDir: string): StaticFiles {
     if (entry.encodings.includes('gzip')) artefacts.add(`/${entry.file}.gz`);
   }
   const notFoundPage = byPath.get('/404.html');
-  const sendNotFound = (res: ServerResponse) => {
-    if (!notFoundPage) return sendAnswer(notFound(), res);
-    const body = identity(fromDisk(notFoundPage));
+  const sendNotFound = (res: ServerResponse, security: Readonly<Record<string, string>>) => {
+    if (!notFoundPage) return sendAnswer(notFound(), res, security);
+    const body = identity(fromDisk('/404.html', notFoundPage));
     res.writeHead(404, {
+      ...security,
       'content-type': notFoundPage.contentType,
       'cache-control': 'no-store',
       'content-length': String(body.length),
@@ -142,26 +180,26 @@ export function loadStaticFiles(clientDir: string): StaticFiles {
       if (!file) {
         // Paths are canonical here (src/node/request.ts): an artefact has this one spelling.
         if (artefacts.has(pathname)) {
-          sendNotFound(res);
+          sendNotFound(res, securityHeadersFor(pathname));
           return true;
         }
         // A rendered source's path with nothing there (an unknown review id): a JSON 404, never cached.
         if (file === null) {
-          sendAnswer(notFound(), res);
+          sendAnswer(notFound(), res, securityHeadersFor(pathname));
           return true;
         }
         return false;
       }
       const method = req.method ?? 'GET';
       if (method === 'OPTIONS') {
-        sendAnswer(preflightAnswer(nodeHeaderReader(req), STATIC_METHODS), res);
+        sendAnswer(preflightAnswer(nodeHeaderReader(req), STATIC_METHODS), res, securityHeadersFor(pathname));
         return true;
       }
       if (!STATIC_METHODS.includes(method)) {
-        sendAnswer(methodNotAllowed([...STATIC_METHODS, 'OPTIONS']), res);
+        sendAnswer(methodNotAllowed([...STATIC_METHODS, 'OPTIONS']), res, securityHeadersFor(pathname));
         return true;
       }
-      const answer = answerFile(file.entry, nodeHeaderReader(req));
+      const answer = file.answers.answer(nodeHeaderReader(req));
       if (answer.status === 304) {
         res.writeHead(304, answer.headers);
         res.end();
@@ -169,7 +207,7 @@ export function loadStaticFiles(clientDir: string): StaticFiles {
       }
       const body = file.body(answer.encoding);
       if (Buffer.isBuffer(body)) {
-        res.writeHead(200, { ...answer.headers, 'content-length': String(body.length) });
+        res.writeHead(200, okHeaders(file, answer, body.length));
         res.end(method === 'HEAD' ? undefined : body);
       } else {
         stream(res, body.path, answer.headers, method === 'HEAD');

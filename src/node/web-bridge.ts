@@ -110,14 +110,32 @@ function closeAfterAnswer(res: ServerResponse): void {
   res.once('finish', () => res.socket?.destroy());
 }
 
-/** Writes a lib handler's answer as it is: no Response object on the hot path. */
-export function sendAnswer(answer: ApiAnswer, res: ServerResponse): void {
-  const headers =
-    answer.body && !('content-length' in answer.headers)
-      ? { ...answer.headers, 'content-length': String(answer.body.byteLength) }
-      : answer.headers;
-  res.writeHead(answer.status, headers);
+/**
+ * Writes a lib handler's answer as it is: no Response object on the hot path.
+ * `first`: headers that come before the answer's own (the security headers),
+ * written in the same one object: headers given to res.setHeader beforehand
+ * would make Node check and copy every header of the answer again.
+ */
+export function sendAnswer(answer: ApiAnswer, res: ServerResponse, first?: Readonly<Record<string, string>>): void {
+  res.writeHead(answer.status, headersToWrite(answer, first));
   res.end(res.req?.method === 'HEAD' || !answer.body ? undefined : answer.body);
+}
+
+/** For each `first` object, the answers' header objects with it in front, made once per (kept) header object. */
+const withFirst = new WeakMap<object, WeakMap<object, Record<string, string>>>();
+
+function headersToWrite(
+  answer: ApiAnswer,
+  first: Readonly<Record<string, string>> | undefined,
+): Record<string, string> {
+  if (answer.body && !('content-length' in answer.headers))
+    return { ...first, ...answer.headers, 'content-length': String(answer.body.byteLength) };
+  if (!first) return answer.headers;
+  let merged = withFirst.get(first);
+  if (!merged) withFirst.set(first, (merged = new WeakMap()));
+  let headers = merged.get(answer.headers);
+  if (!headers) merged.set(answer.headers, (headers = { ...first, ...answer.headers }));
+  return headers;
 }
 
 /**

@@ -40,6 +40,8 @@ export const MAX_ALIAS_KEY_LENGTH = 2048;
  * (the key it points to is the body's own key string, not a copy).
  */
 const BODY_OVERHEAD_BYTES = 1024;
+/** A compressed variant's two answers and their header objects, besides its bytes. */
+const VARIANT_OVERHEAD_BYTES = 512;
 const ALIAS_OVERHEAD_BYTES = 64;
 
 /** A key is counted at 2 bytes a character: V8's two-byte strings, the worst case. */
@@ -113,11 +115,10 @@ export class BodyCache {
 /** What keeping `value` under `key` counts against the budget. */
 function costOf(key: string, value: CachedBody | string): number {
   if (typeof value === 'string') return keyBytes(key) + ALIAS_OVERHEAD_BYTES;
-  return (
-    keyBytes(key) +
-    BODY_OVERHEAD_BYTES +
-    value.bytes +
-    (value.variants.br?.byteLength ?? 0) +
-    (value.variants.gzip?.byteLength ?? 0)
-  );
+  let cost = keyBytes(key) + BODY_OVERHEAD_BYTES + value.bytes;
+  for (const encoding of ['br', 'gzip'] as const) {
+    const variant = value.answers[encoding]?.ok.body;
+    if (variant) cost += VARIANT_OVERHEAD_BYTES + variant.byteLength;
+  }
+  return cost;
 }

@@ -10,6 +10,7 @@
  * preferred to gzip among what the client accepts (RFC 9110 §12.5.3).
  */
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { LRUCache } from 'lru-cache';
 import type { ApiAnswer } from './answer.ts';
 import { httpDate, isNotModified, type Validators } from './conditional.ts';
 import { CORS_HEADERS } from './cors.ts';
@@ -42,9 +43,19 @@ function representationEtag(etag: string, encoding: Encoding): string {
   return SUFFIX[encoding] ? `${etag.slice(0, -1)}${SUFFIX[encoding]}"` : etag;
 }
 
-/** Picks br, then gzip, among what the client accepts with q > 0. */
-function negotiateEncoding(header: string | null, available: readonly Compression[]): Encoding {
-  if (!header || available.length === 0) return 'identity';
+/** What one Accept-Encoding value accepts among the compressions we make. */
+type Accepted = Readonly<Record<Compression, boolean>>;
+
+/**
+ * Accept-Encoding values parsed, by their text: clients send a handful of
+ * distinct values, so a request finds its answer in a map instead of parsing.
+ * Bounded in count and length, so what a client sends cannot make it hold more.
+ */
+const acceptedByHeader = new Map<string, Accepted>();
+const ACCEPTED_KEPT = 256;
+const ACCEPTED_KEPT_LENGTH = 256;
+
+function parseAccepted(header: string): Accepted {
   const q = new Map<string, number>();
   for (const part of header.toLowerCase().split(',')) {
     const [name, ...params] = part.trim().split(';');
@@ -54,7 +65,25 @@ function negotiateEncoding(header: string | null, available: readonly Compressio
     q.set(name.trim(), Number.isFinite(value) ? value : 0);
   }
   const accepts = (name: string) => (q.get(name) ?? q.get('*') ?? 0) > 0;
-  for (const encoding of available) if (accepts(encoding)) return encoding;
+  return { br: accepts('br'), gzip: accepts('gzip') };
+}
+
+function acceptedOf(header: string): Accepted {
+  let accepted = acceptedByHeader.get(header);
+  if (accepted) return accepted;
+  accepted = parseAccepted(header);
+  if (header.length <= ACCEPTED_KEPT_LENGTH) {
+    if (acceptedByHeader.size >= ACCEPTED_KEPT) acceptedByHeader.clear();
+    acceptedByHeader.set(header, accepted);
+  }
+  return accepted;
+}
+
+/** Picks br, then gzip, among what the client accepts with q > 0. */
+function negotiateEncoding(header: string | null, available: readonly Compression[]): Encoding {
+  if (!header || available.length === 0) return 'identity';
+  const accepted = acceptedOf(header);
+  for (const encoding of available) if (accepted[encoding]) return encoding;
   return 'identity';
 }
 
@@ -67,10 +96,24 @@ const compressible = (body: Uint8Array) => body.byteLength >= MIN_PRECOMPRESS_BY
  * take tens of milliseconds for a few percent.
  */
 function compressWhileWaiting(body: Uint8Array, encoding: Compression): Buffer {
-  if (encoding === 'gzip') return gzipSync(body, { level: 6 });
-  return brotliCompressSync(body, {
-    params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength },
-  });
+  if (encoding === 'gzip') return ownBytes(gzipSync(body, { level: 6 }));
+  return ownBytes(
+    brotliCompressSync(body, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength },
+    }),
+  );
+}
+
+/**
+ * A compressed body to keep, in memory of its own size: zlib's sync calls
+ * return a view of their 64 KiB output buffer, and a kept 2 KB answer would
+ * hold all of it.
+ */
+export function ownBytes(bytes: Buffer): Buffer {
+  if (bytes.byteLength === bytes.buffer.byteLength) return bytes;
+  const own = Buffer.allocUnsafeSlow(bytes.byteLength);
+  bytes.copy(own);
+  return own;
 }
 
 /** A file described by the build's manifest, or made on request and described the same way. */
@@ -97,21 +140,42 @@ export interface FileAnswer {
 
 /** A file's 200 (in the encoding to send) or 304. */
 export function answerFile(file: FileRepresentation, requestHeaders: RequestHeaders): FileAnswer {
-  const encoding = negotiateEncoding(requestHeaders.get('accept-encoding'), file.encodings);
-  const headers: Record<string, string> = {
-    'content-type': file.contentType,
-    etag: representationEtag(file.etag, encoding),
-    'cache-control': file.cacheControl,
-    ...CORS_HEADERS,
+  return fileAnswers(file).answer(requestHeaders);
+}
+
+/** A file answered many times: its answers' header objects are made once per encoding and status. */
+export interface FileAnswers {
+  answer(requestHeaders: RequestHeaders): FileAnswer;
+}
+
+/**
+ * `first`: headers that come before the file's own in every answer (the Node
+ * server's security headers), so a server writes one object as it is.
+ */
+export function fileAnswers(file: FileRepresentation, first: Readonly<Record<string, string>> = {}): FileAnswers {
+  const made: Record<Encoding, { 200?: FileAnswer; 304?: FileAnswer }> = { identity: {}, br: {}, gzip: {} };
+  const validators = { etag: file.etag, lastModified: file.lastModified };
+  const make = (status: 200 | 304, encoding: Encoding): FileAnswer => {
+    const headers: Record<string, string> = {
+      ...first,
+      'content-type': file.contentType,
+      etag: representationEtag(file.etag, encoding),
+      'cache-control': file.cacheControl,
+      ...CORS_HEADERS,
+    };
+    if (file.lastModified) headers['last-modified'] = file.lastModified;
+    if (file.link) headers.link = file.link;
+    if (file.encodings.length > 0) headers.vary = 'Accept-Encoding';
+    if (status === 200 && encoding !== 'identity') headers['content-encoding'] = encoding;
+    return { status, encoding, headers };
   };
-  if (file.lastModified) headers['last-modified'] = file.lastModified;
-  if (file.link) headers.link = file.link;
-  if (file.encodings.length > 0) headers.vary = 'Accept-Encoding';
-  if (isNotModified(requestHeaders, { etag: file.etag, lastModified: file.lastModified }, ENCODING_SUFFIXES)) {
-    return { status: 304, encoding, headers };
-  }
-  if (encoding !== 'identity') headers['content-encoding'] = encoding;
-  return { status: 200, encoding, headers };
+  return {
+    answer(requestHeaders) {
+      const encoding = negotiateEncoding(requestHeaders.get('accept-encoding'), file.encodings);
+      const status = isNotModified(requestHeaders, validators, ENCODING_SUFFIXES) ? 304 : 200;
+      return (made[encoding][status] ??= make(status, encoding));
+    },
+  };
 }
 
 export interface PageAnswer {
@@ -122,41 +186,94 @@ export interface PageAnswer {
 }
 
 /**
- * An HTML page rendered on request (a review's page): the treatment a static
- * page gets from the build's manifest, made from the rendered bytes, with its
- * Last-Modified as the page set it. Compressed for this request only.
+ * The last rendered bytes of pages, by URL, with their ETag and the
+ * compressed forms made so far: a page rendered again to the same bytes (the
+ * dataset does not change inside a process) is neither hashed nor compressed
+ * again. At most this many bytes, bodies and variants counted.
+ */
+const RENDERED_PAGES_BYTES = 4 * 1024 * 1024;
+/** A kept page's entry, key, ETag and header strings besides its bytes. */
+const RENDERED_PAGE_OVERHEAD_BYTES = 512;
+
+interface RenderedPage {
+  body: Uint8Array;
+  etag: string;
+  variants: Partial<Record<Compression, Buffer>>;
+}
+
+const renderedPages = new LRUCache<string, RenderedPage>({
+  maxSize: RENDERED_PAGES_BYTES,
+  sizeCalculation: (page, url) =>
+    RENDERED_PAGE_OVERHEAD_BYTES +
+    url.length * 2 +
+    page.body.byteLength +
+    (page.variants.br?.byteLength ?? 0) +
+    (page.variants.gzip?.byteLength ?? 0),
+});
+
+const sameBytes = (a: Uint8Array, b: Uint8Array) =>
+  a.byteLength === b.byteLength &&
+  Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+
+/** The page rendered at `url` with these bytes: kept from an earlier rendering when the bytes are the same. */
+function renderedPage(url: string, body: Uint8Array): RenderedPage {
+  const kept = renderedPages.get(url);
+  if (kept && sameBytes(kept.body, body)) return kept;
+  const page: RenderedPage = { body, etag: strongEtag(body), variants: {} };
+  renderedPages.set(url, page);
+  return page;
+}
+
+/**
+ * An HTML page rendered on request (a review's page), at `url` (its path and
+ * query): the treatment a static page gets from the build's manifest, made
+ * from the rendered bytes, with its Last-Modified as the page set it.
  */
 export function answerPage(
+  url: string,
   body: Uint8Array,
   lastModified: string | undefined,
   requestHeaders: RequestHeaders,
 ): PageAnswer {
-  const etag = strongEtag(body);
+  const page = renderedPage(url, body);
   const encoding = compressible(body) ? negotiateEncoding(requestHeaders.get('accept-encoding'), BOTH) : 'identity';
-  const headers: Record<string, string> = { etag: representationEtag(etag, encoding) };
+  const headers: Record<string, string> = { etag: representationEtag(page.etag, encoding) };
   if (compressible(body)) headers.vary = 'Accept-Encoding';
-  if (isNotModified(requestHeaders, { etag, lastModified }, ENCODING_SUFFIXES))
+  if (isNotModified(requestHeaders, { etag: page.etag, lastModified }, ENCODING_SUFFIXES))
     return { status: 304, headers, body: null };
-  const sent = encoding === 'identity' ? body : compressWhileWaiting(body, encoding);
-  if (encoding !== 'identity') headers['content-encoding'] = encoding;
+  let sent: Uint8Array = body;
+  if (encoding !== 'identity') {
+    let variant = page.variants[encoding];
+    if (!variant) {
+      variant = page.variants[encoding] = compressWhileWaiting(body, encoding);
+      // Counted again with its new variant (lru-cache sizes an entry when it is set).
+      if (renderedPages.peek(url) === page) renderedPages.set(url, page);
+    }
+    sent = variant;
+    headers['content-encoding'] = encoding;
+  }
   headers['content-length'] = String(sent.byteLength);
   return { status: 200, headers, body: sent };
 }
 
-/** A JSON answer kept by the API (search, since): validators and headers made once. */
+/** A JSON answer kept by the API (search, since): validators and answers made once. */
 export interface CachedBody extends Validators {
   body: Uint8Array;
-  /**
-   * Its br and gzip forms, each made the first time a client accepts it and
-   * kept with the body: a cached answer is compressed once, not per request.
-   */
-  variants: Partial<Record<Compression, Uint8Array>>;
   lastModified: string;
-  /** The headers of the 200 and of the 304, made once: a hit copies nothing. */
-  ok: Record<string, string>;
-  notModified: Record<string, string>;
+  /**
+   * The 200 and the 304 in each encoding, made once: a hit allocates nothing.
+   * The identity answers are made with the body; br and gzip the first time a
+   * client accepts them, with the compressed bytes: a cached answer is
+   * compressed once, not per request.
+   */
+  answers: Partial<Record<Encoding, EncodedAnswers>>;
   /** What holding it costs: the body, its validators and an estimate for its header objects. */
   bytes: number;
+}
+
+interface EncodedAnswers {
+  ok: ApiAnswer;
+  notModified: ApiAnswer;
 }
 
 /** A JSON body already serialised, with its validators and headers. */
@@ -175,13 +292,21 @@ export function cachedBody(body: Uint8Array, lastModifiedInstant: string): Cache
   const bytes = body.byteLength + etag.length + lastModified.length;
   return {
     body,
-    variants: {},
     etag,
     lastModified,
-    notModified,
-    ok: { ...notModified, 'content-length': String(body.byteLength) },
+    answers: {
+      identity: {
+        ok: { status: 200, headers: { ...notModified, 'content-length': String(body.byteLength) }, body },
+        notModified: { status: 304, headers: notModified, body: null },
+      },
+    },
     bytes,
   };
+}
+
+/** The headers of a kept answer's 304 in `encoding`: its own ETag. */
+function notModifiedHeaders(cached: CachedBody, encoding: Encoding): Record<string, string> {
+  return { ...cached.answers.identity!.notModified.headers, etag: representationEtag(cached.etag, encoding) };
 }
 
 /**
@@ -193,24 +318,21 @@ export function answerCached(requestHeaders: RequestHeaders, cached: CachedBody,
   const encoding = compressible(cached.body)
     ? negotiateEncoding(requestHeaders.get('accept-encoding'), BOTH)
     : 'identity';
-  if (encoding === 'identity') {
-    if (isNotModified(requestHeaders, cached, ENCODING_SUFFIXES))
-      return { status: 304, headers: cached.notModified, body: null };
-    return { status: 200, headers: cached.ok, body: cached.body };
-  }
-  const etag = representationEtag(cached.etag, encoding);
+  let answers = cached.answers[encoding];
   if (isNotModified(requestHeaders, cached, ENCODING_SUFFIXES))
-    return { status: 304, headers: { ...cached.notModified, etag }, body: null };
-  let variant = cached.variants[encoding];
-  if (!variant) {
-    variant = cached.variants[encoding] = compressWhileWaiting(cached.body, encoding);
+    return answers?.notModified ?? { status: 304, headers: notModifiedHeaders(cached, encoding), body: null };
+  if (!answers) {
+    const variant = compressWhileWaiting(cached.body, encoding as Compression);
+    const headers = notModifiedHeaders(cached, encoding);
+    answers = cached.answers[encoding] = {
+      ok: {
+        status: 200,
+        headers: { ...headers, 'content-encoding': encoding, 'content-length': String(variant.byteLength) },
+        body: variant,
+      },
+      notModified: { status: 304, headers, body: null },
+    };
     onCompressed?.();
   }
-  const headers = {
-    ...cached.notModified,
-    etag,
-    'content-encoding': encoding,
-    'content-length': String(variant.byteLength),
-  };
-  return { status: 200, headers, body: variant };
+  return answers.ok;
 }

@@ -6,7 +6,7 @@
  */
 import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, constants, gzip as gzipCallback, gzipSync } from 'node:zlib';
-import { MIN_PRECOMPRESS_BYTES } from '../http/representation.ts';
+import { MIN_PRECOMPRESS_BYTES, ownBytes } from '../http/representation.ts';
 import { isCompressible } from './content-types.ts';
 
 /** The datasets and feeds carry the dataset's `updated` as Last-Modified, and get brotli's best. */
@@ -43,12 +43,13 @@ const brotliOptions = (path: string, bytes: Uint8Array) => ({
 });
 const GZIP_OPTIONS = { level: 9 };
 
+/** Made while a client waits (the Node server's compress-on-request files) and kept. */
 export function brotli(path: string, bytes: Uint8Array): Buffer {
-  return brotliCompressSync(bytes, brotliOptions(path, bytes));
+  return ownBytes(brotliCompressSync(bytes, brotliOptions(path, bytes)));
 }
 
 export function gzip(bytes: Uint8Array): Buffer {
-  return gzipSync(bytes, GZIP_OPTIONS);
+  return ownBytes(gzipSync(bytes, GZIP_OPTIONS));
 }
 
 const brotliInPool = promisify(brotliCompress);
