@@ -56,6 +56,8 @@ const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
 const DECODED = /[A-Za-z0-9\-._~]/;
 /** An escaped `/` or `\`: data inside one segment, never a separator. */
 const ENCODED_SEPARATOR = /%2F|%5C/i;
+/** An absolute-form target (RFC 9112 §3.2.2): its authority and the rest. */
+const ABSOLUTE_FORM = /^https?:\/\/([^/?#]*)(.*)$/is;
 
 /**
  * The one spelling of a request target that every router sees, ours and
@@ -74,7 +76,7 @@ const ENCODED_SEPARATOR = /%2F|%5C/i;
  */
 export function canonicalTarget(req: IncomingMessage): Target {
   let raw = req.url ?? '/';
-  const absolute = /^https?:\/\/([^/?#]*)(.*)$/is.exec(raw);
+  const absolute = raw.startsWith('/') ? null : ABSOLUTE_FORM.exec(raw);
   if (absolute) {
     req.headers.host = absolute[1]!;
     raw = absolute[2] || '/';
@@ -147,6 +149,14 @@ export function checkedHost(req: IncomingMessage, siteHost: string): boolean {
     req.headers.host = siteHost;
     return true;
   }
-  const match = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::(\d{1,5}))?$/.exec(host);
-  return match !== null && (match[1] === undefined || Number(match[1]) <= 65_535);
+  // Clients send the same few Host values: the last one found good is not checked again.
+  if (host === lastGoodHost) return true;
+  const match = HOST_FORM.exec(host);
+  const good = match !== null && (match[1] === undefined || Number(match[1]) <= 65_535);
+  if (good) lastGoodHost = host;
+  return good;
 }
+
+/** A host name or IP literal, and an optional port. */
+const HOST_FORM = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::(\d{1,5}))?$/;
+let lastGoodHost: string | undefined;
