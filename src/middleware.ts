@@ -7,16 +7,20 @@
  * is skipped: nothing is live then.
  */
 import { defineMiddleware } from 'astro:middleware';
-import { answerPage } from './lib/http/representation.ts';
+import { createKeptPages, type PageAnswer } from './lib/http/kept-pages.ts';
 import { securityHeadersFor } from './lib/http/security-headers.ts';
+import { processPages } from './hosts/node/process-pages.ts';
 import { afterFirstRequest } from './hosts/vercel/first-request.ts';
 import { getStore } from './route-services/process-store.ts';
 import { getHub } from './route-services/websub-hub.ts';
 
+/** Pages kept where the Node entry keeps none: a serverless function's, while it stays warm. */
+const localPages = createKeptPages(4 * 1024 * 1024);
+
 export const onRequest = defineMiddleware(async (context, next) => {
   if (context.isPrerendered) return next();
   afterFirstRequest({ hub: () => getHub().hub, store: getStore });
-  const response = await withPageValidators(context.request, context.url, await next());
+  const response = await answerPage(context.request, context.url, next);
   const headers = Object.entries(securityHeadersFor(context.url.pathname));
   try {
     for (const [name, value] of headers) response.headers.set(name, value);
@@ -29,23 +33,27 @@ export const onRequest = defineMiddleware(async (context, next) => {
   }
 });
 
-/** A rendered HTML page, read whole (a few KB), answered with its ETag, a 304 or a compressed body. */
-async function withPageValidators(request: Request, url: URL, response: Response): Promise<Response> {
+/**
+ * A page kept from an earlier rendering (src/lib/http/kept-pages.ts), or the
+ * route's answer; a rendered HTML page is read whole (a few KB) and answered
+ * with its ETag, a 304 or a compressed body.
+ */
+async function answerPage(request: Request, url: URL, next: () => Promise<Response>): Promise<Response> {
+  const read = request.method === 'GET' || request.method === 'HEAD';
+  const pages = processPages() ?? localPages;
+  const key = `${url.pathname}${url.search}`;
+  // In `astro dev` a page changes with the content under it: it is rendered every time.
+  const kept = read && !import.meta.env.DEV ? pages.find(key) : undefined;
+  if (kept) return toResponse(kept.answer(request.headers), request.method);
+  const response = await next();
   const isPage = response.status === 200 && /^text\/html\b/.test(response.headers.get('content-type') ?? '');
-  if (!isPage || (request.method !== 'GET' && request.method !== 'HEAD') || response.headers.has('content-encoding'))
-    return response;
+  if (!isPage || !read || response.headers.has('content-encoding')) return response;
   const body = new Uint8Array(await response.arrayBuffer());
-  const answer = answerPage(
-    `${url.pathname}${url.search}`,
-    body,
-    response.headers.get('last-modified') ?? undefined,
-    request.headers,
-  );
-  const headers = new Headers(response.headers);
-  for (const [name, value] of Object.entries(answer.headers)) headers.set(name, value);
-  if (answer.status === 304) headers.delete('content-length');
-  return new Response(request.method === 'HEAD' ? null : (answer.body as BodyInit | null), {
-    status: answer.status,
-    headers,
-  });
+  const page = pages.rendered(key, url.pathname, response, body, request.method);
+  return toResponse(page.answer(request.headers), request.method);
+}
+
+function toResponse(answer: PageAnswer, method: string): Response {
+  const body = method === 'HEAD' || !answer.body ? null : (answer.body as BodyInit);
+  return new Response(body, { status: answer.status, headers: answer.headers });
 }

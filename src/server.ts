@@ -5,7 +5,8 @@
  * Static files come from memory with content-hash ETags; the dynamic routes go
  * straight to the same src/lib handlers that the thin Astro routes wrap
  * (src/node/dynamic-routes.ts); Astro renders the pages and nothing else (its
- * adapter runs as middleware, without a static file handler of its own).
+ * adapter runs as middleware, without a static file handler of its own), and a
+ * page it rendered is answered from then on without it (src/lib/http/kept-pages.ts).
  */
 import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -19,6 +20,8 @@ import { jsonAnswer, methodNotAllowed } from './lib/http/json.ts';
 import { createSearchMissLimit, searchMissRuleFromEnv, type SearchMissRule } from './lib/limits/search-misses.ts';
 import { securityHeadersFor } from './lib/http/security-headers.ts';
 import { registerProcessDataset } from './hosts/node/process-dataset.ts';
+import { registerProcessPages } from './hosts/node/process-pages.ts';
+import { createKeptPages } from './lib/http/kept-pages.ts';
 import { getReviewIndex } from './lib/reviews/review-index.ts';
 import { bodySettingsFromEnv, serverTimeouts, type BodySettings } from './node/body-settings.ts';
 import { answerClientError, refuseConnect } from './node/client-errors.ts';
@@ -28,6 +31,13 @@ import { createNodeServices } from './node/dynamic-routes.ts';
 import { loadStaticFiles } from './node/static-files.ts';
 import { reviewJsonFiles } from './lib/static/review-files.ts';
 import { runWebHandler, sendAnswer } from './node/web-bridge.ts';
+
+/**
+ * The pages Astro rendered, kept for their URLs (src/lib/http/kept-pages.ts): a
+ * review's page is about 6 KB and its two compressed forms 4 KB, so about 1,500
+ * of them.
+ */
+const KEPT_PAGES_BYTES = 16 * 1024 * 1024;
 
 /** What a refused method (TRACE, CONNECT) is told to use instead. */
 const REFUSED_METHOD_ALLOW = ['GET', 'HEAD', 'OPTIONS'];
@@ -83,6 +93,9 @@ export async function startServer(options: ServerOptions) {
   };
   // The review pages (Astro, same process) read the same records instead of the content collections.
   registerProcessDataset(api.dataset);
+  // Astro's middleware keeps the pages it renders here; they are answered below without Astro from then on.
+  const keptPages = createKeptPages(KEPT_PAGES_BYTES);
+  registerProcessPages(keptPages);
   // /reviews/{id}.json: made from the dataset on request, not 100k files from the build.
   staticFiles.mount(reviewJsonFiles(api.dataset, true));
   const services = await createNodeServices({
@@ -144,6 +157,15 @@ export async function startServer(options: ServerOptions) {
           security,
         );
         return;
+      }
+      if (req.method === 'GET' || req.method === 'HEAD') {
+        const page = keptPages.find(target.search ? `${target.path}${target.search}` : target.path);
+        if (page) {
+          const answer = page.answer(nodeHeaderReader(req));
+          res.writeHead(answer.status, answer.headers);
+          res.end(req.method === 'HEAD' ? undefined : (answer.body ?? undefined));
+          return;
+        }
       }
       setHeaders(res, security);
       void slowPath(req, res, route).catch((error: unknown) => failed(res, error));

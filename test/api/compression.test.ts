@@ -144,6 +144,30 @@ describe('a review page rendered on request has validators and compression', () 
     assert.equal(changed.status, 200, 'If-None-Match wins over If-Modified-Since');
   });
 
+  it('answered again from the page kept: the same headers and bytes in each encoding, a HEAD without the body', async () => {
+    const { port } = direct;
+    // A query of its own: the first request below renders it, the next ones find it kept.
+    const path = `/reviews/${reviewId}?from=kept-answers`;
+    const withoutDate = (headers: Record<string, unknown>) => {
+      const { date: _date, ...rest } = headers;
+      return rest;
+    };
+    for (const acceptEncoding of ['br, gzip', 'gzip', '']) {
+      const headers: Record<string, string> = acceptEncoding ? { 'accept-encoding': acceptEncoding } : {};
+      const first = await rawGet(port, path, headers);
+      assert.equal(first.status, 200);
+      for (const method of ['GET', 'GET', 'HEAD']) {
+        const again = await rawGet(port, path, headers, method);
+        assert.deepEqual(withoutDate(again.headers), withoutDate(first.headers), `${method} ${acceptEncoding}`);
+        assert.deepEqual(again.body, method === 'HEAD' ? Buffer.alloc(0) : first.body, `${method} ${acceptEncoding}`);
+      }
+    }
+    const kept = await rawGet(port, path, { 'if-none-match': sha256Etag((await rawGet(port, path, {})).body) });
+    assert.equal(kept.status, 304);
+    const post = await rawGet(port, path, {}, 'POST');
+    assert.equal(post.status, 405, 'a page kept for GET is still no answer to POST');
+  });
+
   it('an unknown review is still the 404 page, without validators', async () => {
     const missing = await rawGet(direct.port, '/reviews/no-such-review', { 'accept-encoding': 'br' });
     assert.equal(missing.status, 404);

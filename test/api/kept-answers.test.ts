@@ -1,8 +1,8 @@
 /**
  * What the servers keep between requests so a repeated request is a lookup
- * (src/lib/http/representation.ts): a kept answer is compressed once and its
- * answers made once, a page rendered again to the same bytes is not hashed or
- * compressed again (and one rendered to other bytes never gets the old ETag),
+ * (src/lib/http/representation.ts, kept-pages.ts): a kept answer is compressed
+ * once and its answers made once, a rendered page is kept by its URL when a
+ * shared cache could keep it (and one rendered to other bytes never gets the old ETag),
  * and a kept compressed body holds memory of its own size, not zlib's whole
  * output buffer.
  */
@@ -10,7 +10,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { strongEtag } from '../../src/lib/http/etag.ts';
-import { answerCached, answerPage, cachedBody, fileAnswers } from '../../src/lib/http/representation.ts';
+import { createKeptPages, type KeptPages } from '../../src/lib/http/kept-pages.ts';
+import { answerCached, cachedBody, fileAnswers } from '../../src/lib/http/representation.ts';
 import { brotli, gzip } from '../../src/lib/static/compress.ts';
 
 const accepting = (value: string | null, more: Record<string, string> = {}) => ({
@@ -99,27 +100,72 @@ describe('a file answered many times', () => {
 });
 
 describe('a page rendered on request', () => {
-  it('rendered again to the same bytes: the same ETag and the compressed body made once', () => {
-    const page = large('<p>page</p>');
-    const first = answerPage('/reviews/a', page, undefined, accepting('br, gzip'));
-    const again = answerPage('/reviews/a', new Uint8Array(page), undefined, accepting('br, gzip'));
-    assert.equal(again.headers.etag, first.headers.etag);
-    assert.equal(again.body, first.body);
-    assert.deepEqual(brotliDecompressSync(again.body!), Buffer.from(page));
+  const html = (text: string, headers: Record<string, string> = {}) => ({
+    status: 200,
+    headers: new Headers({ 'content-type': 'text/html', 'cache-control': 'public, max-age=60', ...headers }),
+    body: large(text),
+  });
+  const keep = (pages: KeptPages, url: string, page: ReturnType<typeof html>, method = 'GET') =>
+    pages.rendered(url, url.split('?')[0]!, page, page.body, method);
+
+  it('is kept by its URL: answered again with the same answer, compressed once, 304 to any of its tags', () => {
+    const pages = createKeptPages(1024 * 1024);
+    const page = html('<p>page</p>');
+    const first = keep(pages, '/reviews/a', page).answer(accepting('br, gzip'));
+    const kept = pages.find('/reviews/a');
+    assert.ok(kept);
+    const again = kept.answer(accepting('br, gzip'));
+    assert.equal(again, first);
+    assert.deepEqual(brotliDecompressSync(again.body!), Buffer.from(page.body));
     assert.equal(again.body!.buffer.byteLength, again.body!.byteLength);
+    assert.equal(again.headers['content-length'], String(again.body!.byteLength));
+    assert.equal(again.headers['x-content-type-options'], 'nosniff');
+    assert.equal(kept.answer(accepting(null)).headers.etag, strongEtag(page.body));
+    const notModified = kept.answer(accepting('gzip', { 'if-none-match': first.headers.etag! }));
+    assert.equal(notModified.status, 304);
+    assert.equal(notModified.body, null);
+    assert.equal(pages.find('/reviews/a?from=2'), undefined, 'another query string is another URL');
   });
 
   it('rendered to other bytes at the same URL: the ETag and body of the new bytes', () => {
-    const before = large('<p>before</p>');
-    const after = large('<p>after!</p>');
-    assert.equal(before.byteLength, after.byteLength);
-    answerPage('/reviews/b', before, undefined, accepting('br'));
-    const answer = answerPage('/reviews/b', after, undefined, accepting('br'));
-    assert.equal(answer.headers.etag, `${strongEtag(after).slice(0, -1)}-br"`);
-    assert.deepEqual(brotliDecompressSync(answer.body!), Buffer.from(after));
-    const identity = answerPage('/reviews/b', after, undefined, accepting(null));
-    assert.equal(identity.headers.etag, strongEtag(after));
-    assert.equal(answerPage('/reviews/b', before, undefined, accepting(null)).headers.etag, strongEtag(before));
+    const pages = createKeptPages(1024 * 1024);
+    const before = html('<p>before</p>');
+    const after = html('<p>after!</p>');
+    assert.equal(before.body.byteLength, after.body.byteLength);
+    keep(pages, '/reviews/b', before).answer(accepting('br'));
+    const answer = keep(pages, '/reviews/b', after).answer(accepting('br'));
+    assert.equal(answer.headers.etag, `${strongEtag(after.body).slice(0, -1)}-br"`);
+    assert.deepEqual(brotliDecompressSync(answer.body!), Buffer.from(after.body));
+    assert.equal(pages.find('/reviews/b')!.answer(accepting(null)).headers.etag, strongEtag(after.body));
+  });
+
+  it('is kept only as a shared cache could keep it: public, for GET, without a cookie or a Vary on more', () => {
+    const pages = createKeptPages(1024 * 1024);
+    const refused: Array<[string, ReturnType<typeof html>, string?]> = [
+      ['/private', html('x', { 'cache-control': 'private, max-age=60' })],
+      ['/no-store', html('x', { 'cache-control': 'no-store' })],
+      ['/no-policy', html('x', { 'cache-control': '' })],
+      ['/cookie', html('x', { 'set-cookie': 'a=b' })],
+      ['/vary', html('x', { vary: 'Accept-Encoding, Cookie' })],
+      ['/head', html('x'), 'HEAD'],
+    ];
+    for (const [url, page, method] of refused) {
+      const answer = keep(pages, url, page, method).answer(accepting(null));
+      assert.equal(answer.status, 200, url);
+      assert.equal(answer.headers.etag, strongEtag(page.body), url);
+      assert.equal(pages.find(url), undefined, url);
+    }
+    keep(pages, '/vary-encoding', html('x', { vary: 'accept-encoding' }));
+    assert.ok(pages.find('/vary-encoding'));
+  });
+
+  it('holds at most its bytes: the pages used least recently leave first', () => {
+    const pages = createKeptPages(64 * 1024);
+    for (let i = 0; i < 40; i++) keep(pages, `/reviews/${i}`, html(`<p>${i}</p>`)).answer(accepting('br, gzip'));
+    const held = Array.from({ length: 40 }, (_, i) => pages.find(`/reviews/${i}`) !== undefined);
+    assert.ok(held.at(-1), 'the newest is kept');
+    assert.ok(!held[0], 'the oldest has left');
+    assert.ok(held.filter(Boolean).length < 40);
   });
 });
 

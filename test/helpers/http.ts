@@ -19,10 +19,10 @@ export async function bytesOf(response: Response): Promise<Buffer> {
 }
 
 /** A GET without fetch's transparent decompression, to see the encoded bytes. */
-export function rawGet(port: number, path: string, headers: Record<string, string>) {
+export function rawGet(port: number, path: string, headers: Record<string, string>, method = 'GET') {
   return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>(
     (resolveGet, reject) => {
-      const req = request({ host: '127.0.0.1', port, path, headers }, (res) => {
+      const req = request({ host: '127.0.0.1', port, path, headers, method }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk) => chunks.push(chunk));
         res.on('end', () =>

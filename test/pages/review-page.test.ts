@@ -125,7 +125,8 @@ describe('a review page', () => {
     const path = `/reviews/${dataset.reviews[0]!.id}`;
     const first = await bytesOf(await fetch(content.url + path));
     await new Promise((resolveWait) => setTimeout(resolveWait, 1100));
-    const second = await bytesOf(await fetch(content.url + path));
+    // Another URL of the same page (a query the page ignores): rendered again, not the page kept for the first.
+    const second = await bytesOf(await fetch(`${content.url}${path}?utm_source=test`));
     assert.ok(first.equals(second));
   });
 

@@ -2,7 +2,7 @@
  * HTTP representations: the one place that answers a body with 200 or 304 and
  * chooses among its encodings. Static files, files rendered from the dataset,
  * pages rendered on request and the API's search and since answers all come
- * through here; what they promise is in docs/contract.md (conditional GET).
+ * through here (pages kept by src/lib/http/kept-pages.ts); what they promise is in docs/contract.md (conditional GET).
  *
  * Each encoding is its own representation with its own strong ETag (RFC 9110
  * §8.8.3): the SHA-256 of the decoded bytes, suffixed `-br` or `-gz`. A tag of
@@ -10,7 +10,6 @@
  * preferred to gzip among what the client accepts (RFC 9110 §12.5.3).
  */
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { LRUCache } from 'lru-cache';
 import type { ApiAnswer } from './answer.ts';
 import { httpDate, isNotModified, type Validators } from './conditional.ts';
 import { CORS_HEADERS } from './cors.ts';
@@ -95,7 +94,7 @@ const compressible = (body: Uint8Array) => body.byteLength >= MIN_PRECOMPRESS_BY
  * (search, since, pages rendered on request): the build's quality 11 would
  * take tens of milliseconds for a few percent.
  */
-function compressWhileWaiting(body: Uint8Array, encoding: Compression): Buffer {
+export function compressWhileWaiting(body: Uint8Array, encoding: Compression): Buffer {
   if (encoding === 'gzip') return ownBytes(gzipSync(body, { level: 6 }));
   return ownBytes(
     brotliCompressSync(body, {
@@ -176,84 +175,6 @@ export function fileAnswers(file: FileRepresentation, first: Readonly<Record<str
       return (made[encoding][status] ??= make(status, encoding));
     },
   };
-}
-
-export interface PageAnswer {
-  status: 200 | 304;
-  /** Headers to set on top of the page's own. */
-  headers: Record<string, string>;
-  body: Uint8Array | null;
-}
-
-/**
- * The last rendered bytes of pages, by URL, with their ETag and the
- * compressed forms made so far: a page rendered again to the same bytes (the
- * dataset does not change inside a process) is neither hashed nor compressed
- * again. At most this many bytes, bodies and variants counted.
- */
-const RENDERED_PAGES_BYTES = 4 * 1024 * 1024;
-/** A kept page's entry, key, ETag and header strings besides its bytes. */
-const RENDERED_PAGE_OVERHEAD_BYTES = 512;
-
-interface RenderedPage {
-  body: Uint8Array;
-  etag: string;
-  variants: Partial<Record<Compression, Buffer>>;
-}
-
-const renderedPages = new LRUCache<string, RenderedPage>({
-  maxSize: RENDERED_PAGES_BYTES,
-  sizeCalculation: (page, url) =>
-    RENDERED_PAGE_OVERHEAD_BYTES +
-    url.length * 2 +
-    page.body.byteLength +
-    (page.variants.br?.byteLength ?? 0) +
-    (page.variants.gzip?.byteLength ?? 0),
-});
-
-const sameBytes = (a: Uint8Array, b: Uint8Array) =>
-  a.byteLength === b.byteLength &&
-  Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
-
-/** The page rendered at `url` with these bytes: kept from an earlier rendering when the bytes are the same. */
-function renderedPage(url: string, body: Uint8Array): RenderedPage {
-  const kept = renderedPages.get(url);
-  if (kept && sameBytes(kept.body, body)) return kept;
-  const page: RenderedPage = { body, etag: strongEtag(body), variants: {} };
-  renderedPages.set(url, page);
-  return page;
-}
-
-/**
- * An HTML page rendered on request (a review's page), at `url` (its path and
- * query): the treatment a static page gets from the build's manifest, made
- * from the rendered bytes, with its Last-Modified as the page set it.
- */
-export function answerPage(
-  url: string,
-  body: Uint8Array,
-  lastModified: string | undefined,
-  requestHeaders: RequestHeaders,
-): PageAnswer {
-  const page = renderedPage(url, body);
-  const encoding = compressible(body) ? negotiateEncoding(requestHeaders.get('accept-encoding'), BOTH) : 'identity';
-  const headers: Record<string, string> = { etag: representationEtag(page.etag, encoding) };
-  if (compressible(body)) headers.vary = 'Accept-Encoding';
-  if (isNotModified(requestHeaders, { etag: page.etag, lastModified }, ENCODING_SUFFIXES))
-    return { status: 304, headers, body: null };
-  let sent: Uint8Array = body;
-  if (encoding !== 'identity') {
-    let variant = page.variants[encoding];
-    if (!variant) {
-      variant = page.variants[encoding] = compressWhileWaiting(body, encoding);
-      // Counted again with its new variant (lru-cache sizes an entry when it is set).
-      if (renderedPages.peek(url) === page) renderedPages.set(url, page);
-    }
-    sent = variant;
-    headers['content-encoding'] = encoding;
-  }
-  headers['content-length'] = String(sent.byteLength);
-  return { status: 200, headers, body: sent };
 }
 
 /** A JSON answer kept by the API (search, since): validators and answers made once. */
