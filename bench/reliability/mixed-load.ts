@@ -9,7 +9,7 @@
  *
  * The server starts as production starts it: with the Node flags of
  * package.json's serve script (test/helpers/serve-command.ts reads them; today
- * --max-semi-space-size=16, V8's young generation capped at 2 × 16 MiB). Left
+ * --min/--max-semi-space-size=16, V8's young generation held at 2 × 16 MiB). Left
  * to itself V8 doubles its new space under this load, from 64 to 128 MiB, at a
  * moment of its choosing (20 to 85 s in, or not at all): one step of 50–60 MiB
  * of RSS while the heap in use stays flat, which no warm-up of fixed length
