@@ -9,7 +9,9 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { ASTRO_BIN, BUILDS, buildEnv, HOST_BUILDS, NODE, ROOT } from '../test/helpers/builds.ts';
+import { ASTRO_BIN, BUILDS, buildEnv, COMPILE_CACHE_DIR, HOST_BUILDS, NODE, ROOT } from '../test/helpers/builds.ts';
+
+process.env.NODE_COMPILE_CACHE ??= COMPILE_CACHE_DIR;
 
 /** Builds at once: one per core of a two-core machine. */
 const AT_ONCE = 2;

@@ -15,8 +15,7 @@ import { relative, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { run } from 'node:test';
 import { spec } from 'node:test/reporters';
-
-const ROOT = resolve(import.meta.dirname, '..');
+import { COMPILE_CACHE_DIR, ROOT } from '../test/helpers/builds.ts';
 
 /**
  * The longest files, longest first (seconds alone on two cores, measured
@@ -47,6 +46,7 @@ const together = ordered.filter((file) => !ALONE.includes(file));
 const alone = ordered.filter((file) => ALONE.includes(file));
 
 const TIMEOUT_MS = 300_000;
+process.env.NODE_COMPILE_CACHE ??= COMPILE_CACHE_DIR;
 const phases = [
   { files: together, concurrency: 2 },
   { files: alone, concurrency: 1 },
