@@ -1,12 +1,16 @@
 /**
- * Runs every test file (test/**\/*.test.ts), two at a time, longest first,
- * then the files that measure latency, one at a time with nothing else
- * running; one report and one summary for both (what `npm test` runs after
- * building the test sites).
+ * Runs every test file (test/**\/*.test.ts) in three rounds, with one report
+ * and one summary (what `npm test` runs after building the test sites):
  *
- * `node --test` sorts its files by name, so the longest files could start
- * last and leave one core idle at the end; a file with a latency bound could
- * share the two cores with a browser test and measure that instead of the server.
+ * 1. the files that work (browsers, builds, type checks, servers under
+ *    load), two at a time on two cores, longest first;
+ * 2. the files that mostly wait (WebSub deliveries and retries, store locks,
+ *    timeouts), four at a time: two would leave the cores idle;
+ * 3. the files that bound a latency, alone: a file sharing the cores with
+ *    another would measure that file's work instead of the server.
+ *
+ * `node --test` sorts its files by name and runs them all at one concurrency:
+ * the longest could start last, leaving a core idle at the end.
  *
  *   node scripts/run-tests.ts [FILE…]   (no FILE: every test file)
  */
@@ -18,18 +22,39 @@ import { spec } from 'node:test/reporters';
 import { COMPILE_CACHE_DIR, ROOT } from '../test/helpers/builds.ts';
 
 /**
- * The longest files, longest first (seconds alone on two cores, measured
- * with `node --test` one file at a time). A file not listed starts after these,
- * in name order. Keep it to the files over about 20 s.
+ * The longest files, longest first (measured one at a time on two cores);
+ * each round starts with those it has, then the others in name order.
  */
 const LONGEST_FIRST = [
+  'test/pages/quality-floor.test.ts',
   'test/widget/layouts.test.ts',
   'test/editors/cms.test.ts',
+  'test/insights/trends-page.test.ts',
+  'test/import/import.test.ts',
+  'test/editors/editor-loop.test.ts',
   'test/types.test.ts',
-  'test/pages/quality-floor.test.ts',
+  'test/import/end-to-end.test.ts',
+  'test/widget/embed.test.ts',
+  'test/widget/guest.test.ts',
+  'test/editors/dev-preview.test.ts',
+  'test/import-routine/import-and-commit.test.ts',
+  'test/editors/github-form.test.ts',
+  'test/pages/homeowner.test.ts',
+  'test/import/known-problems.test.ts',
+  'test/import-routine/messages.test.ts',
+  'test/hosts/netlify-cli.test.ts',
+  'test/editors/admin-help.test.ts',
+  'test/widget/bundle-and-page.test.ts',
+  'test/mcp/conformance.test.ts',
+  'test/websub/moderation-topic.test.ts',
+  'test/store/store.test.ts',
+  'test/websub/hub.test.ts',
 ];
 
-/** Files whose assertions bound a latency: run after the others, alone, so that no other test's work is measured. */
+/** Folders of files that mostly wait (round 2). */
+const WAITING = ['test/websub/', 'test/reliability/', 'test/store/'];
+
+/** Files whose assertions bound a latency (round 3). */
 const ALONE = ['test/reliability/search-flood.test.ts'];
 
 const every = globSync('test/**/*.test.ts', { cwd: ROOT }).sort();
@@ -42,25 +67,28 @@ const ordered = [
   ...LONGEST_FIRST.filter((file) => chosen.includes(file)),
   ...chosen.filter((file) => !LONGEST_FIRST.includes(file)),
 ];
-const together = ordered.filter((file) => !ALONE.includes(file));
 const alone = ordered.filter((file) => ALONE.includes(file));
+const waiting = ordered.filter((file) => !alone.includes(file) && WAITING.some((folder) => file.startsWith(folder)));
+const working = ordered.filter((file) => !alone.includes(file) && !waiting.includes(file));
 
 const TIMEOUT_MS = 300_000;
 process.env.NODE_COMPILE_CACHE ??= COMPILE_CACHE_DIR;
-const phases = [
-  { files: together, concurrency: 2 },
+const rounds = [
+  { files: working, concurrency: 2 },
+  { files: waiting, concurrency: 4 },
   { files: alone, concurrency: 1 },
-].filter((phase) => phase.files.length > 0);
+].filter((round) => round.files.length > 0);
 
-/** The root's count lines ("tests 12", "pass 12"…), printed once for both runs from their summed counts. */
+/** The root's count lines ("tests 12", "pass 12"…), printed once for all rounds from their summed counts. */
 const COUNT_LINE = /^(tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) [\d.]+$/;
 
-/** Both runs' events as one stream, their two summaries made one. */
+/** The rounds' events as one stream, their summaries made one. */
 async function* events() {
   const counts = { tests: 0, suites: 0, passed: 0, failed: 0, cancelled: 0, skipped: 0, todo: 0, topLevel: 0 };
   const started = performance.now();
   let success = true;
-  for (const { files, concurrency } of phases) {
+  for (const [index, { files, concurrency }] of rounds.entries()) {
+    const roundStarted = performance.now();
     const stream = run({ files: files.map((file) => resolve(ROOT, file)), concurrency, timeout: TIMEOUT_MS });
     for await (const event of stream) {
       if (event.type === 'test:summary' && event.data.file === undefined) {
@@ -72,6 +100,9 @@ async function* events() {
         continue;
       yield event;
     }
+    const seconds = Math.round((performance.now() - roundStarted) / 1000);
+    const message = `round ${index + 1}: ${files.length} files, ${concurrency} at a time, in ${seconds} s`;
+    yield { type: 'test:diagnostic', data: { nesting: 0, message } };
   }
   process.exitCode = success ? 0 : 1;
   const duration_ms = performance.now() - started;
