@@ -28,9 +28,8 @@ import { COMPILE_CACHE_DIR, ROOT } from '../test/helpers/builds.ts';
 const LONGEST_FIRST = [
   'test/pages/quality-floor.test.ts',
   'test/widget/layouts.test.ts',
-  'test/editors/cms.test.ts',
   'test/insights/trends-page.test.ts',
-  'test/import/import.test.ts',
+  'test/editors/cms.test.ts',
   'test/editors/editor-loop.test.ts',
   'test/types.test.ts',
   'test/import/end-to-end.test.ts',
@@ -40,15 +39,14 @@ const LONGEST_FIRST = [
   'test/import-routine/import-and-commit.test.ts',
   'test/editors/github-form.test.ts',
   'test/pages/homeowner.test.ts',
-  'test/import/known-problems.test.ts',
-  'test/import-routine/messages.test.ts',
   'test/hosts/netlify-cli.test.ts',
   'test/editors/admin-help.test.ts',
   'test/widget/bundle-and-page.test.ts',
+  'test/import/import.test.ts',
   'test/mcp/conformance.test.ts',
   'test/websub/moderation-topic.test.ts',
-  'test/store/store.test.ts',
   'test/websub/hub.test.ts',
+  'test/store/store.test.ts',
 ];
 
 /** Folders of files that mostly wait (round 2). */

@@ -10,13 +10,14 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { loadContent } from '../../src/lib/content/load.ts';
 import { parseMarkdown } from '../../src/lib/content/split-frontmatter.ts';
 import { importReviews, type ImportOptions } from '../../src/lib/import/run.ts';
-import { exitStatus, formatReport, totals } from '../../src/lib/import/report.ts';
+import { totals } from '../../src/lib/import/report.ts';
 import { NODE, ROOT } from '../helpers/builds.ts';
+import { importCommand } from './command.ts';
 import {
   googleListPage,
   googleReview,
@@ -66,21 +67,8 @@ function cli(args: string[]) {
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-/**
- * What `npm run import -- FILE…` prints and exits with, in this process: the
- * command is importReviews, then formatReport and exitStatus
- * (scripts/import.ts), and a Node process per run costs a second. An
- * exception here is the stack trace the command would print. The command's
- * own part (its options, usage and setup mistakes) is run as a command: here,
- * and in ../import-routine/messages.test.ts and known-problems.test.ts.
- */
-function command(files: string[], options: Omit<ImportOptions, 'cwd'>) {
-  const report = importReviews(
-    files.map((file) => resolve(work, file)),
-    { cwd: work, ...options },
-  );
-  return { status: exitStatus(report), stdout: formatReport(report) };
-}
+/** `npm run import -- FILE…` in this process (./command.ts). */
+const command = (files: string[], options: Parameters<typeof importCommand>[2]) => importCommand(work, files, options);
 
 /** Two locations: replies, an anonymous reviewer, Unicode, markup, a rating without text. */
 function takeout(root: string): string {
