@@ -87,7 +87,12 @@ async function* events() {
   let success = true;
   for (const [index, { files, concurrency }] of rounds.entries()) {
     const roundStarted = performance.now();
-    const stream = run({ files: files.map((file) => resolve(ROOT, file)), concurrency, timeout: TIMEOUT_MS });
+    const stream = run({
+      files: files.map((file) => resolve(ROOT, file)),
+      concurrency,
+      timeout: TIMEOUT_MS,
+      cwd: ROOT,
+    });
     for await (const event of stream) {
       if (event.type === 'test:summary' && event.data.file === undefined) {
         for (const key of Object.keys(counts) as (keyof typeof counts)[]) counts[key] += event.data.counts[key];
