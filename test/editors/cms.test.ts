@@ -445,63 +445,90 @@ describe('the guard in front of decap-server', () => {
 });
 
 describe('npm run cms', () => {
-  it('listens nowhere but the guard and the dev site: a page going around the guard reads and writes nothing', async (t) => {
-    // A project of its own, as in the astro dev test below; its repository root is what must stay untouched.
-    const project = projectCopy(join(work, 'cms-project'));
+  // A project of its own (dev servers in one checkout share .astro/, project-copy.ts); its repository root is what must stay untouched.
+  let project: string;
+  let cms: ReturnType<typeof spawnChild>;
+  let sitePort: number;
+  let backendPort: number;
+  /** The address of /admin it prints for the editor. */
+  let form: string;
+  before(async () => {
+    project = projectCopy(join(work, 'cms-project'));
     for (const entry of ['scripts', 'content']) cpSync(resolve(ROOT, entry), join(project, entry), { recursive: true });
-    const [sitePort, backendPort] = [await freePort(), await freePort()];
-    const cms = spawnChild(
+    [sitePort, backendPort] = [await freePort(), await freePort()];
+    cms = spawnChild(
       NODE,
       [join(project, 'scripts/cms.ts'), '--port', String(sitePort), '--cms-port', String(backendPort)],
       buildEnv(join(project, 'content'), join(work, 'cms-project-out')),
       project,
     );
-    try {
-      await waitForOutput(cms, /Web form: /, 'npm run cms', 240_000);
-      const ports = listeningPorts(cms.pid!);
-      t.diagnostic(`listening: ${ports.join(', ')} (site ${sitePort}, backend ${backendPort})`);
-      assert.ok(ports.includes(backendPort) && ports.includes(sitePort), `found ${ports.join(', ')}`);
-      const packageJson = readFileSync(join(project, 'package.json'), 'utf8');
-      const before = listFiles(project, new Set(['node_modules', '.astro'])).join('\n');
-      const write = (path: string) => ({
-        action: 'persistEntry',
-        params: {
-          branch: 'main',
-          entry: { slug: 'p', path, raw: 'owned' },
-          assets: [],
-          options: { commitMessage: 'x' },
-        },
-      });
-      const attacks = [
-        write('pwned.md'),
-        write('content/reviews/2026-01-03-pwned.md'),
-        { action: 'getEntry', params: { branch: 'main', path: 'package.json' } },
-        {
-          action: 'getEntry',
-          params: { branch: 'main', path: 'content/reviews/2022-09-08-greg-h-reroof-cedar-hills.md' },
-        },
-      ];
-      for (const port of ports) {
-        for (const headers of [
-          { host: `evil.example:${port}`, origin: 'http://localhost:3000' },
-          { host: `127.0.0.1:${port}`, origin: 'http://localhost:3000' },
-          { host: `evil.example:${port}` },
-        ] as Record<string, string>[]) {
-          for (const body of attacks) {
-            const answer = await callPort(port, headers, body);
-            assert.ok(answer.status >= 400, `port ${port} ${JSON.stringify(headers)}: ${answer.status} ${answer.text}`);
-            assert.ok(
-              !answer.text.includes('"file":') && !answer.text.includes('roofing-reviews'),
-              `port ${port} read a file: ${answer.text.slice(0, 200)}`,
-            );
-          }
+    await waitForOutput(cms, /Web form: /, 'npm run cms', 240_000);
+    form = /Web form: (\S+)/.exec(cms.log())![1]!;
+  });
+  after(() => stopChild(cms));
+
+  it('serves /admin from astro dev as the build does, its config naming the local backend it started', async () => {
+    assert.equal(new URL(form).port, String(sitePort));
+    const page = await fetch(form);
+    assert.equal(page.status, 200);
+    const html = await page.text();
+    assert.match(html, /<meta name="robots" content="noindex, nofollow">/);
+    assert.match(html, /<script src="\/admin\/decap-cms.js"><\/script>/);
+    const config = await fetch(new URL('config.yml', form));
+    assert.equal(config.headers.get('content-type'), 'text/yaml; charset=utf-8');
+    assert.equal(
+      await config.text(),
+      cmsConfigYaml(
+        readChoices(join(project, 'content')),
+        cmsSettingsFromEnv({ CMS_LOCAL_BACKEND: `http://127.0.0.1:${backendPort}/api/v1` }),
+      ),
+    );
+    const bundle = await (await fetch(new URL('decap-cms.js', form))).arrayBuffer();
+    assert.equal(bundle.byteLength, readFileSync(resolve(ROOT, 'node_modules/decap-cms/dist/decap-cms.js')).length);
+  });
+
+  it('listens nowhere but the guard and the dev site: a page going around the guard reads and writes nothing', async (t) => {
+    const ports = listeningPorts(cms.pid!);
+    t.diagnostic(`listening: ${ports.join(', ')} (site ${sitePort}, backend ${backendPort})`);
+    assert.ok(ports.includes(backendPort) && ports.includes(sitePort), `found ${ports.join(', ')}`);
+    const packageJson = readFileSync(join(project, 'package.json'), 'utf8');
+    const before = listFiles(project, new Set(['node_modules', '.astro'])).join('\n');
+    const write = (path: string) => ({
+      action: 'persistEntry',
+      params: {
+        branch: 'main',
+        entry: { slug: 'p', path, raw: 'owned' },
+        assets: [],
+        options: { commitMessage: 'x' },
+      },
+    });
+    const attacks = [
+      write('pwned.md'),
+      write('content/reviews/2026-01-03-pwned.md'),
+      { action: 'getEntry', params: { branch: 'main', path: 'package.json' } },
+      {
+        action: 'getEntry',
+        params: { branch: 'main', path: 'content/reviews/2022-09-08-greg-h-reroof-cedar-hills.md' },
+      },
+    ];
+    for (const port of ports) {
+      for (const headers of [
+        { host: `evil.example:${port}`, origin: 'http://localhost:3000' },
+        { host: `127.0.0.1:${port}`, origin: 'http://localhost:3000' },
+        { host: `evil.example:${port}` },
+      ] as Record<string, string>[]) {
+        for (const body of attacks) {
+          const answer = await callPort(port, headers, body);
+          assert.ok(answer.status >= 400, `port ${port} ${JSON.stringify(headers)}: ${answer.status} ${answer.text}`);
+          assert.ok(
+            !answer.text.includes('"file":') && !answer.text.includes('roofing-reviews'),
+            `port ${port} read a file: ${answer.text.slice(0, 200)}`,
+          );
         }
       }
-      assert.equal(readFileSync(join(project, 'package.json'), 'utf8'), packageJson);
-      assert.equal(listFiles(project, new Set(['node_modules', '.astro'])).join('\n'), before, 'nothing written');
-    } finally {
-      await stopChild(cms);
     }
+    assert.equal(readFileSync(join(project, 'package.json'), 'utf8'), packageJson);
+    assert.equal(listFiles(project, new Set(['node_modules', '.astro'])).join('\n'), before, 'nothing written');
   });
 });
 
@@ -526,36 +553,6 @@ describe('the web form at /admin', () => {
     assert.ok(invitation.includes('href="{{ .SiteURL }}/admin/#invite_token={{ .Token }}"'), invitation);
     const recovery = await (await fetch(`${built!.url}/admin/emails/recovery.html`)).text();
     assert.ok(recovery.includes('href="{{ .SiteURL }}/admin/#recovery_token={{ .Token }}"'), recovery);
-  });
-
-  it('is served by astro dev the same way', async () => {
-    const devPort = await freePort();
-    // In its own copy of the project: dev servers in one checkout share .astro/ (project-copy.ts).
-    const dev = spawnChild(
-      NODE,
-      [ASTRO_BIN, 'dev', '--port', String(devPort), '--host', '127.0.0.1', '--ignore-lock'],
-      { ...buildEnv(content, join(work, 'dev-out')), CMS_LOCAL_BACKEND: localBackend },
-      projectCopy(join(work, 'dev-project')),
-    );
-    try {
-      await waitForOutput(dev, /ready in/, 'astro dev', 240_000);
-      const url = `http://127.0.0.1:${devPort}`;
-      const page = await fetch(`${url}/admin/`);
-      assert.equal(page.status, 200);
-      const html = await page.text();
-      assert.match(html, /<meta name="robots" content="noindex, nofollow">/);
-      assert.match(html, /<script src="\/admin\/decap-cms.js"><\/script>/);
-      const config = await fetch(`${url}/admin/config.yml`);
-      assert.equal(config.headers.get('content-type'), 'text/yaml; charset=utf-8');
-      assert.equal(
-        await config.text(),
-        cmsConfigYaml(readChoices(content), cmsSettingsFromEnv({ CMS_LOCAL_BACKEND: localBackend })),
-      );
-      const bundle = await (await fetch(`${url}/admin/decap-cms.js`)).arrayBuffer();
-      assert.equal(bundle.byteLength, readFileSync(resolve(ROOT, 'node_modules/decap-cms/dist/decap-cms.js')).length);
-    } finally {
-      await stopChild(dev);
-    }
   });
 
   it('logs in through the local backend and saves a new review as a file the loader accepts and a build publishes', async (t) => {

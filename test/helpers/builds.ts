@@ -8,6 +8,12 @@ import { resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const TEST_BUILDS_DIR = resolve(ROOT, '.test-builds');
+/**
+ * V8's code cache on disk for every Node process of the builds and the tests
+ * (NODE_COMPILE_CACHE): hundreds of processes compile the same modules, and
+ * Node checks each entry against the module's source before using it.
+ */
+export const COMPILE_CACHE_DIR = resolve(TEST_BUILDS_DIR, 'compile-cache');
 
 export const BUILDS = {
   /** The real sample content in content/. */

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, it } from 'node:test';
 import { NODE, ROOT } from '../helpers/builds.ts';
+import { importCommand } from '../import/command.ts';
 import { googleListPage, googleReview } from '../import/exports.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'import-exit-'));
@@ -23,6 +24,9 @@ function cli(args: string[], env: Record<string, string> = {}) {
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
+
+/** `npm run import -- FILE…` in this process (../import/command.ts): what it prints; its options and exit statuses are run as a command here. */
+const command = (files: string[], options: Parameters<typeof importCommand>[2]) => importCommand(work, files, options);
 
 function contentCopy(): string {
   const dir = mkdtempSync(join(work, 'content-'));
@@ -54,7 +58,7 @@ it('records that block an export: the count of good ones and --skip-invalid, whi
 
   // A file-level problem: --skip-invalid would not help, so it is not offered.
   writeFileSync(join(work, 'broken.json'), '{"reviews": [');
-  const broken = cli(['--content-dir', content, 'broken.json']);
+  const broken = command(['broken.json'], { contentDir: content });
   assert.equal(broken.status, 1);
   assert.doesNotMatch(broken.stdout, /--skip-invalid/);
 });
@@ -99,8 +103,8 @@ it('a semicolon- or tab-separated CSV (Excel in much of Europe) imports like a c
     join(work, 'tab.csv'),
     'date\trating\tauthor\ttext\tsource\n2025-02-02\t4\tBo C.\tGood, quick.\tyelp\n',
   );
-  const result = cli(['--content-dir', content, 'semicolon.csv', 'tab.csv']);
-  assert.equal(result.status, 0, result.stdout + result.stderr);
+  const result = command(['semicolon.csv', 'tab.csv'], { contentDir: content });
+  assert.equal(result.status, 0, result.stdout);
   assert.match(result.stdout, /^semicolon\.csv \(csv\): 1 new/m);
   assert.match(result.stdout, /^tab\.csv \(csv\): 1 new/m);
 });
@@ -108,7 +112,7 @@ it('a semicolon- or tab-separated CSV (Excel in much of Europe) imports like a c
 it('a missing column lists the columns found and suggests the likely one', () => {
   const content = contentCopy();
   writeFileSync(join(work, 'stars.csv'), 'date,Stars,author,text,source\n2025-02-01,5,Ann,Fine,yelp\n');
-  const result = cli(['--content-dir', content, 'stars.csv']);
+  const result = command(['stars.csv'], { contentDir: content });
   assert.equal(result.status, 1);
   assert.match(
     result.stdout,
@@ -121,7 +125,7 @@ it('an "updated" line says what changed', () => {
   const review = (fields: Parameters<typeof googleReview>[3]) =>
     JSON.stringify(googleListPage([googleReview('1', '2', 'u1', { stars: 3, comment: 'Fixed the leak.', ...fields })]));
   writeFileSync(join(work, 'first.json'), review({}));
-  assert.equal(cli(['--content-dir', content, 'first.json']).status, 0);
+  assert.equal(command(['first.json'], { contentDir: content }).status, 0);
   writeFileSync(
     join(work, 'edited.json'),
     review({
@@ -131,8 +135,8 @@ it('an "updated" line says what changed', () => {
       reviewReply: { comment: 'Thank you!', updateTime: '2026-01-03T10:00:00Z' },
     }),
   );
-  const edited = cli(['--content-dir', content, 'edited.json']);
-  assert.equal(edited.status, 0, edited.stdout + edited.stderr);
+  const edited = command(['edited.json'], { contentDir: content });
+  assert.equal(edited.status, 0, edited.stdout);
   assert.match(
     edited.stdout,
     /^ {2}updated {3}reviews\/\S+\.md {2}\(record 1: rating 3 → 4, reply added, text changed\)$/m,
@@ -147,7 +151,7 @@ it('a CSV of this month\'s Yelp reviews does not make the earlier ones "no longe
     `${header}2025-01-05,5,Ann B.,Fine.,yelp,y1\n2025-01-09,4,Bo C.,Good.,yelp,y2\n`,
   );
   writeFileSync(join(work, 'yelp-2.csv'), `${header}2025-02-03,5,Cy D.,Great.,yelp,y3\n`);
-  assert.equal(cli(['--content-dir', content, 'yelp-1.csv']).status, 0);
+  assert.equal(command(['yelp-1.csv'], { contentDir: content }).status, 0);
   const files = readdirSync(join(content, 'reviews')).length;
   const second = cli(['--content-dir', content, '--delete-missing', 'yelp-2.csv']);
   assert.equal(second.status, 0, second.stdout + second.stderr);
@@ -175,8 +179,8 @@ it("Google's translation wrapper: the customer's original words are published, t
       ]),
     ),
   );
-  const result = cli(['--content-dir', content, 'translated.json']);
-  assert.equal(result.status, 0, result.stdout + result.stderr);
+  const result = command(['translated.json'], { contentDir: content });
+  assert.equal(result.status, 0, result.stdout);
   const written = [...result.stdout.matchAll(/new {7}(reviews\/\S+\.md)/g)].map((m) =>
     readFileSync(join(content, m[1]!), 'utf8'),
   );

@@ -3,7 +3,8 @@
  * (a Takeout folder with two locations, a Trustpilot export) → build → deploy.
  * The imported reviews appear once, with their provenance, through REST, the
  * feeds, MCP and their pages, and subscribers hear once per topic. The same
- * exports imported again build to the same bytes and notify no one; an export
+ * exports imported again build to the same bytes (same content in, same bytes
+ * out: every static file of a second build) and notify no one; an export
  * with one review edited on the platform changes one file and notifies once
  * per topic.
  */
@@ -91,6 +92,20 @@ function files(dir: string): Map<string, Buffer> {
   };
   walk(dir);
   return out;
+}
+
+/** For each file (the first few), where the two builds part: the byte offset and the text around it in each. */
+function whereTheyDiffer(names: string[], first: Map<string, Buffer>, second: Map<string, Buffer>): string {
+  return names
+    .slice(0, 5)
+    .map((name) => {
+      const [a, b] = [first.get(name)!, second.get(name)!];
+      let at = 0;
+      while (at < a.length && at < b.length && a[at] === b[at]) at++;
+      const around = (bytes: Buffer) => JSON.stringify(bytes.subarray(Math.max(0, at - 80), at + 80).toString('utf8'));
+      return `${name} (${a.length} and ${b.length} bytes) from byte ${at}:\n  first:  ${around(a)}\n  second: ${around(b)}`;
+    })
+    .join('\n');
 }
 
 const hub = hubFixture({
@@ -223,7 +238,14 @@ it('the same exports again: no file changes, a byte-identical build, no notifica
   const first = files(join(work, 'imported', 'client'));
   const second = files(join(work, 'again', 'client'));
   assert.deepEqual([...second.keys()].sort(), [...first.keys()].sort());
-  for (const [name, bytes] of first) assert.ok(bytes.equals(second.get(name)!), `${name} is byte-identical`);
+  for (const file of ['reviews.json', 'api/feed.json', 'feed.xml', 'index.html', 'static-manifest.json'])
+    assert.ok(first.has(file), `${file} is built`);
+  const differing = [...first].filter(([name, bytes]) => !bytes.equals(second.get(name)!)).map(([name]) => name);
+  assert.deepEqual(
+    differing,
+    [],
+    `files that differ between two builds of the same content:\n${whereTheyDiffer(differing, first, second)}`,
+  );
 
   await server!.stop();
   server = await startServer({ outDir: join(work, 'again') }, env);

@@ -23,6 +23,7 @@ import { after, it } from 'node:test';
 import { exitStatus, formatReport } from '../../src/lib/import/report.ts';
 import { importReviews } from '../../src/lib/import/run.ts';
 import { NODE, ROOT } from '../helpers/builds.ts';
+import { importCommand } from './command.ts';
 import { googleListPage, googleReview } from './exports.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'import-known-'));
@@ -32,6 +33,9 @@ function cli(args: string[]) {
   const result = spawnSync(NODE, [join(ROOT, 'scripts/import.ts'), ...args], { cwd: work, encoding: 'utf8' });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
+
+/** `npm run import -- FILE…` in this process (./command.ts); the exit statuses are also checked as a command's, below. */
+const command = (files: string[], options: Parameters<typeof importCommand>[2]) => importCommand(work, files, options);
 
 function contentCopy(): string {
   const dir = mkdtempSync(join(work, 'content-'));
@@ -73,13 +77,13 @@ it('a bad record exits 1 once; the same export again exits 0 and still lists it,
 
   // Google's list is newest first: a new review moves the bad one to record 3; it is still the one reported.
   const moved = exportOf('location.json', [good('g0'), good('g1'), unrated('bad1'), good('g2')]);
-  const third = cli(['--content-dir', content, moved]);
-  assert.equal(third.status, 0, third.stdout + third.stderr);
+  const third = command([moved], { contentDir: content });
+  assert.equal(third.status, 0, third.stdout);
   assert.match(third.stdout, /record 3: starRating: .*\(known: reported by an earlier import\)$/m);
 
   const newBad = exportOf('location.json', [good('g0'), good('g1'), unrated('bad1'), good('g2'), unrated('bad2')]);
-  const fourth = cli(['--content-dir', content, newBad]);
-  assert.equal(fourth.status, 1, fourth.stdout + fourth.stderr);
+  const fourth = command([newBad], { contentDir: content });
+  assert.equal(fourth.status, 1, fourth.stdout);
   assert.match(fourth.stdout, /^ {2}record 3, starRating: .*\(known: reported by an earlier import\)$/m);
   assert.match(fourth.stdout, /^ {2}record 5, starRating: no star rating[^(]*\(STAR_RATING_UNSPECIFIED\)[^\n]*here$/m);
   assert.match(fourth.stdout, /; 1 file not imported; 1 new problem; 1 known problem/);
@@ -87,26 +91,26 @@ it('a bad record exits 1 once; the same export again exits 0 and still lists it,
     fourth.stdout,
     /The other 3 records have no problem and are already imported, unchanged: nothing more to import from this file\./,
   );
-  assert.equal(cli(['--content-dir', content, newBad]).status, 0);
+  assert.equal(command([newBad], { contentDir: content }).status, 0);
 });
 
 it('--skip-invalid imports the rest but a new problem still exits 1; a problem fixed on the platform is forgotten', () => {
   const content = contentCopy();
   const file = exportOf('skip.json', [good('s1'), unrated('s-bad')]);
-  const skipped = cli(['--content-dir', content, '--skip-invalid', file]);
-  assert.equal(skipped.status, 1, skipped.stdout + skipped.stderr);
+  const skipped = command([file], { contentDir: content, skipInvalid: true });
+  assert.equal(skipped.status, 1, skipped.stdout);
   assert.match(skipped.stdout, /^1 new, 0 updated, 0 unchanged, 1 skipped; 1 new problem\./m);
-  assert.equal(cli(['--content-dir', content, file]).status, 0);
+  assert.equal(command([file], { contentDir: content }).status, 0);
 
   // The customer gave stars after all: the record imports, and the memory forgets it.
   const fixed = exportOf('skip.json', [good('s1'), good('s-bad')]);
-  const imported = cli(['--content-dir', content, fixed]);
-  assert.equal(imported.status, 0, imported.stdout + imported.stderr);
+  const imported = command([fixed], { contentDir: content });
+  assert.equal(imported.status, 0, imported.stdout);
   assert.match(imported.stdout, /^1 new, 0 updated, 1 unchanged, 0 skipped\./m);
   const state = JSON.parse(readFileSync(join(content, '.import-state.json'), 'utf8'));
   assert.deepEqual(state.reported, []);
   // Were it to come back without stars, it is new again.
-  assert.equal(cli(['--content-dir', content, exportOf('skip.json', [good('s1'), unrated('s-bad')])]).status, 1);
+  assert.equal(command([exportOf('skip.json', [good('s1'), unrated('s-bad')])], { contentDir: content }).status, 1);
 });
 
 it('the memory file: sorted, no times, untouched by a run that changes nothing, never written by a dry run', () => {
@@ -115,7 +119,7 @@ it('the memory file: sorted, no times, untouched by a run that changes nothing, 
   const file = exportOf('memory.json', [unrated('m-bad2'), good('m2'), unrated('m-bad1'), good('m1')]);
   assert.equal(cli(['--content-dir', content, '--dry-run', file]).status, 1);
   assert.ok(!existsSync(memory), 'a dry run writes nothing');
-  assert.equal(cli(['--content-dir', content, file]).status, 1);
+  assert.equal(command([file], { contentDir: content }).status, 1);
   const text = readFileSync(memory, 'utf8');
   const state = JSON.parse(text);
   assert.deepEqual(
@@ -127,11 +131,11 @@ it('the memory file: sorted, no times, untouched by a run that changes nothing, 
   );
   assert.doesNotMatch(text, /\d{4}-\d{2}-\d{2}T/, 'no times');
   assert.doesNotMatch(text, /STAR_RATING_UNSPECIFIED|Good work/, 'no export text: problems are kept as digests');
-  assert.equal(cli(['--content-dir', content, file]).status, 0);
+  assert.equal(command([file], { contentDir: content }).status, 0);
   const written = readFileSync(memory, 'utf8');
   const { mtimeMs } = statSync(memory);
   assert.deepEqual(JSON.parse(written).locations['google locations/11'].reviews, ['m1', 'm2']);
-  assert.equal(cli(['--content-dir', content, file]).status, 0);
+  assert.equal(command([file], { contentDir: content }).status, 0);
   assert.equal(readFileSync(memory, 'utf8'), written);
   assert.equal(statSync(memory).mtimeMs, mtimeMs, 'not rewritten');
   assert.deepEqual(

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, it } from 'node:test';
 import { NODE, ROOT } from '../helpers/builds.ts';
+import { importCommand } from './command.ts';
 import { googleReview, writeTakeout } from './exports.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'import-summary-'));
@@ -21,9 +22,23 @@ function contentCopy(): string {
   return dir;
 }
 
-/** The run's output, after checking that its last line, and only that one, sums up the lines above it. */
+/** `npm run import` run as a command, its output checked by `summed`. */
 function cli(args: string[]): { status: number | null; stdout: string; summary: string } {
   const result = spawnSync(NODE, [join(ROOT, 'scripts/import.ts'), ...args], { cwd: work, encoding: 'utf8' });
+  return summed(result);
+}
+
+/** The same in this process (./command.ts), its output checked by `summed`. */
+function command(files: string[], options: Parameters<typeof importCommand>[2]) {
+  return summed(importCommand(work, files, options));
+}
+
+/** The run's output, after checking that its last line, and only that one, sums up the lines above it. */
+function summed(result: { status: number | null; stdout: string }): {
+  status: number | null;
+  stdout: string;
+  summary: string;
+} {
   const lines = result.stdout.trimEnd().split('\n');
   const summary = lines.at(-1)!;
   const above = lines.slice(0, -1);
@@ -60,7 +75,7 @@ function cli(args: string[]): { status: number | null; stdout: string; summary: 
     new RegExp(`^(Dry run, nothing written: )?${parts.join('; ')}\\.( Review the files .*)?$`),
     result.stdout,
   );
-  assert.equal(result.status, expected.fresh + expected.rejected > 0 ? 1 : 0, result.stdout + result.stderr);
+  assert.equal(result.status, expected.fresh + expected.rejected > 0 ? 1 : 0, result.stdout);
   return { status: result.status, stdout: result.stdout, summary };
 }
 
@@ -78,14 +93,14 @@ it('re-running a file with --source yelp and one bad row: "not imported", and a 
     join(work, 'yelp.csv'),
     `date,rating,author,text\n${[...rows, '2025-01-12,7,Ed F.,Bad.'].join('\n')}\n`,
   );
-  const again = cli(['--content-dir', content, '--source', 'yelp', 'yelp.csv']);
+  const again = command(['yelp.csv'], { contentDir: content, csv: { source: 'yelp' } });
   assert.match(again.stdout, /^yelp\.csv: not imported, nothing written \(1 problem\):$/m);
   assert.match(
     again.stdout,
     /^ {2}The other 4 records have no problem and are already imported, unchanged: nothing more to import from this file\.$/m,
   );
   assert.equal(again.summary, '0 new, 0 updated, 0 unchanged, 0 skipped; 1 file not imported; 1 new problem.');
-  const known = cli(['--content-dir', content, '--source', 'yelp', 'yelp.csv']);
+  const known = command(['yelp.csv'], { contentDir: content, csv: { source: 'yelp' } });
   assert.equal(
     known.summary,
     '0 new, 0 updated, 4 unchanged, 1 skipped; 1 known problem (reported before; not failing the run).',
@@ -110,13 +125,13 @@ it('a run of several exports, imported, refused, skipped and missing: the summar
     'date,rating,author,text,source\n2025-02-01,5,Ann,Fine,yelp\n2025-02-02,9,Bo,Hm,yelp\n',
   );
   const folder = join(root, 'Google Business Profile');
-  const first = cli(['--content-dir', content, '--dry-run', folder, 'mixed.csv']);
+  const first = command([folder, 'mixed.csv'], { contentDir: content, dryRun: true });
   assert.match(
     first.summary,
     /^Dry run, nothing written: 2 new, 0 updated, 0 unchanged, 1 skipped; 2 files not imported; 2 new problems\.$/,
   );
-  cli(['--content-dir', content, folder, 'mixed.csv']);
-  const skipping = cli(['--content-dir', content, '--skip-invalid', folder, 'mixed.csv']);
+  command([folder, 'mixed.csv'], { contentDir: content });
+  const skipping = command([folder, 'mixed.csv'], { contentDir: content, skipInvalid: true });
   assert.match(skipping.summary, /^2 new, 0 updated, 2 unchanged, 3 skipped; 2 known problems/);
 
   // A review gone from location 11, an edit in location 12.
@@ -129,7 +144,7 @@ it('a run of several exports, imported, refused, skipped and missing: the summar
   const json = JSON.parse(readFileSync(location12, 'utf8'));
   json.reviews[0] = review('12', 'b1', { comment: 'Fine, and came back.', updateTime: '2025-07-01T10:00:00Z' });
   writeFileSync(location12, JSON.stringify(json));
-  const later = cli(['--content-dir', content, folder]);
+  const later = command([folder], { contentDir: content });
   assert.match(
     later.stdout,
     /^No longer in the exports of Google location 11, kept \(--delete-missing deletes them\):$/m,

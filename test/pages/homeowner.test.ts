@@ -43,7 +43,10 @@ async function listIds(page: Page, path: string): Promise<string[]> {
     ids.push(...(await page.locator('article.review').evaluateAll((cards) => cards.map((c) => c.id.slice(7)))));
     const next = page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Next ›' });
     if ((await next.count()) === 0) return ids;
+    const href = await next.getAttribute('href');
     await next.click();
+    // A click waits for the next page to start loading, not to finish: its list is read once it has.
+    await page.waitForURL(new URL(href!, page.url()).href);
   }
 }
 
@@ -116,6 +119,7 @@ describe('sort and search on /reviews', () => {
     await page.getByLabel('Search the reviews').fill('downspout');
     await page.getByLabel('Order').selectOption('lowest');
     await page.getByRole('button', { name: 'Show reviews' }).click();
+    await page.waitForLoadState();
     const url = new URL(page.url());
     assert.equal(url.pathname, '/reviews');
     assert.equal(url.searchParams.get('service'), 'gutters');
@@ -277,13 +281,17 @@ describe('a review page you can move on from', () => {
     const page = await context.newPage();
     await page.goto(`${server.url}/reviews?rating=5&query=roof`);
     await page.locator('article.review h2 a').nth(1).click();
+    await page.waitForLoadState();
     assert.equal(new URL(page.url()).pathname, `/reviews/${fives[1]}`);
     const back = page.getByRole('link', { name: /Back to the reviews you were reading/ });
     assert.equal(await back.getAttribute('href'), '/reviews?rating=5&query=roof');
     await page.getByRole('link', { name: /Next review/ }).click();
+    await page.waitForLoadState();
     assert.equal(new URL(page.url()).pathname, `/reviews/${fives[2]}`);
     await page.getByRole('link', { name: /Previous review/ }).click();
+    await page.waitForLoadState();
     await page.getByRole('link', { name: /Previous review/ }).click();
+    await page.waitForLoadState();
     assert.equal(new URL(page.url()).pathname, `/reviews/${fives[0]}`);
     assert.equal(await page.getByRole('link', { name: /Previous review/ }).count(), 0);
     assert.equal(await page.getAttribute('link[rel="canonical"]', 'href'), `http://localhost:4321/reviews/${fives[0]}`);
@@ -310,6 +318,7 @@ describe('navigation for people', () => {
     assert.equal(await page.locator('#contact').count(), 1);
     assert.equal(await page.locator('footer code').count(), 0, 'no hub address in the footer');
     await page.getByRole('contentinfo').getByRole('link', { name: 'For developers' }).click();
+    await page.waitForLoadState();
     assert.equal(new URL(page.url()).pathname, '/developers');
     for (const href of ['/api-reference', '/reviews.json', '/insights.json', '/feed.xml', '/api/feed.json', '/widget'])
       assert.ok((await page.locator(`main a[href="${href}"]`).count()) > 0, href);
@@ -328,6 +337,7 @@ describe('navigation for people', () => {
     );
     await page.getByLabel('Search the reviews').fill('skylight');
     await page.getByRole('button', { name: 'Show reviews' }).click();
+    await page.waitForLoadState();
     assert.equal(new URL(page.url()).search, '?query=skylight');
     assert.ok((await page.locator('article.review').count()) > 0);
     await page.close();

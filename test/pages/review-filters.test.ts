@@ -63,6 +63,7 @@ describe('narrowing the review list', () => {
     assert.ok(gutters.total > 0);
     assert.equal(await countOf(page, 'Service', 'Gutter installation and repair'), gutters.total);
     await facetLink(page, 'Service', 'Gutter installation and repair').click();
+    await page.waitForLoadState();
     assert.equal(new URL(page.url()).search, '?service=gutters');
     assert.deepEqual(await cardIds(page), gutters.ids.slice(0, 25));
     assert.match((await page.locator('h1').textContent()) ?? '', /about Gutter installation and repair/);
@@ -85,6 +86,7 @@ describe('narrowing the review list', () => {
       assert.equal(await countOf(page, 'Technician', name), total, technician);
     }
     await facetLink(page, 'Stars', '5 stars').click();
+    await page.waitForLoadState();
     assert.equal(new URL(page.url()).search, '?rating=5&service=gutters');
     assert.deepEqual(await cardIds(page), (await apiSearch('mentions_service=gutters&rating=5')).ids.slice(0, 25));
     // The active choice links to the list without it.
@@ -92,6 +94,7 @@ describe('narrowing the review list', () => {
       .getByRole('link', { name: /Gutter installation and repair/ })
       .and(page.locator('[aria-current="true"]'))
       .click();
+    await page.waitForLoadState();
     assert.equal(new URL(page.url()).search, '?rating=5');
     await page.close();
   });
@@ -110,6 +113,7 @@ describe('narrowing the review list', () => {
     const page = await context.newPage();
     await page.goto(`${server.url}/reviews?rating=5`);
     await page.getByRole('link', { name: 'Next ›' }).click();
+    await page.waitForLoadState();
     assert.equal(new URL(page.url()).search, '?rating=5&page=2');
     assert.deepEqual(await cardIds(page), all.ids.slice(25, 50));
     assert.equal(

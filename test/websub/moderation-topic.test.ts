@@ -67,7 +67,7 @@ before(async () => {
   );
   assert.notEqual(takenDown, original, 'the fixture review was published');
   writeFileSync(file, takenDown);
-  builds = build(content, join(work, 'new')).then(() => build(content, join(work, 'again')));
+  builds = Promise.all([build(content, join(work, 'new')), build(content, join(work, 'again'))]).then(() => {});
   builds.catch(() => {});
 });
 after(async () => {

@@ -150,7 +150,8 @@ const REST = Array.from(
   (_, i) => `<p>Paragraph ${i + 1} of the owner's page: we have roofed this valley for thirty years.</p>`,
 ).join('');
 
-describe('no layout shift while the data is late', { timeout: SUITE_TIMEOUT_MS }, () => {
+// The cases mostly wait for their late data: four at once (each is its own context, six pages).
+describe('no layout shift while the data is late', { timeout: SUITE_TIMEOUT_MS, concurrency: 4 }, () => {
   const TWENTY = `${HOSTS.aggressive} roofing-reviews { --roofing-reviews-font-size: 20px }`;
   const CASES: [kind: string, css: string, width: number, limit: string][] = [
     ['plain', HOSTS.plain!, 375, '2'],
@@ -296,7 +297,12 @@ describe('the room a widget does not use', { timeout: SUITE_TIMEOUT_MS }, () => 
 });
 
 describe('the carousel', { timeout: SUITE_TIMEOUT_MS }, () => {
+  /**
+   * The page's clock is Playwright's: it runs on its own, and a wait for the
+   * rotation's interval is a jump ahead, which fires every timer due.
+   */
   async function carouselPage(context: BrowserContext) {
+    await context.clock.install();
     const page = await context.newPage();
     await page.goto(host.page(hostPageHtml(content.url, [{ layout: 'carousel', limit: '4' }])));
     await widgetsSettled(page);
@@ -312,6 +318,7 @@ describe('the carousel', { timeout: SUITE_TIMEOUT_MS }, () => {
     const { page, widget, visible, live } = await carouselPage(context);
     assert.equal(await visible(), '1 of 4');
     assert.equal(await live(), 'off', 'no announcements while it rotates');
+    await page.clock.runFor(ROTATE_MS);
     await page.waitForFunction(
       () =>
         document
@@ -319,7 +326,7 @@ describe('the carousel', { timeout: SUITE_TIMEOUT_MS }, () => {
           .shadowRoot!.querySelector('[aria-roledescription="slide"]:not([hidden])')!
           .getAttribute('aria-label') === '2 of 4',
       undefined,
-      { timeout: ROTATE_MS * 2 },
+      { timeout: 5_000 },
     );
 
     await widget.locator('.slides').hover();
@@ -345,7 +352,7 @@ describe('the carousel', { timeout: SUITE_TIMEOUT_MS }, () => {
     await page.locator('h1').click();
     await page.mouse.move(0, 0);
     assert.equal(await live(), 'polite', 'stopped by its button: stays stopped when focus and pointer leave');
-    await page.waitForTimeout(ROTATE_MS + 500);
+    await page.clock.runFor(ROTATE_MS + 500);
     assert.equal(await visible(), '1 of 4');
     await context.close();
   });
@@ -380,10 +387,10 @@ describe('the carousel', { timeout: SUITE_TIMEOUT_MS }, () => {
 
   it('does not rotate for visitors who prefer reduced motion', async () => {
     const context = await browser.newContext({ reducedMotion: 'reduce' });
-    const { widget, visible, live } = await carouselPage(context);
+    const { page, widget, visible, live } = await carouselPage(context);
     assert.equal(await live(), 'polite');
     assert.equal(await widget.getByRole('button', { name: 'Start automatic rotation' }).count(), 1);
-    await new Promise((r) => setTimeout(r, ROTATE_MS + 500));
+    await page.clock.runFor(ROTATE_MS + 500);
     assert.equal(await visible(), '1 of 4');
     await context.close();
   });
