@@ -92,6 +92,8 @@ async function* events() {
       concurrency,
       timeout: TIMEOUT_MS,
       cwd: ROOT,
+      // A file whose test failed before it closed a connection (Redis, a server) would otherwise keep its process, and CI, waiting.
+      forceExit: true,
     });
     for await (const event of stream) {
       if (event.type === 'test:summary' && event.data.file === undefined) {
