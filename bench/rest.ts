@@ -31,6 +31,8 @@
  *   --connections N    keep-alive connections                                          [16]
  *   --builds-dir DIR   where builds live; reused unless --rebuild                      [/tmp/bench-builds]
  *   --rebuild          generate and build again even if a build exists
+ *   --pin SERVER/LOAD  taskset CPU lists: both servers on SERVER, wrk on LOAD (e.g. 1/0), so
+ *                      neither moves between CPUs nor shares one with the other     [not pinned]
  *
  * Exits 1 when a floor is missed, 2 when an answer is wrong.
  */
@@ -61,6 +63,7 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '16' },
     'builds-dir': { type: 'string', default: '/tmp/bench-builds' },
     rebuild: { type: 'boolean', default: false },
+    pin: { type: 'string' },
   },
 });
 const duration = Number(args.duration);
@@ -68,6 +71,8 @@ const warmup = Number(args.warmup);
 const connections = Number(args.connections);
 const rounds = Math.max(1, Number(args.rounds));
 const buildsRoot = resolve(args['builds-dir']);
+const [serverCpus, loadCpus] = args.pin ? args.pin.split('/') : [];
+if (args.pin && (!serverCpus || !loadCpus)) throw new Error(`--pin takes SERVER/LOAD CPU lists, e.g. 1/0: ${args.pin}`);
 
 /** What clients send: API clients and curl nothing, browsers and feed readers br and gzip (answered in br). */
 const ENCODINGS: Record<string, Record<string, string>> = {
@@ -141,7 +146,7 @@ const targets: Array<{ count?: number; contentDir?: string }> = args.content
       .map((size) => (size === 'sample' ? { contentDir: resolve(ROOT, 'content') } : { count: Number(size) }));
 
 log(
-  `REST floor: wrk -t${THREADS} -c${connections}, ${rounds} rounds of ${duration} s per server, group and encoding, Node ${process.version}, ${availableParallelism()} CPUs, load average ${loadavg()
+  `REST floor: wrk -t${THREADS} -c${connections}${args.pin ? `, servers on CPU ${serverCpus} and wrk on CPU ${loadCpus}` : ''}, ${rounds} rounds of ${duration} s per server, group and encoding, Node ${process.version}, ${availableParallelism()} CPUs, load average ${loadavg()
     .map((l) => l.toFixed(1))
     .join(' ')}`,
 );
@@ -164,7 +169,7 @@ process.exitCode = missed.length === 0 ? 0 : 1;
 if (missed.length > 0) log(`\nbelow the floor: ${missed.join('; ')}`);
 
 async function benchmarkSize(build: BuildInfo): Promise<SizeResult> {
-  const real = await startRealServer(build.distDir);
+  const real = await startRealServer(build.distDir, ROOT, {}, serverCpus);
   const captureFile = resolve(tmpdir(), `bench-rest-capture-${process.pid}-${build.label}.json`);
   try {
     const newest = JSON.parse((await get(real.origin, `${SEARCH}?limit=10`)).body.toString('utf8')) as {
@@ -214,7 +219,7 @@ async function measureGroups(
       capture[path] = { status: answer.status, headers, bodyBase64: answer.body.toString('base64') };
     }
     writeFileSync(captureFile, JSON.stringify(capture));
-    const bare = await startBareServer(captureFile);
+    const bare = await startBareServer(captureFile, serverCpus);
     try {
       for (const path of Object.keys(capture)) {
         const echo = await get(bare.origin, path, encoding.headers);
@@ -259,6 +264,7 @@ async function pair(
       threads: THREADS,
       duration: seconds,
       serverPid: server.process.pid,
+      cpus: loadCpus,
     }).then((run) => {
       if (run.badStatus || run.errors)
         throw new Error(`${name} on ${server.origin}: ${run.badStatus} answers >= 400, ${run.errors} socket errors`);

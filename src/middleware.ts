@@ -7,15 +7,15 @@
  * is skipped: nothing is live then.
  */
 import { defineMiddleware } from 'astro:middleware';
-import { createKeptPages, type PageAnswer } from './lib/http/kept-pages.ts';
+import { createKeptAnswers, type KeptAnswer } from './lib/http/kept-answers.ts';
 import { securityHeadersFor } from './lib/http/security-headers.ts';
-import { processPages } from './hosts/node/process-pages.ts';
+import { processKeptAnswers } from './hosts/node/process-kept-answers.ts';
 import { afterFirstRequest } from './hosts/vercel/first-request.ts';
 import { getStore } from './route-services/process-store.ts';
 import { getHub } from './route-services/websub-hub.ts';
 
 /** Pages kept where the Node entry keeps none: a serverless function's, while it stays warm. */
-const localPages = createKeptPages(4 * 1024 * 1024);
+const localPages = createKeptAnswers(4 * 1024 * 1024);
 
 export const onRequest = defineMiddleware(async (context, next) => {
   if (context.isPrerendered) return next();
@@ -34,13 +34,13 @@ export const onRequest = defineMiddleware(async (context, next) => {
 });
 
 /**
- * A page kept from an earlier rendering (src/lib/http/kept-pages.ts), or the
+ * A page kept from an earlier rendering (src/lib/http/kept-answers.ts), or the
  * route's answer; a rendered HTML page is read whole (a few KB) and answered
  * with its ETag, a 304 or a compressed body.
  */
 async function answerPage(request: Request, url: URL, next: () => Promise<Response>): Promise<Response> {
   const read = request.method === 'GET' || request.method === 'HEAD';
-  const pages = processPages() ?? localPages;
+  const pages = processKeptAnswers() ?? localPages;
   const key = `${url.pathname}${url.search}`;
   // In `astro dev` a page changes with the content under it: it is rendered every time.
   const kept = read && !import.meta.env.DEV ? pages.find(key) : undefined;
@@ -53,7 +53,7 @@ async function answerPage(request: Request, url: URL, next: () => Promise<Respon
   return toResponse(page.answer(request.headers), request.method);
 }
 
-function toResponse(answer: PageAnswer, method: string): Response {
+function toResponse(answer: KeptAnswer, method: string): Response {
   const body = method === 'HEAD' || !answer.body ? null : (answer.body as BodyInit);
   return new Response(body, { status: answer.status, headers: answer.headers });
 }

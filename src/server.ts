@@ -5,8 +5,9 @@
  * Static files come from memory with content-hash ETags; the dynamic routes go
  * straight to the same src/lib handlers that the thin Astro routes wrap
  * (src/node/dynamic-routes.ts); Astro renders the pages and nothing else (its
- * adapter runs as middleware, without a static file handler of its own), and a
- * page it rendered is answered from then on without it (src/lib/http/kept-pages.ts).
+ * adapter runs as middleware, without a static file handler of its own). A
+ * page it rendered, or a search or since answer, is kept by its URL and
+ * answered from then on first, before any routing (src/lib/http/kept-answers.ts).
  */
 import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -20,8 +21,8 @@ import { jsonAnswer, methodNotAllowed } from './lib/http/json.ts';
 import { createSearchMissLimit, searchMissRuleFromEnv, type SearchMissRule } from './lib/limits/search-misses.ts';
 import { securityHeadersFor } from './lib/http/security-headers.ts';
 import { registerProcessDataset } from './hosts/node/process-dataset.ts';
-import { registerProcessPages } from './hosts/node/process-pages.ts';
-import { createKeptPages } from './lib/http/kept-pages.ts';
+import { registerProcessKeptAnswers } from './hosts/node/process-kept-answers.ts';
+import { createKeptAnswers } from './lib/http/kept-answers.ts';
 import { getReviewIndex } from './lib/reviews/review-index.ts';
 import { bodySettingsFromEnv, serverTimeouts, type BodySettings } from './node/body-settings.ts';
 import { answerClientError, refuseConnect } from './node/client-errors.ts';
@@ -33,11 +34,13 @@ import { reviewJsonFiles } from './lib/static/review-files.ts';
 import { runWebHandler, sendAnswer } from './node/web-bridge.ts';
 
 /**
- * The pages Astro rendered, kept for their URLs (src/lib/http/kept-pages.ts): a
- * review's page is about 6 KB and its two compressed forms 4 KB, so about 1,500
- * of them.
+ * The pages Astro rendered and the API's resources, kept for their URLs
+ * (src/lib/http/kept-answers.ts): a review's page is about 6 KB and its two
+ * compressed forms 4 KB, so about 1,500 of them. A kept API resource is the
+ * API's own kept body, counted here at most three times its size (the body
+ * and two compressed forms) but held once.
  */
-const KEPT_PAGES_BYTES = 16 * 1024 * 1024;
+const KEPT_ANSWERS_BYTES = 16 * 1024 * 1024;
 
 /** What a refused method (TRACE, CONNECT) is told to use instead. */
 const REFUSED_METHOD_ALLOW = ['GET', 'HEAD', 'OPTIONS'];
@@ -93,9 +96,10 @@ export async function startServer(options: ServerOptions) {
   };
   // The review pages (Astro, same process) read the same records instead of the content collections.
   registerProcessDataset(api.dataset);
-  // Astro's middleware keeps the pages it renders here; they are answered below without Astro from then on.
-  const keptPages = createKeptPages(KEPT_PAGES_BYTES);
-  registerProcessPages(keptPages);
+  // Astro's middleware keeps the pages it renders here, the API routes below their resources;
+  // both are answered first from then on.
+  const keptAnswers = createKeptAnswers(KEPT_ANSWERS_BYTES);
+  registerProcessKeptAnswers(keptAnswers);
   // /reviews/{id}.json: made from the dataset on request, not 100k files from the build.
   staticFiles.mount(reviewJsonFiles(api.dataset, true));
   const services = await createNodeServices({
@@ -124,6 +128,17 @@ export async function startServer(options: ServerOptions) {
   const server = createServer(serverTimeouts(options.bodies), (req, res) => {
     let security: Readonly<Record<string, string>> | undefined;
     try {
+      // A URL kept earlier is a canonical target that was routed then: it is answered as it was,
+      // once its Host passes.
+      if (req.method === 'GET' || req.method === 'HEAD') {
+        const kept = keptAnswers.find(req.url!);
+        if (kept && checkedHost(req, siteHost)) {
+          const answer = kept.answer(nodeHeaderReader(req));
+          res.writeHead(answer.status, answer.headers);
+          res.end(req.method === 'HEAD' ? undefined : (answer.body ?? undefined));
+          return;
+        }
+      }
       const target = canonicalTarget(req);
       // Every answer carries them. The static files and the read-only API write them in the one
       // header object of their answer; the other paths set them first.
@@ -148,24 +163,14 @@ export async function startServer(options: ServerOptions) {
       const route = options.apiThroughAstro ? undefined : services.routes.find((r) => r.matches(target.path));
       if (route?.answer) {
         const headers = nodeHeaderReader(req);
-        sendAnswer(
-          route.answer(
-            { method: req.method ?? 'GET', path: target.path, search: target.search, headers },
-            clientOf(req, headers),
-          ),
-          res,
-          security,
+        const answer = route.answer(
+          { method: req.method ?? 'GET', path: target.path, search: target.search, headers },
+          clientOf(req, headers),
         );
+        if (answer.resource && req.method === 'GET')
+          keptAnswers.keep(`${target.path}${target.search}`, answer.resource, security);
+        sendAnswer(answer, res, security);
         return;
-      }
-      if (req.method === 'GET' || req.method === 'HEAD') {
-        const page = keptPages.find(target.search ? `${target.path}${target.search}` : target.path);
-        if (page) {
-          const answer = page.answer(nodeHeaderReader(req));
-          res.writeHead(answer.status, answer.headers);
-          res.end(req.method === 'HEAD' ? undefined : (answer.body ?? undefined));
-          return;
-        }
       }
       setHeaders(res, security);
       void slowPath(req, res, route).catch((error: unknown) => failed(res, error));

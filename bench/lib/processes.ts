@@ -24,9 +24,23 @@ export interface Running {
   stop(): Promise<void>;
 }
 
-export function startProcess(args: string[], env: Record<string, string> = {}, timeoutMs = 120_000): Promise<Running> {
+/**
+ * `cpus` (a taskset list such as "1") keeps the process, all its threads, on
+ * those CPUs: taskset execs Node, so the pid is still the server's.
+ */
+export function startProcess(
+  args: string[],
+  env: Record<string, string> = {},
+  timeoutMs = 120_000,
+  cpus?: string,
+): Promise<Running> {
   const spawnedAt = performance.now();
-  const child = spawn(NODE, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const [command, commandArgs] = cpus ? ['taskset', ['-c', cpus, NODE, ...args]] : [NODE, args];
+  const child = spawn(command, commandArgs, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
@@ -66,18 +80,22 @@ export function startProcess(args: string[], env: Record<string, string> = {}, t
 }
 
 /** The real server (src/server.ts of this checkout, or of `root`, with that checkout's production Node flags) over a build, quiet. */
-export function startRealServer(distDir: string, root = ROOT, env: Record<string, string> = {}): Promise<Running> {
-  return startProcess(serveArgs(root), {
-    ASTRO_OUT_DIR: distDir,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    ASTRO_NODE_LOGGING: 'disabled',
-    ...env,
-  });
+export function startRealServer(
+  distDir: string,
+  root = ROOT,
+  env: Record<string, string> = {},
+  cpus?: string,
+): Promise<Running> {
+  return startProcess(
+    serveArgs(root),
+    { ASTRO_OUT_DIR: distDir, PORT: '0', HOST: '127.0.0.1', ASTRO_NODE_LOGGING: 'disabled', ...env },
+    undefined,
+    cpus,
+  );
 }
 
-export function startBareServer(captureFile: string): Promise<Running> {
-  return startProcess([resolve(import.meta.dirname, 'bare-server.ts'), captureFile]);
+export function startBareServer(captureFile: string, cpus?: string): Promise<Running> {
+  return startProcess([resolve(import.meta.dirname, 'bare-server.ts'), captureFile], {}, undefined, cpus);
 }
 
 /** Resident set size now and its peak (VmHWM), in bytes, from /proc (Linux). */

@@ -27,6 +27,8 @@ export interface WrkOptions {
   duration: number;
   /** The server's pid, for its CPU time. */
   serverPid?: number;
+  /** A taskset CPU list that wrk runs on (apart from the server's). */
+  cpus?: string;
 }
 
 export interface WrkRun {
@@ -46,7 +48,7 @@ export interface WrkRun {
 /** Fails early, with what to do, when wrk is not installed. */
 export async function checkWrk(): Promise<void> {
   try {
-    await run(['--version']);
+    await run(undefined, ['--version']);
   } catch (error) {
     // `wrk --version` prints its usage and exits 1: it is there.
     if ((error as { code?: unknown }).code === 'ENOENT')
@@ -62,7 +64,7 @@ export async function runWrk(options: WrkOptions): Promise<WrkRun> {
   writeFileSync(script, luaScript(options.paths, options.headers));
   try {
     const cpuStart = options.serverPid ? cpuSecondsOf(options.serverPid) : null;
-    const out = await run([
+    const out = await run(options.cpus, [
       `-t${options.threads}`,
       `-c${options.connections}`,
       `-d${options.duration}s`,
@@ -133,9 +135,10 @@ end
 `;
 }
 
-function run(args: string[]): Promise<string> {
+function run(cpus: string | undefined, args: string[]): Promise<string> {
+  const [command, commandArgs] = cpus ? ['taskset', ['-c', cpus, 'wrk', ...args]] : ['wrk', args];
   return new Promise((resolve, reject) => {
-    execFile('wrk', args, { maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+    execFile(command, commandArgs, { maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
       if (error) reject(Object.assign(error, { output: `${stdout}${stderr}` }));
       else resolve(stdout);
     });

@@ -1,6 +1,6 @@
 /**
  * What the servers keep between requests so a repeated request is a lookup
- * (src/lib/http/representation.ts, kept-pages.ts): a kept answer is compressed
+ * (src/lib/http/representation.ts, kept-answers.ts): a kept answer is compressed
  * once and its answers made once, a rendered page is kept by its URL when a
  * shared cache could keep it (and one rendered to other bytes never gets the old ETag),
  * and a kept compressed body holds memory of its own size, not zlib's whole
@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { strongEtag } from '../../src/lib/http/etag.ts';
-import { createKeptPages, type KeptPages } from '../../src/lib/http/kept-pages.ts';
+import { createKeptAnswers, type KeptAnswers } from '../../src/lib/http/kept-answers.ts';
 import { answerCached, cachedBody, fileAnswers } from '../../src/lib/http/representation.ts';
 import { brotli, gzip } from '../../src/lib/static/compress.ts';
 
@@ -105,11 +105,11 @@ describe('a page rendered on request', () => {
     headers: new Headers({ 'content-type': 'text/html', 'cache-control': 'public, max-age=60', ...headers }),
     body: large(text),
   });
-  const keep = (pages: KeptPages, url: string, page: ReturnType<typeof html>, method = 'GET') =>
+  const keep = (pages: KeptAnswers, url: string, page: ReturnType<typeof html>, method = 'GET') =>
     pages.rendered(url, url.split('?')[0]!, page, page.body, method);
 
   it('is kept by its URL: answered again with the same answer, compressed once, 304 to any of its tags', () => {
-    const pages = createKeptPages(1024 * 1024);
+    const pages = createKeptAnswers(1024 * 1024);
     const page = html('<p>page</p>');
     const first = keep(pages, '/reviews/a', page).answer(accepting('br, gzip'));
     const kept = pages.find('/reviews/a');
@@ -128,7 +128,7 @@ describe('a page rendered on request', () => {
   });
 
   it('rendered to other bytes at the same URL: the ETag and body of the new bytes', () => {
-    const pages = createKeptPages(1024 * 1024);
+    const pages = createKeptAnswers(1024 * 1024);
     const before = html('<p>before</p>');
     const after = html('<p>after!</p>');
     assert.equal(before.body.byteLength, after.body.byteLength);
@@ -140,7 +140,7 @@ describe('a page rendered on request', () => {
   });
 
   it('is kept only as a shared cache could keep it: public, for GET, without a cookie or a Vary on more', () => {
-    const pages = createKeptPages(1024 * 1024);
+    const pages = createKeptAnswers(1024 * 1024);
     const refused: Array<[string, ReturnType<typeof html>, string?]> = [
       ['/private', html('x', { 'cache-control': 'private, max-age=60' })],
       ['/no-store', html('x', { 'cache-control': 'no-store' })],
@@ -160,7 +160,7 @@ describe('a page rendered on request', () => {
   });
 
   it('holds at most its bytes: the pages used least recently leave first', () => {
-    const pages = createKeptPages(64 * 1024);
+    const pages = createKeptAnswers(64 * 1024);
     for (let i = 0; i < 40; i++) keep(pages, `/reviews/${i}`, html(`<p>${i}</p>`)).answer(accepting('br, gzip'));
     const held = Array.from({ length: 40 }, (_, i) => pages.find(`/reviews/${i}`) !== undefined);
     assert.ok(held.at(-1), 'the newest is kept');

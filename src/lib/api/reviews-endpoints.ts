@@ -34,7 +34,7 @@ export function searchEndpoint(request: ApiRequest, context: ApiContext, client?
   const rawKey = `search${request.search}`;
   const seenKey = cache.keyOf(rawKey);
   const seen = seenKey === undefined ? undefined : cache.get(seenKey);
-  if (seenKey !== undefined && seen) return answerCached(request.headers, seen, () => cache.recount(seenKey));
+  if (seenKey !== undefined && seen) return answerCached(request.headers, seen);
   const parsed = fromSearchParams(new URLSearchParams(request.search));
   if (!parsed.ok) return invalidRequest(parsed.issues);
   // The same query written another way (order, defaults) shares one body and one ETag.
@@ -51,11 +51,15 @@ export function searchEndpoint(request: ApiRequest, context: ApiContext, client?
     const index = getReviewIndex(context.dataset);
     const { positions, ...hits } = searchPositions(index, parsed.value);
     const envelope = { total: hits.total, count: positions.length, limit: hits.limit };
-    cached = cachedBody(bodyWithRecords(envelope, index.records, positions), lastModifiedOf(index, positions, context));
+    cached = cachedBody(
+      bodyWithRecords(envelope, index.records, positions),
+      lastModifiedOf(index, positions, context),
+      () => cache.recount(key),
+    );
     cache.set(key, cached);
   }
   cache.alias(rawKey, key);
-  return answerCached(request.headers, cached, () => cache.recount(key));
+  return answerCached(request.headers, cached);
 }
 
 export function sinceEndpoint(request: ApiRequest, context: ApiContext, rawDate: string): ApiAnswer {
@@ -85,10 +89,11 @@ export function sinceEndpoint(request: ApiRequest, context: ApiContext, rawDate:
     cached = cachedBody(
       bodyWithRecords(envelope, index.records, positions),
       sinceLastModified(index, parsed.value) ?? context.dataset.updated,
+      () => cache.recount(key),
     );
     if (request.search === '') cache.set(key, cached);
   }
-  return answerCached(request.headers, cached, () => cache.recount(key));
+  return answerCached(request.headers, cached);
 }
 
 /** The newest `updated` among the reviews served, or the dataset's when none are. */

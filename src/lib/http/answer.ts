@@ -9,6 +9,22 @@ export interface ApiAnswer {
   headers: Record<string, string>;
   /** Null for 204, 304 and HEAD. */
   body: Uint8Array | null;
+  /**
+   * On a 200 that depends on nothing but its URL, and on the request only
+   * through Accept-Encoding and the validators: the resource itself, so a
+   * server can answer that URL again without routing or handling it (the Node
+   * entry keeps it by URL, src/lib/http/kept-answers.ts).
+   */
+  resource?: Resource;
+}
+
+type RequestHeaders = { get(name: string): string | null };
+
+/** One resource's representations, answered for any request headers (200 in an encoding, or 304). */
+export interface Resource {
+  answer(requestHeaders: RequestHeaders): ApiAnswer;
+  /** The most bytes it can come to hold: its body and each compressed form it may make. */
+  readonly maxBytes: number;
 }
 
 /**

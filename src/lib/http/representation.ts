@@ -10,7 +10,7 @@
  * preferred to gzip among what the client accepts (RFC 9110 §12.5.3).
  */
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import type { ApiAnswer } from './answer.ts';
+import type { ApiAnswer, Resource } from './answer.ts';
 import { httpDate, isNotModified, type Validators } from './conditional.ts';
 import { CORS_HEADERS } from './cors.ts';
 import { strongEtag } from './etag.ts';
@@ -190,6 +190,10 @@ export interface CachedBody extends Validators {
   answers: Partial<Record<Encoding, EncodedAnswers>>;
   /** What holding it costs: the body, its validators and an estimate for its header objects. */
   bytes: number;
+  /** Told when a compressed form was made, so a cache holding it can count it. */
+  onCompressed?: () => void;
+  /** Itself as a resource, on each of its 200s: answered again by URL without the endpoint. */
+  resource: Resource;
 }
 
 interface EncodedAnswers {
@@ -197,8 +201,8 @@ interface EncodedAnswers {
   notModified: ApiAnswer;
 }
 
-/** A JSON body already serialised, with its validators and headers. */
-export function cachedBody(body: Uint8Array, lastModifiedInstant: string): CachedBody {
+/** A JSON body already serialised, with its validators and headers; `onCompressed` as answerCached tells it. */
+export function cachedBody(body: Uint8Array, lastModifiedInstant: string, onCompressed?: () => void): CachedBody {
   const etag = strongEtag(body);
   const lastModified = httpDate(lastModifiedInstant);
   const notModified: Record<string, string> = {
@@ -211,18 +215,28 @@ export function cachedBody(body: Uint8Array, lastModifiedInstant: string): Cache
   // Also on answers too small to compress: what a cache keys on is the same for every answer of the endpoint.
   notModified.vary = 'Accept-Encoding';
   const bytes = body.byteLength + etag.length + lastModified.length;
-  return {
+  const cached: CachedBody = {
     body,
     etag,
     lastModified,
-    answers: {
-      identity: {
-        ok: { status: 200, headers: { ...notModified, 'content-length': String(body.byteLength) }, body },
-        notModified: { status: 304, headers: notModified, body: null },
-      },
-    },
+    answers: {},
     bytes,
+    ...(onCompressed ? { onCompressed } : {}),
+    resource: {
+      answer: (requestHeaders) => answerCached(requestHeaders, cached),
+      maxBytes: bytes + (compressible(body) ? 2 * body.byteLength : 0),
+    },
   };
+  cached.answers.identity = {
+    ok: {
+      status: 200,
+      headers: { ...notModified, 'content-length': String(body.byteLength) },
+      body,
+      resource: cached.resource,
+    },
+    notModified: { status: 304, headers: notModified, body: null },
+  };
+  return cached;
 }
 
 /** The headers of a kept answer's 304 in `encoding`: its own ETag. */
@@ -232,10 +246,10 @@ function notModifiedHeaders(cached: CachedBody, encoding: Encoding): Record<stri
 
 /**
  * A kept answer's 200 in the encoding the client prefers, or 304 when it
- * holds any of them. `onCompressed` is told when a variant was made, so a
+ * holds any of them. Its `onCompressed` is told when a variant was made, so a
  * cache can count it.
  */
-export function answerCached(requestHeaders: RequestHeaders, cached: CachedBody, onCompressed?: () => void): ApiAnswer {
+export function answerCached(requestHeaders: RequestHeaders, cached: CachedBody): ApiAnswer {
   const encoding = compressible(cached.body)
     ? negotiateEncoding(requestHeaders.get('accept-encoding'), BOTH)
     : 'identity';
@@ -250,10 +264,11 @@ export function answerCached(requestHeaders: RequestHeaders, cached: CachedBody,
         status: 200,
         headers: { ...headers, 'content-encoding': encoding, 'content-length': String(variant.byteLength) },
         body: variant,
+        resource: cached.resource,
       },
       notModified: { status: 304, headers, body: null },
     };
-    onCompressed?.();
+    cached.onCompressed?.();
   }
   return answers.ok;
 }

@@ -1,11 +1,14 @@
 /**
- * Pages rendered on request (a review's page, a filtered list), kept by URL
- * once rendered. Inside one process the dataset does not change, and nothing
- * a page shows depends on anything but its URL (no cookie, request header or
- * clock), so a URL renders to the same bytes every time: a kept page is
- * answered like a static file (its content-hash ETag, 304s, br or gzip made
- * once) without rendering it again, and on the Node server without entering
- * Astro at all.
+ * Answers kept by URL: pages rendered on request (a review's page, a filtered
+ * list) once rendered, and the API's resources (a search or since answer) once
+ * answered. Inside one process the dataset does not change, and nothing a page
+ * shows depends on anything but its URL (no cookie, request header or clock),
+ * so a URL renders to the same bytes every time: a kept page is answered like
+ * a static file (its content-hash ETag, 304s, br or gzip made once) without
+ * rendering it again, and on the Node server without entering Astro at all.
+ * A kept API resource is the API's own kept body (src/lib/api/answer-cache.ts),
+ * held here by reference, not copied: the Node server answers its URL without
+ * routing the request or parsing its query.
  *
  * Kept is only what a shared cache may keep (RFC 9111 §3): a 200 to a GET
  * whose Cache-Control says public, with no Set-Cookie and no Vary but on
@@ -15,12 +18,13 @@
  */
 import { LRUCache } from 'lru-cache';
 import { strongEtag } from './etag.ts';
+import type { Resource } from './answer.ts';
 import { compressWhileWaiting, fileAnswers, MIN_PRECOMPRESS_BYTES, type Encoding } from './representation.ts';
 import { securityHeadersFor } from './security-headers.ts';
 
 type RequestHeaders = { get(name: string): string | null };
 
-export interface PageAnswer {
+export interface KeptAnswer {
   status: 200 | 304;
   /** Every header of the answer, Content-Length included. */
   headers: Readonly<Record<string, string>>;
@@ -28,14 +32,14 @@ export interface PageAnswer {
   body: Uint8Array | null;
 }
 
-/** A rendered page's representations: its bytes, and its answers per encoding and status, made once. */
-interface RenderedPage {
-  answer(requestHeaders: RequestHeaders): PageAnswer;
+/** A URL's representations: its answers per encoding and status, made once. */
+interface KeptUrl {
+  answer(requestHeaders: RequestHeaders): KeptAnswer;
 }
 
-export interface KeptPages {
-  /** The page kept at this URL (path and query as the server routes them), if any. */
-  find(url: string): RenderedPage | undefined;
+export interface KeptAnswers {
+  /** What is kept at this URL (path and query as the server routes them), if anything. */
+  find(url: string): KeptUrl | undefined;
   /**
    * A page Astro rendered at `url`: kept when a shared cache could keep it
    * (the page kept at `url` is returned when it has the same bytes), made
@@ -47,7 +51,12 @@ export interface KeptPages {
     response: { status: number; headers: Headers },
     body: Uint8Array,
     method: string,
-  ): RenderedPage;
+  ): KeptUrl;
+  /**
+   * An API resource answered at `url` (a 200 to a GET), kept with `first`
+   * (the security headers) in front of its own headers.
+   */
+  keep(url: string, resource: Resource, first: Readonly<Record<string, string>>): void;
 }
 
 /** A kept page's entry, key, ETag and header objects besides its bytes. */
@@ -68,29 +77,54 @@ const MADE_HERE = new Set([
   'date',
 ]);
 
-interface Page extends RenderedPage {
-  body: Uint8Array;
-  /** The bytes it holds: the body and the compressed forms made so far. */
+interface Kept extends KeptUrl {
+  /** A page's rendered bytes (an API resource has none of its own here). */
+  body?: Uint8Array;
+  /** The bytes it holds: a page's body and the compressed forms made so far, a resource's most. */
   bytes(): number;
 }
 
-export function createKeptPages(maxBytes: number): KeptPages {
-  const kept = new LRUCache<string, Page>({
+/** A rendered page: its own bytes. */
+type Page = Kept & { body: Uint8Array };
+
+export function createKeptAnswers(maxBytes: number): KeptAnswers {
+  const kept = new LRUCache<string, Kept>({
     maxSize: maxBytes,
-    sizeCalculation: (page, url) => PAGE_OVERHEAD_BYTES + url.length * 2 + page.bytes(),
+    sizeCalculation: (entry, url) => PAGE_OVERHEAD_BYTES + url.length * 2 + entry.bytes(),
   });
   return {
     find: (url) => kept.get(url),
     rendered(url, pathname, response, body, method) {
       const shareable = method === 'GET' && isShareable(response);
       const known = shareable ? kept.get(url) : undefined;
-      if (known && sameBytes(known.body, body)) return known;
+      if (known?.body && sameBytes(known.body, body)) return known;
       // Counted again when it grows by a compressed form (lru-cache sizes an entry when it is set).
       const page: Page = makePage(pathname, response.headers, body, () => {
         if (kept.peek(url) === page) kept.set(url, page);
       });
       if (shareable) kept.set(url, page);
       return page;
+    },
+    keep(url, resource, first) {
+      if (!kept.has(url)) kept.set(url, keptResource(resource, first));
+    },
+  };
+}
+
+/** A resource's answers with `first` in front, one header object per answer the resource gives. */
+function keptResource(resource: Resource, first: Readonly<Record<string, string>>): Kept {
+  const sent = new WeakMap<object, KeptAnswer>();
+  return {
+    bytes: () => resource.maxBytes,
+    answer(requestHeaders) {
+      const answer = resource.answer(requestHeaders);
+      let kept = sent.get(answer);
+      if (!kept)
+        sent.set(
+          answer,
+          (kept = { status: answer.status as 200 | 304, headers: { ...first, ...answer.headers }, body: answer.body }),
+        );
+      return kept;
     },
   };
 }
@@ -122,7 +156,7 @@ function makePage(pathname: string, pageHeaders: Headers, body: Uint8Array, grew
     own,
   );
   const bodies: Partial<Record<Encoding, Uint8Array>> = { identity: body };
-  const sent = new Map<object, PageAnswer>();
+  const sent = new Map<object, KeptAnswer>();
   return {
     body,
     bytes: () => body.byteLength + (bodies.br?.byteLength ?? 0) + (bodies.gzip?.byteLength ?? 0),
