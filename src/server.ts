@@ -159,7 +159,14 @@ export async function startServer(options: ServerOptions) {
         );
         return;
       }
-      if (staticFiles.serve(req, res, target.path)) return;
+      if (staticFiles.serve(req, res, target.path)) {
+        // Kept by its URL once served; a query string (a cache buster) is answered the long way.
+        if (target.search === '' && (req.method === 'GET' || req.method === 'HEAD')) {
+          const file = staticFiles.keptUrl(target.path);
+          if (file) keptAnswers.keepFile(target.path, file);
+        }
+        return;
+      }
       const route = options.apiThroughAstro ? undefined : services.routes.find((r) => r.matches(target.path));
       if (route?.answer) {
         const headers = nodeHeaderReader(req);

@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { LRUCache } from 'lru-cache';
 import { preflightAnswer } from '../lib/http/cors.ts';
 import { methodNotAllowed, notFound } from '../lib/http/json.ts';
+import type { KeptAnswer, KeptUrl } from '../lib/http/kept-answers.ts';
 import { fileAnswers, type Encoding, type FileAnswer, type FileAnswers } from '../lib/http/representation.ts';
 import { securityHeadersFor } from '../lib/http/security-headers.ts';
 import { brotli, gzip } from '../lib/static/compress.ts';
@@ -43,6 +44,11 @@ export interface StaticFiles {
   read(pathname: string): { body: Buffer; contentType: string; sha256?: string } | undefined;
   /** The site's 404 page (a JSON 404 when the build has none), for a path that names nothing; `security` first. */
   notFound(res: ServerResponse, security: Readonly<Record<string, string>>): void;
+  /**
+   * The file at this canonical path as an answer kept by URL (src/lib/http/kept-answers.ts), when
+   * its bytes are sent from memory (held, or read again into memory); undefined for any other path.
+   */
+  keptUrl(pathname: string): KeptUrl | undefined;
   /** Adds files rendered on request (after the build's files, which win on the same path). */
   mount(source: RenderedFiles): void;
   /** The site URL the build was made for, as its feed's discovery Link names it (undefined without one). */
@@ -213,6 +219,21 @@ export function loadStaticFiles(clientDir: string): StaticFiles {
         stream(res, body.path, answer.headers, method === 'HEAD');
       }
       return true;
+    },
+    keptUrl(pathname) {
+      const file = find(pathname);
+      // Half the limit: a compressed form of incompressible bytes can come out a little larger.
+      if (!file || file.entry.size > HELD_MAX_BYTES / 2) return undefined;
+      const notModified: Partial<Record<Encoding, KeptAnswer>> = {};
+      return {
+        answer(requestHeaders) {
+          const answer = file.answers.answer(requestHeaders);
+          if (answer.status === 304)
+            return (notModified[answer.encoding] ??= { status: 304, headers: answer.headers, body: null });
+          const body = file.body(answer.encoding) as Buffer;
+          return { status: 200, headers: okHeaders(file, answer, body.length), body };
+        },
+      };
     },
     read(pathname) {
       const file = find(pathname);

@@ -144,33 +144,70 @@ describe('a review page rendered on request has validators and compression', () 
     assert.equal(changed.status, 200, 'If-None-Match wins over If-Modified-Since');
   });
 
-  it('answered again from the page kept: the same headers and bytes in each encoding, a HEAD without the body', async () => {
-    const { port } = direct;
-    // A query of its own: the first request below renders it, the next ones find it kept.
-    const path = `/reviews/${reviewId}?from=kept-answers`;
-    const withoutDate = (headers: Record<string, unknown>) => {
-      const { date: _date, ...rest } = headers;
-      return rest;
-    };
-    for (const acceptEncoding of ['br, gzip', 'gzip', '']) {
-      const headers: Record<string, string> = acceptEncoding ? { 'accept-encoding': acceptEncoding } : {};
-      const first = await rawGet(port, path, headers);
-      assert.equal(first.status, 200);
-      for (const method of ['GET', 'GET', 'HEAD']) {
-        const again = await rawGet(port, path, headers, method);
-        assert.deepEqual(withoutDate(again.headers), withoutDate(first.headers), `${method} ${acceptEncoding}`);
-        assert.deepEqual(again.body, method === 'HEAD' ? Buffer.alloc(0) : first.body, `${method} ${acceptEncoding}`);
-      }
-    }
-    const kept = await rawGet(port, path, { 'if-none-match': sha256Etag((await rawGet(port, path, {})).body) });
-    assert.equal(kept.status, 304);
-    const post = await rawGet(port, path, {}, 'POST');
-    assert.equal(post.status, 405, 'a page kept for GET is still no answer to POST');
-  });
-
   it('an unknown review is still the 404 page, without validators', async () => {
     const missing = await rawGet(direct.port, '/reviews/no-such-review', { 'accept-encoding': 'br' });
     assert.equal(missing.status, 404);
     assert.equal(missing.headers.etag, undefined);
+  });
+});
+
+describe('answers kept by URL on the Node entry (a page, a search, a since page, a static and a rendered file)', () => {
+  const withoutDate = (headers: Record<string, unknown>) => {
+    const { date: _date, ...rest } = headers;
+    return rest;
+  };
+  // Queries of their own: the first request below answers the long way, the next ones find it kept.
+  const paths = () => [
+    `/reviews/${reviewId}?from=kept-answers`,
+    '/api/reviews/search?min_rating=2&limit=7',
+    '/api/reviews/since/2024-02-02',
+    '/feed.xml',
+    `/reviews/${reviewId}.json`,
+  ];
+
+  it('answered again the same: the same headers and bytes in each encoding, a HEAD without the body, 304s', async () => {
+    const { port } = direct;
+    for (const path of paths()) {
+      for (const acceptEncoding of ['br, gzip', 'gzip', '']) {
+        const headers: Record<string, string> = acceptEncoding ? { 'accept-encoding': acceptEncoding } : {};
+        const first = await rawGet(port, path, headers);
+        assert.equal(first.status, 200, path);
+        for (const method of ['GET', 'GET', 'HEAD']) {
+          const again = await rawGet(port, path, headers, method);
+          assert.equal(again.status, 200, `${method} ${path} ${acceptEncoding}`);
+          assert.deepEqual(
+            withoutDate(again.headers),
+            withoutDate(first.headers),
+            `${method} ${path} ${acceptEncoding}`,
+          );
+          assert.deepEqual(
+            again.body,
+            method === 'HEAD' ? Buffer.alloc(0) : first.body,
+            `${method} ${path} ${acceptEncoding}`,
+          );
+        }
+        const etag = first.headers.etag as string;
+        const notModified = await rawGet(port, path, { ...headers, 'if-none-match': etag });
+        assert.equal(notModified.status, 304, `${path} ${acceptEncoding}`);
+        assert.equal(notModified.headers.etag, etag);
+      }
+    }
+  });
+
+  it('still refuses what it refused: another method, a Host that is no host, another spelling of the path', async () => {
+    const { port } = direct;
+    for (const path of paths()) {
+      assert.equal((await rawGet(port, path, {})).status, 200, path);
+      const post = await rawGet(port, path, {}, 'POST');
+      assert.equal(post.status, 405, `POST ${path}`);
+      const badHost = await rawGet(port, path, { host: 'a/b' });
+      assert.equal(badHost.status, 400, `${path} with Host a/b`);
+      const [pathname, query] = path.split('?');
+      // Its first letter escaped (an unreserved character: the canonical spelling has it plain).
+      const respelled = `/%${pathname!.charCodeAt(1).toString(16)}${pathname!.slice(2)}${query ? `?${query}` : ''}`;
+      const redirect = await rawGet(port, respelled, {});
+      assert.equal(redirect.status, 301, respelled);
+      assert.equal(redirect.headers.location, path);
+    }
   });
 });

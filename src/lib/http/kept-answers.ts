@@ -7,8 +7,9 @@
  * a static file (its content-hash ETag, 304s, br or gzip made once) without
  * rendering it again, and on the Node server without entering Astro at all.
  * A kept API resource is the API's own kept body (src/lib/api/answer-cache.ts),
- * held here by reference, not copied: the Node server answers its URL without
- * routing the request or parsing its query.
+ * and a kept file the static files' (src/node/static-files.ts), held here by
+ * reference, not copied: the Node server answers their URLs without routing
+ * the request or parsing its query.
  *
  * Kept is only what a shared cache may keep (RFC 9111 §3): a 200 to a GET
  * whose Cache-Control says public, with no Set-Cookie and no Vary but on
@@ -33,7 +34,7 @@ export interface KeptAnswer {
 }
 
 /** A URL's representations: its answers per encoding and status, made once. */
-interface KeptUrl {
+export interface KeptUrl {
   answer(requestHeaders: RequestHeaders): KeptAnswer;
 }
 
@@ -57,6 +58,8 @@ export interface KeptAnswers {
    * (the security headers) in front of its own headers.
    */
   keep(url: string, resource: Resource, first: Readonly<Record<string, string>>): void;
+  /** A file whose bytes are held elsewhere (the static files' own budget), answered at `url`. */
+  keepFile(url: string, file: KeptUrl): void;
 }
 
 /** A kept page's entry, key, ETag and header objects besides its bytes. */
@@ -107,6 +110,9 @@ export function createKeptAnswers(maxBytes: number): KeptAnswers {
     },
     keep(url, resource, first) {
       if (!kept.has(url)) kept.set(url, keptResource(resource, first));
+    },
+    keepFile(url, file) {
+      if (!kept.has(url)) kept.set(url, { answer: (requestHeaders) => file.answer(requestHeaders), bytes: () => 0 });
     },
   };
 }
