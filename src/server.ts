@@ -34,13 +34,19 @@ import { reviewJsonFiles } from './lib/static/review-files.ts';
 import { runWebHandler, sendAnswer } from './node/web-bridge.ts';
 
 /**
- * The pages Astro rendered and the API's resources, kept for their URLs
+ * The pages Astro rendered and the build's files, kept for their URLs
  * (src/lib/http/kept-answers.ts): a review's page is about 6 KB and its two
- * compressed forms 4 KB, so about 1,500 of them. A kept API resource is the
- * API's own kept body, counted here at most three times its size (the body
- * and two compressed forms) but held once.
+ * compressed forms 4 KB, so about 1,500 of them (a file's bytes are counted in
+ * the static files' own budget).
  */
-const KEPT_ANSWERS_BYTES = 16 * 1024 * 1024;
+const KEPT_PAGES_BYTES = 16 * 1024 * 1024;
+/**
+ * The API's answers kept for their URLs, apart, so that endless spellings of
+ * one cheap search cannot push out the pages: the answer cache's own bodies,
+ * each counted at three times its size (the body and two compressed forms) but
+ * held once, about 400 search answers at 100k reviews.
+ */
+const KEPT_API_BYTES = 16 * 1024 * 1024;
 
 /** What a refused method (TRACE, CONNECT) is told to use instead. */
 const REFUSED_METHOD_ALLOW = ['GET', 'HEAD', 'OPTIONS'];
@@ -96,10 +102,12 @@ export async function startServer(options: ServerOptions) {
   };
   // The review pages (Astro, same process) read the same records instead of the content collections.
   registerProcessDataset(api.dataset);
-  // Astro's middleware keeps the pages it renders here, the API routes below their resources;
-  // both are answered first from then on.
-  const keptAnswers = createKeptAnswers(KEPT_ANSWERS_BYTES);
-  registerProcessKeptAnswers(keptAnswers);
+  // Astro's middleware keeps the pages it renders here, the code below files and the API's
+  // answers: all are answered first from then on.
+  const keptPages = createKeptAnswers(KEPT_PAGES_BYTES);
+  const keptApi = createKeptAnswers(KEPT_API_BYTES);
+  const keptFor = (url: string) => (url.startsWith('/api/') ? keptApi : keptPages);
+  registerProcessKeptAnswers(keptPages);
   // /reviews/{id}.json: made from the dataset on request, not 100k files from the build.
   staticFiles.mount(reviewJsonFiles(api.dataset, true));
   const services = await createNodeServices({
@@ -131,7 +139,7 @@ export async function startServer(options: ServerOptions) {
       // A URL kept earlier is a canonical target that was routed then: it is answered as it was,
       // once its Host passes.
       if (req.method === 'GET' || req.method === 'HEAD') {
-        const kept = keptAnswers.find(req.url!);
+        const kept = keptFor(req.url!).find(req.url!);
         if (kept && checkedHost(req, siteHost)) {
           const answer = kept.answer(nodeHeaderReader(req));
           res.writeHead(answer.status, answer.headers);
@@ -163,7 +171,7 @@ export async function startServer(options: ServerOptions) {
         // Kept by its URL once served; a query string (a cache buster) is answered the long way.
         if (target.search === '' && (req.method === 'GET' || req.method === 'HEAD')) {
           const file = staticFiles.keptUrl(target.path);
-          if (file) keptAnswers.keepFile(target.path, file);
+          if (file) keptFor(target.path).keepFile(target.path, file);
         }
         return;
       }
@@ -175,7 +183,7 @@ export async function startServer(options: ServerOptions) {
           clientOf(req, headers),
         );
         if (answer.resource && req.method === 'GET')
-          keptAnswers.keep(`${target.path}${target.search}`, answer.resource, security);
+          keptApi.keep(`${target.path}${target.search}`, answer.resource, security);
         sendAnswer(answer, res, security);
         return;
       }

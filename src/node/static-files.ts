@@ -45,8 +45,8 @@ export interface StaticFiles {
   /** The site's 404 page (a JSON 404 when the build has none), for a path that names nothing; `security` first. */
   notFound(res: ServerResponse, security: Readonly<Record<string, string>>): void;
   /**
-   * The file at this canonical path as an answer kept by URL (src/lib/http/kept-answers.ts), when
-   * its bytes are sent from memory (held, or read again into memory); undefined for any other path.
+   * The build's file at this canonical path as an answer kept by URL (src/lib/http/kept-answers.ts),
+   * when its bytes are sent from memory (held, or read again into memory); undefined for any other path.
    */
   keptUrl(pathname: string): KeptUrl | undefined;
   /** Adds files rendered on request (after the build's files, which win on the same path). */
@@ -221,7 +221,8 @@ export function loadStaticFiles(clientDir: string): StaticFiles {
       return true;
     },
     keptUrl(pathname) {
-      const file = find(pathname);
+      // The build's files only, a few hundred: the files rendered from the dataset are one per review.
+      const file = byPath.has(pathname) ? find(pathname) : undefined;
       // Half the limit: a compressed form of incompressible bytes can come out a little larger.
       if (!file || file.entry.size > HELD_MAX_BYTES / 2) return undefined;
       const notModified: Partial<Record<Encoding, KeptAnswer>> = {};

@@ -169,6 +169,42 @@ describe('a page rendered on request', () => {
   });
 });
 
+describe('an API answer kept by URL', () => {
+  const security = { 'x-content-type-options': 'nosniff' };
+
+  it("is the API's own kept body: its answers with the security headers in front, made once", () => {
+    const answers = createKeptAnswers(1024 * 1024);
+    const body = cachedBody(large('kept-search'), '2026-01-01T00:00:00Z');
+    const first = answerCached(accepting('br'), body);
+    assert.equal(first.resource, body.resource);
+    answers.keep('/api/reviews/search?rating=5', first.resource!, security);
+    const kept = answers.find('/api/reviews/search?rating=5')!;
+    const br = kept.answer(accepting('br, gzip'));
+    assert.equal(kept.answer(accepting('br, gzip')), br, 'the same answer object again');
+    assert.deepEqual(Object.keys(br.headers).slice(0, 1), ['x-content-type-options']);
+    assert.deepEqual(
+      { ...br.headers, 'x-content-type-options': undefined },
+      {
+        ...first.headers,
+        'x-content-type-options': undefined,
+      },
+    );
+    assert.equal(br.body, first.body, "the bytes are the answer cache's, not a copy");
+    const notModified = kept.answer(accepting('br', { 'if-none-match': body.etag }));
+    assert.equal(notModified.status, 304);
+    assert.equal(notModified.headers['x-content-type-options'], 'nosniff');
+  });
+
+  it('is counted at three times its body, so a budget holds fewer of them than of their bodies', () => {
+    const answers = createKeptAnswers(64 * 1024);
+    const bodies = Array.from({ length: 20 }, (_, i) => cachedBody(large(`kept-${i}`), '2026-01-01T00:00:00Z'));
+    bodies.forEach((body, i) => answers.keep(`/api/reviews/search?i=${i}`, body.resource, security));
+    const held = bodies.filter((_, i) => answers.find(`/api/reviews/search?i=${i}`) !== undefined).length;
+    const bodyBytes = bodies[0]!.body.byteLength;
+    assert.ok(held > 0 && held <= Math.floor((64 * 1024) / (3 * bodyBytes)), `${held} held of ${bodyBytes} bytes each`);
+  });
+});
+
 describe('files compressed on request', () => {
   it('hold memory of their own size', () => {
     const bytes = large('feed');
