@@ -70,6 +70,13 @@ const waiting = ordered.filter((file) => !alone.includes(file) && WAITING.some((
 const working = ordered.filter((file) => !alone.includes(file) && !waiting.includes(file));
 
 const TIMEOUT_MS = 300_000;
+/**
+ * Longest a round may go without a test file finishing. A file whose test failed before it
+ * closed a connection (Redis, a server) keeps its process, and node:test waits for it without
+ * end: its per-test timeout does not end the file. The runner's `forceExit` would, but in
+ * Node 24 it also ends some files before their later suites have run, silently.
+ */
+const STALL_MS = 600_000;
 process.env.NODE_COMPILE_CACHE ??= COMPILE_CACHE_DIR;
 const rounds = [
   { files: working, concurrency: 2 },
@@ -92,10 +99,23 @@ async function* events() {
       concurrency,
       timeout: TIMEOUT_MS,
       cwd: ROOT,
-      // A file whose test failed before it closed a connection (Redis, a server) would otherwise keep its process, and CI, waiting.
-      forceExit: true,
     });
+    const unfinished = new Set(files.map((file) => resolve(ROOT, file)));
+    let lastFinished = performance.now();
+    const watchdog = setInterval(() => {
+      if (performance.now() - lastFinished < STALL_MS) return;
+      const names = [...unfinished].map((file) => relative(ROOT, file)).join(', ');
+      process.stderr.write(
+        `\nno test file reported in ${STALL_MS / 60_000} minutes; not yet reported (the first is running): ${names}\n`,
+      );
+      process.exit(1);
+    }, 10_000);
+    watchdog.unref();
     for await (const event of stream) {
+      if (event.type === 'test:summary' && event.data.file !== undefined) {
+        unfinished.delete(event.data.file);
+        lastFinished = performance.now();
+      }
       if (event.type === 'test:summary' && event.data.file === undefined) {
         for (const key of Object.keys(counts) as (keyof typeof counts)[]) counts[key] += event.data.counts[key];
         success &&= event.data.success;
@@ -105,6 +125,7 @@ async function* events() {
         continue;
       yield event;
     }
+    clearInterval(watchdog);
     const seconds = Math.round((performance.now() - roundStarted) / 1000);
     const message = `round ${index + 1}: ${files.length} files, ${concurrency} at a time, in ${seconds} s`;
     yield { type: 'test:diagnostic', data: { nesting: 0, message } };

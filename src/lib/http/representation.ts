@@ -2,7 +2,7 @@
  * HTTP representations: the one place that answers a body with 200 or 304 and
  * chooses among its encodings. Static files, files rendered from the dataset,
  * pages rendered on request and the API's search and since answers all come
- * through here (pages kept by src/lib/http/kept-pages.ts); what they promise is in docs/contract.md (conditional GET).
+ * through here (answers kept by URL: src/lib/http/kept-answers.ts); what they promise is in docs/contract.md (conditional GET).
  *
  * Each encoding is its own representation with its own strong ETag (RFC 9110
  * §8.8.3): the SHA-256 of the decoded bytes, suffixed `-br` or `-gz`. A tag of
