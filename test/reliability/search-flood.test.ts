@@ -17,27 +17,15 @@
  */
 import assert from 'node:assert/strict';
 import { Worker } from 'node:worker_threads';
-import { after, before, describe, it } from 'node:test';
-import { startServer, type RunningServer } from '../helpers/server.ts';
+import { before, describe, it } from 'node:test';
+import type { RunningServer } from '../helpers/server.ts';
+import { asClient, FLOODER, OTHER, startBehindProxy } from './behind-proxy.ts';
 
-const FLOODER = '203.0.113.66';
-const OTHER = '198.51.100.9';
 /** Flood requests in flight at once. */
 const FLOOD_CONNECTIONS = 128;
 const FLOOD_MS = 6_000;
 /** The other client's p99 latency while the flood runs. */
 const P99_BOUND_MS = 250;
-
-const running: RunningServer[] = [];
-after(() => Promise.all(running.map((server) => server.stop())));
-
-async function start(build: 'large', env: Record<string, string>): Promise<RunningServer> {
-  const server = await startServer(build, { TRUST_PROXY: 'loopback', ...env });
-  running.push(server);
-  return server;
-}
-
-const asClient = (address: string) => ({ 'x-forwarded-for': address });
 
 /**
  * The flooder: FLOOD_CONNECTIONS loops, each sending a new search as soon as
@@ -137,7 +125,7 @@ describe('a flood of never-seen searches from one client (10k reviews)', () => {
   ];
 
   before(async () => {
-    server = await start('large', {});
+    server = await startBehindProxy('large', {});
     for (const search of seen)
       assert.equal(
         (await fetch(`${server.url}/api/reviews/search?${search}`, { headers: asClient(OTHER) })).status,

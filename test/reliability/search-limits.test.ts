@@ -7,28 +7,15 @@
  * (TRUST_PROXY=loopback), as a proxy in front would send it.
  */
 import assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { RATE_LIMITED_CODE } from '../../src/lib/mcp/scan-limit.ts';
-import { startServer, type RunningServer } from '../helpers/server.ts';
+import { startServer } from '../helpers/server.ts';
+import { asClient, FLOODER, OTHER, startBehindProxy } from './behind-proxy.ts';
 import { initialize, post, type RpcReply } from '../mcp/helpers.ts';
-
-const FLOODER = '203.0.113.66';
-const OTHER = '198.51.100.9';
-
-const running: RunningServer[] = [];
-after(() => Promise.all(running.map((server) => server.stop())));
-
-async function start(build: 'small', env: Record<string, string>): Promise<RunningServer> {
-  const server = await startServer(build, { TRUST_PROXY: 'loopback', ...env });
-  running.push(server);
-  return server;
-}
-
-const asClient = (address: string) => ({ 'x-forwarded-for': address });
 
 describe('the limit on the other paths and its settings', () => {
   it('through the Astro route (API_THROUGH_ASTRO), with the setting lowered: the same 429, per client', async () => {
-    const server = await start('small', {
+    const server = await startBehindProxy('small', {
       API_THROUGH_ASTRO: 'true',
       SEARCH_MISS_RATE_LIMIT: '0.1',
       SEARCH_MISS_BURST: '2',
@@ -50,7 +37,7 @@ describe('the limit on the other paths and its settings', () => {
   });
 
   it('MCP searches and completions count against the same budget on both revisions; cached ones and lookups stay free', async () => {
-    const server = await start('small', { SEARCH_MISS_RATE_LIMIT: '0.1', SEARCH_MISS_BURST: '2' });
+    const server = await startBehindProxy('small', { SEARCH_MISS_RATE_LIMIT: '0.1', SEARCH_MISS_BURST: '2' });
     const mcp = `${server.url}/mcp`;
     const meta = {
       'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -117,7 +104,7 @@ describe('the limit on the other paths and its settings', () => {
   });
 
   it('SEARCH_MISS_RATE_LIMIT=off answers every search; a bad setting stops the start with what to write', async () => {
-    const server = await start('small', { SEARCH_MISS_RATE_LIMIT: 'off' });
+    const server = await startBehindProxy('small', { SEARCH_MISS_RATE_LIMIT: 'off' });
     const statuses = await Promise.all(
       Array.from({ length: 60 }, (_, i) => fetch(`${server.url}/api/reviews/search?query=q${i}`).then((r) => r.status)),
     );

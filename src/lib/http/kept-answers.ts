@@ -112,7 +112,7 @@ export function createKeptAnswers(maxBytes: number): KeptAnswers {
       if (!kept.has(url)) kept.set(url, keptResource(resource, first));
     },
     keepFile(url, file) {
-      if (!kept.has(url)) kept.set(url, { answer: (requestHeaders) => file.answer(requestHeaders), bytes: () => 0 });
+      if (!kept.has(url)) kept.set(url, { answer: file.answer, bytes: () => 0 });
     },
   };
 }
