@@ -5,7 +5,9 @@
  * its choosing, one step of 50–60 MiB of RSS, and its memory reducer later
  * shrinks it to 1 MiB, which multiplies the time spent collecting. The size
  * must be in the script, must hold under allocation and after a reducing
- * collection, and the test servers must run with exactly those flags.
+ * collection, and the test servers must run with exactly those flags. The
+ * memory reducer itself is off: its collections, about every 100 s under
+ * load, left each answer costing more (docs/performance.md, REST API).
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -53,6 +55,25 @@ console.log(newSpace());`;
   assert.equal(result.status, 0, result.stderr);
   const after = Number(result.stdout.trim());
   assert.ok(after >= cap * 2 ** 20, `new space after a memory-reducing collection: ${after / 2 ** 20} MiB`);
+});
+
+test("the serve script's flags keep V8's memory reducer from starting after a full collection", () => {
+  // Enough old garbage for a full collection, after which a running reducer schedules its own.
+  const script = `let keep = [];
+for (let i = 0; i < 2e6; i++) { keep.push({ i, s: 'x' + i }); if (keep.length > 500000) keep = []; }
+keep = null;
+setTimeout(() => {}, 1000); // alive a moment after the collection, for the reducer's trace`;
+  const reducerLines = (nodeFlags: string[]) => {
+    // V8 holds the reducer back for the first 8 s of a process; the test does not wait for that.
+    const trace = ['--gc-memory-reducer-start-delay-ms=0', '--trace-memory-reducer'];
+    const result = spawnSync(NODE, [...nodeFlags, ...trace, '-e', script], { encoding: 'utf8' });
+    assert.equal(result.status, 0, result.stderr);
+    return `${result.stdout}${result.stderr}`.split('\n').filter((line) => line.includes('Memory reducer'));
+  };
+  // Without the flag the same script starts it: the trace shows it, so its absence below means something.
+  const withReducer = reducerLines(flags.filter((flag) => flag !== '--no-memory-reducer'));
+  assert.ok(withReducer.length > 0, 'the reducer did not start even without --no-memory-reducer');
+  assert.deepEqual(reducerLines(flags), [], `with the serve script's flags (${flags.join(' ')})`);
 });
 
 test('a test server runs with the serve script’s Node flags', async (t) => {
