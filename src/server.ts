@@ -102,8 +102,9 @@ export async function startServer(options: ServerOptions) {
   };
   // The review pages (Astro, same process) read the same records instead of the content collections.
   registerProcessDataset(api.dataset);
-  // Astro's middleware keeps the pages it renders in the first, the handler below the build's
-  // files there too and the API's answers in the second; what is kept is answered first from then on.
+  // Astro's middleware keeps the pages it renders in the first, the handler below the API's answers
+  // in the second and the build's files in whichever holds their path (a file's bytes count in the
+  // static files' budget); what is kept is answered first from then on.
   const keptPages = createKeptAnswers(KEPT_PAGES_BYTES);
   const keptApi = createKeptAnswers(KEPT_API_BYTES);
   const keptFor = (url: string) => (url.startsWith('/api/') ? keptApi : keptPages);
